@@ -1,0 +1,163 @@
+// The composition root: builds every service once, registers every route module, and runs each request
+// through the same pipeline (version check, rate limit, route or static file, error mapping).
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { pino, type Logger } from 'pino';
+import { API_VERSION } from '../src/domain/brand.ts';
+import { CatalogError } from '../src/domain/errors.ts';
+import type { Config } from './config.ts';
+import { LiveCatalog, loadSnapshot } from './catalog/live-catalog.ts';
+import { clientAddress, rateLimitKey } from './http/client-ip.ts';
+import { createRateLimiter } from './http/rate-limit.ts';
+import { sendError, toCatalogError } from './http/reply.ts';
+import { Router, type RequestContext, type Route } from './http/router.ts';
+import { createStaticFiles, type StaticFiles } from './http/static-files.ts';
+import { catalogRoutes, keywordListingSearch } from './routes/catalog-routes.ts';
+import type { Services } from './services.ts';
+
+export interface App {
+  server: Server;
+  services: Services;
+  listen(): Promise<AddressInfo>;
+  close(): Promise<void>;
+  /** Switches to another build directory (after a rebuild); the old one keeps serving if it fails to load. */
+  reload(buildDir: string): void;
+}
+
+/** Static assets a page pulls in are not counted against the API budget; a page view costs one request. */
+function countsAgainstLimit(path: string): boolean {
+  return !path.startsWith('/_astro/') && path !== '/favicon.ico' && path !== '/favicon.svg';
+}
+
+export interface AppOptions {
+  buildDir: string;
+  logger?: Logger;
+  /** Extra route modules (tests and later surfaces). */
+  routes?: Array<(services: Services) => Route[]>;
+}
+
+export function createApp(config: Config, options: AppOptions): App {
+  const logger = options.logger ?? pino({ level: config.logLevel, base: undefined });
+  const catalog = new LiveCatalog(loadSnapshot(options.buildDir));
+  const services: Services = {
+    config,
+    logger,
+    catalog,
+    rateLimiter: createRateLimiter({ max: config.rateLimit.max, windowSeconds: config.rateLimit.windowSeconds }),
+    listingSearch: keywordListingSearch,
+  };
+
+  const router = new Router();
+  for (const module of [catalogRoutes, ...(options.routes ?? [])]) router.add(module(services));
+
+  let staticFiles: StaticFiles = createStaticFiles(join(options.buildDir, 'site'));
+  catalog.onSwap((next) => {
+    staticFiles = createStaticFiles(join(next.buildDir, 'site'));
+  });
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    res.setHeader('API-Version', API_VERSION);
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Access-Control-Expose-Headers', 'API-Version, RateLimit, RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, Search-Mode, Idempotent-Replayed');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    const rawUrl = req.url ?? '/';
+    const q = rawUrl.indexOf('?');
+    const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
+    const method = req.method ?? 'GET';
+
+    const requested = req.headers['api-version'];
+    if (requested !== undefined && String(requested).trim() !== API_VERSION)
+      throw new CatalogError('unsupported_api_version', `API-Version '${String(requested)}' is not supported; the only version is ${API_VERSION}.`);
+
+    const clientIp = clientAddress(req, config.trustProxy);
+    if (countsAgainstLimit(path)) {
+      const decision = await services.rateLimiter.consume(rateLimitKey(clientIp));
+      const headers = services.rateLimiter.headers(decision);
+      for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+      if (!decision.allowed) {
+        throw new CatalogError('rate_limited', `More than ${decision.limit} requests in ${config.rateLimit.windowSeconds} seconds from this client.`, {
+          headers: { 'Retry-After': String(Math.max(1, decision.reset)) },
+        });
+      }
+    }
+
+    if (method === 'OPTIONS') {
+      const allow = router.allowed(path);
+      res.statusCode = 204;
+      res.setHeader('Allow', [...allow, 'OPTIONS'].join(', '));
+      res.setHeader('Access-Control-Allow-Methods', [...allow, 'OPTIONS'].join(', '));
+      res.setHeader('Access-Control-Allow-Headers', 'Content-Type, API-Version, Idempotency-Key, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID');
+      res.setHeader('Access-Control-Max-Age', '86400');
+      res.end();
+      return;
+    }
+
+    const match = router.find(method, path);
+    if (match) {
+      const controller = new AbortController();
+      res.on('close', () => {
+        if (!res.writableFinished) controller.abort();
+      });
+      const ctx: RequestContext = {
+        req,
+        res,
+        method,
+        path,
+        query: new URLSearchParams(q < 0 ? '' : rawUrl.slice(q + 1)),
+        params: match.params,
+        clientIp,
+        signal: controller.signal,
+      };
+      await match.handler(ctx);
+      return;
+    }
+    if ((method === 'GET' || method === 'HEAD') && (await staticFiles.serve(req, res, path))) return;
+    const allow = router.allowed(path);
+    if (allow.length > 0) {
+      throw new CatalogError('method_not_allowed', `${method} is not allowed on ${path}.`, { headers: { Allow: allow.join(', ') } });
+    }
+    throw new CatalogError('not_found', `Nothing is served at ${path}.`, {
+      resolution: 'See /openapi.json for the API and /llms.txt for a map of the site.',
+    });
+  };
+
+  const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      const catalogError = toCatalogError(error);
+      if (catalogError.status >= 500) logger.error({ err: error, url: req.url, method: req.method }, 'request failed');
+      sendError(res, catalogError);
+    });
+  });
+  // A request Node itself rejects (malformed HTTP) still gets the documented error shape.
+  server.on('clientError', (error, socket) => {
+    if (!socket.writable) return;
+    const body = JSON.stringify(new CatalogError('invalid_parameter', 'The request is not valid HTTP.').toBody());
+    socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nAPI-Version: ${API_VERSION}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  });
+
+  return {
+    server,
+    services,
+    listen() {
+      return new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(config.port, config.host, () => {
+          server.off('error', reject);
+          resolve(server.address() as AddressInfo);
+        });
+      });
+    },
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      catalog.current.store.close();
+    },
+    reload(buildDir) {
+      catalog.swap(buildDir);
+      logger.info({ buildDir }, 'switched to a new build');
+    },
+  };
+}

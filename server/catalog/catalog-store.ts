@@ -1,0 +1,143 @@
+// The live catalog the shim serves: prebuilt artifacts loaded at start (no indexing), listing JSON read
+// from disk by byte offset so memory stays flat as the catalog grows.
+import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Index } from 'flexsearch';
+import { createSearchIndexes, SEARCH_FIELDS, type SearchIndexes } from '../../src/domain/search-index.ts';
+import type { CatalogStats, Category } from '../../src/domain/schemas.ts';
+import { readColumns } from '../../build/columns-file.ts';
+import { RUNTIME_FORMAT, type RuntimeManifest } from '../../build/runtime-artifacts.ts';
+import type { SortKey } from '../../src/domain/ranking.ts';
+
+export interface Columns {
+  offsets: Float64Array;
+  type: Uint8Array;
+  installs: Uint32Array;
+  stars: Uint32Array;
+  trending: Float32Array;
+  searchTrend: Float32Array;
+  popularity: Float32Array;
+  nameTerms: Uint8Array;
+  idRank: Uint32Array;
+  permStars: Uint32Array;
+  permTrending: Uint32Array;
+  permSearchTrend: Uint32Array;
+  rankStars: Uint32Array;
+  rankTrending: Uint32Array;
+  rankSearchTrend: Uint32Array;
+  postings: Uint32Array;
+}
+
+export class CatalogStore {
+  readonly dir: string;
+  readonly manifest: RuntimeManifest;
+  readonly count: number;
+  readonly columns: Columns;
+  readonly ids: string[];
+  readonly indexes: SearchIndexes;
+  readonly stats: CatalogStats;
+  readonly categories: Category[];
+  /** Identity order: documents are numbered by installs desc, id asc. */
+  readonly identity: Uint32Array;
+  private readonly bySlug: Map<string, number>;
+  private readonly fd: number;
+  private readonly postingCache = new Map<string, Uint32Array>();
+
+  constructor(runtimeDir: string) {
+    this.dir = runtimeDir;
+    const manifest = JSON.parse(readFileSync(join(runtimeDir, 'manifest.json'), 'utf8')) as RuntimeManifest;
+    if (manifest.format !== RUNTIME_FORMAT) throw new Error(`runtime artifacts format ${manifest.format}, expected ${RUNTIME_FORMAT}; rebuild`);
+    this.manifest = manifest;
+    this.count = manifest.count;
+    this.columns = readColumns(join(runtimeDir, 'columns.bin'), manifest.columns) as unknown as Columns;
+    this.ids = readFileSync(join(runtimeDir, 'ids.txt'), 'utf8').split('\n');
+    this.bySlug = new Map();
+    for (let doc = 0; doc < this.ids.length; doc++) {
+      const id = this.ids[doc]!;
+      this.bySlug.set(id.slice(id.lastIndexOf('#') + 1), doc);
+    }
+    this.indexes = createSearchIndexes();
+    for (const field of SEARCH_FIELDS) {
+      const index: Index = this.indexes[field];
+      for (const file of manifest.search[field] ?? []) {
+        const key = file.slice(field.length + 1, -'.json'.length);
+        index.import(key, readFileSync(join(runtimeDir, 'search', file), 'utf8'));
+      }
+    }
+    this.stats = manifest.stats;
+    this.categories = manifest.categories;
+    this.identity = Uint32Array.from({ length: this.count }, (_, i) => i);
+    this.fd = openSync(join(runtimeDir, 'listings.jsonl'), 'r');
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+
+  /** Resolves either id form: a plain slug or the path-style {type}:{owner}/{repo}#{slug}. */
+  findDoc(idOrSlug: string): number | undefined {
+    const hash = idOrSlug.lastIndexOf('#');
+    if (hash < 0) return this.bySlug.get(idOrSlug) ?? this.bySlug.get(idOrSlug.toLowerCase());
+    const doc = this.bySlug.get(idOrSlug.slice(hash + 1));
+    if (doc === undefined) return undefined;
+    const id = this.ids[doc]!;
+    return id === idOrSlug || id.toLowerCase() === idOrSlug.toLowerCase() ? doc : undefined;
+  }
+
+  slugOf(doc: number): string {
+    const id = this.ids[doc]!;
+    return id.slice(id.lastIndexOf('#') + 1);
+  }
+
+  /** Stored listing JSON (without url) of each document, reading runs of consecutive documents in one call. */
+  readJson(docs: ArrayLike<number>): string[] {
+    const out: string[] = new Array(docs.length);
+    const { offsets } = this.columns;
+    let i = 0;
+    while (i < docs.length) {
+      let j = i + 1;
+      while (j < docs.length && docs[j] === docs[j - 1]! + 1) j++;
+      const start = offsets[docs[i]!]!;
+      const end = offsets[docs[j - 1]! + 1]!;
+      const buffer = Buffer.allocUnsafe(end - start);
+      readSync(this.fd, buffer, 0, buffer.length, start);
+      for (let k = i; k < j; k++) {
+        const from = offsets[docs[k]!]! - start;
+        const to = offsets[docs[k]! + 1]! - start - 1; // drop the newline
+        out[k] = buffer.toString('utf8', from, to);
+      }
+      i = j;
+    }
+    return out;
+  }
+
+  /** Stored files of a listing as JSON text ('[]' when none are stored). */
+  readFilesJson(doc: number): string {
+    const path = join(this.dir, 'files', `${doc}.json`);
+    return existsSync(path) ? readFileSync(path, 'utf8') : '[]';
+  }
+
+  /** Sorted document numbers of a filter key (c:<category>, o:<owner>); empty when unknown. */
+  posting(key: string): Uint32Array {
+    const cached = this.postingCache.get(key);
+    if (cached) return cached;
+    const entry = this.manifest.postings[key];
+    const list = entry ? this.columns.postings.subarray(entry[0], entry[0] + entry[1]) : new Uint32Array(0);
+    this.postingCache.set(key, list);
+    return list;
+  }
+
+  order(sort: SortKey): { perm: Uint32Array; rank: Uint32Array | undefined } {
+    const c = this.columns;
+    switch (sort) {
+      case 'installs':
+        return { perm: this.identity, rank: undefined };
+      case 'stars':
+        return { perm: c.permStars, rank: c.rankStars };
+      case 'trending':
+        return { perm: c.permTrending, rank: c.rankTrending };
+      case 'searchTrend':
+        return { perm: c.permSearchTrend, rank: c.rankSearchTrend };
+    }
+  }
+}

@@ -1,0 +1,259 @@
+// Listing search over the in-memory catalog: FlexSearch finds the keyword matches, typed arrays filter and
+// order them. Everything here is synchronous and reuses scratch buffers, so a request never allocates
+// per-listing objects; the shim is single-threaded, so the scratch state cannot be shared mid-query.
+import { typeCode } from '../../src/domain/listing-types.ts';
+import { FIELD_WEIGHTS, relevanceScore, type SortKey } from '../../src/domain/ranking.ts';
+import { createEncoder, queryWords, SEARCH_FIELDS } from '../../src/domain/search-index.ts';
+import type { ListingQuery } from '../../src/domain/listing-query.ts';
+import type { CatalogStore } from './catalog-store.ts';
+
+export interface SearchRequest {
+  q?: string | undefined;
+  types?: readonly string[] | undefined;
+  category?: string | undefined;
+  owner?: string | undefined;
+  sort?: SortKey | undefined;
+  offset: number;
+  limit: number;
+  /** 'all': every term must match (listing search); 'any': ranked by how many terms match (natural language). */
+  match?: 'all' | 'any';
+}
+
+export interface SearchResult {
+  docs: number[];
+  hasMore: boolean;
+  /** How the result was ordered. */
+  order: SortKey | 'relevance';
+}
+
+/** A cheap set membership over document numbers: a stamp per document, reset by bumping the generation. */
+class StampSet {
+  private readonly stamps: Uint32Array;
+  private generation = 0;
+  constructor(size: number) {
+    this.stamps = new Uint32Array(size);
+  }
+  fill(docs: ArrayLike<number>): void {
+    this.next();
+    const g = this.generation;
+    for (let i = 0; i < docs.length; i++) this.stamps[docs[i]!] = g;
+  }
+  next(): number {
+    if (++this.generation === 0xffffffff) {
+      this.stamps.fill(0);
+      this.generation = 1;
+    }
+    return this.generation;
+  }
+  has(doc: number): boolean {
+    return this.stamps[doc] === this.generation;
+  }
+  mark(doc: number): boolean {
+    if (this.stamps[doc] === this.generation) return false;
+    this.stamps[doc] = this.generation;
+    return true;
+  }
+}
+
+interface Filter {
+  typeMask: number;
+  /** Posting lists every result must be in, smallest first. */
+  lists: Uint32Array[];
+}
+
+const ALL_TYPES = 0xff;
+/**
+ * Relevance sort keys pack (MAX_RELEVANCE - relevance) at 1e-3 precision above the id rank, so one numeric
+ * Float64Array sort orders by relevance desc then id asc; both parts stay below 2^53 for up to 4M listings.
+ */
+const MAX_RELEVANCE = 1e5;
+const RELEVANCE_SCALE = 1e3;
+const ID_SPAN = 2 ** 22;
+
+export class QueryEngine {
+  private readonly store: CatalogStore;
+  private readonly encoder = createEncoder();
+  private readonly listStamps: StampSet[];
+  private readonly termStamps: StampSet;
+  private readonly docStamps: StampSet;
+  private readonly score: Float32Array;
+  private readonly hits: Uint8Array;
+  private readonly nameHits: Uint8Array;
+  private readonly byIdRank: Uint32Array;
+
+  constructor(store: CatalogStore) {
+    this.store = store;
+    const n = store.count;
+    this.listStamps = [new StampSet(n), new StampSet(n)];
+    this.termStamps = new StampSet(n);
+    this.docStamps = new StampSet(n);
+    this.score = new Float32Array(n);
+    this.hits = new Uint8Array(n);
+    this.nameHits = new Uint8Array(n);
+    this.byIdRank = new Uint32Array(n);
+    const { idRank } = store.columns;
+    for (let doc = 0; doc < n; doc++) this.byIdRank[idRank[doc]!] = doc;
+  }
+
+  search(request: SearchRequest): SearchResult {
+    const filter = this.compileFilter(request);
+    if (filter === undefined) return { docs: [], hasMore: false, order: request.sort ?? (request.q ? 'relevance' : 'installs') };
+    if (request.q !== undefined) return this.keyword(request, filter);
+    return this.browse(request, filter);
+  }
+
+  /** Listing query → search request (the parameters SERVICE.md 4.1 gives to /api/v1/listings). */
+  static fromQuery(query: ListingQuery, q: string | undefined): SearchRequest {
+    return {
+      q,
+      types: query.types,
+      category: query.category,
+      owner: query.owner,
+      sort: query.sort,
+      offset: query.offset,
+      limit: query.limit,
+      match: 'all',
+    };
+  }
+
+  /** undefined when the filter can match nothing. */
+  private compileFilter(request: SearchRequest): Filter | undefined {
+    let typeMask = ALL_TYPES;
+    if (request.types) {
+      typeMask = 0;
+      for (const t of request.types) typeMask |= 1 << typeCode(t as never);
+      if (typeMask === 0) return undefined;
+    }
+    const lists: Uint32Array[] = [];
+    if (request.category) lists.push(this.store.posting(`c:${request.category}`));
+    if (request.owner) lists.push(this.store.posting(`o:${request.owner.toLowerCase()}`));
+    if (lists.some((list) => list.length === 0)) return undefined;
+    lists.sort((a, b) => a.length - b.length);
+    return { typeMask, lists };
+  }
+
+  /** Marks the posting lists after the first; returns a predicate over the type mask and those lists. */
+  private predicate(filter: Filter, skipFirstList: boolean): (doc: number) => boolean {
+    const { type } = this.store.columns;
+    const mask = filter.typeMask;
+    const checked = skipFirstList ? filter.lists.slice(1) : filter.lists;
+    checked.forEach((list, i) => this.listStamps[i]!.fill(list));
+    const [a, b] = [this.listStamps[0]!, this.listStamps[1]!];
+    if (checked.length === 0) return mask === ALL_TYPES ? () => true : (doc) => ((mask >> type[doc]!) & 1) === 1;
+    if (checked.length === 1) return (doc) => ((mask >> type[doc]!) & 1) === 1 && a.has(doc);
+    return (doc) => ((mask >> type[doc]!) & 1) === 1 && a.has(doc) && b.has(doc);
+  }
+
+  private browse(request: SearchRequest, filter: Filter): SearchResult {
+    const sort = request.sort ?? 'installs';
+    const { perm, rank } = this.store.order(sort);
+    const want = request.offset + request.limit + 1;
+    const n = this.store.count;
+
+    if (filter.lists.length === 0 && filter.typeMask === ALL_TYPES) {
+      return this.page(Array.from(perm.subarray(Math.min(request.offset, n), Math.min(want, n))), request, sort);
+    }
+    const driver = filter.lists[0];
+    // With a posting list, either sort its members (cost ~ m log m) or walk the sort order until enough
+    // members turn up (cost ~ want * n / m); pick the cheaper.
+    if (driver && driver.length * Math.log2(driver.length + 2) < (want * n) / driver.length) {
+      const test = this.predicate(filter, true);
+      const members: number[] = [];
+      for (let i = 0; i < driver.length; i++) if (test(driver[i]!)) members.push(driver[i]!);
+      if (rank) {
+        const keys = Uint32Array.from(members, (doc) => rank[doc]!).sort();
+        for (let i = 0; i < keys.length; i++) members[i] = perm[keys[i]!]!;
+      }
+      return this.page(members.slice(request.offset, want), request, sort);
+    }
+    const test = this.predicate(filter, false);
+    const found: number[] = [];
+    let seen = 0;
+    for (let i = 0; i < n && found.length < request.limit + 1; i++) {
+      const doc = perm[i]!;
+      if (test(doc) && seen++ >= request.offset) found.push(doc);
+    }
+    return this.page(found, request, sort);
+  }
+
+  private keyword(request: SearchRequest, filter: Filter): SearchResult {
+    const store = this.store;
+    const words: string[] = [];
+    const seenTerms = new Set<string>();
+    for (const word of queryWords(request.q!)) {
+      const encoded = this.encoder.encode(word).join(' ');
+      if (encoded === '' || seenTerms.has(encoded)) continue; // stop words and repeats
+      seenTerms.add(encoded);
+      words.push(word);
+    }
+    const order = request.sort ?? 'relevance';
+    if (words.length === 0) return { docs: [], hasMore: false, order };
+
+    const { score, hits, nameHits } = this;
+    const touched: number[] = [];
+    this.docStamps.next();
+    const limit = store.count;
+    for (const word of words) {
+      this.termStamps.next();
+      // Fields in descending weight: the first field a listing is seen in is the term's best for it.
+      for (const field of SEARCH_FIELDS) {
+        const weight = FIELD_WEIGHTS[field];
+        const found = store.indexes[field].search(word, { limit }) as number[];
+        for (let i = 0; i < found.length; i++) {
+          const doc = found[i]!;
+          if (this.docStamps.mark(doc)) {
+            score[doc] = 0;
+            hits[doc] = 0;
+            nameHits[doc] = 0;
+            touched.push(doc);
+          }
+          if (field === 'name') nameHits[doc]!++;
+          if (this.termStamps.mark(doc)) {
+            score[doc]! += weight;
+            hits[doc]!++;
+          }
+        }
+      }
+    }
+
+    const terms = words.length;
+    const test = this.predicate(filter, false);
+    const { popularity, nameTerms, idRank } = store.columns;
+    let matchAll = request.match !== 'any';
+    if (matchAll) {
+      let any = false;
+      for (let i = 0; i < touched.length && !any; i++) any = hits[touched[i]!] === terms;
+      // A keyword query that no listing matches in full falls back to the listings matching most terms.
+      if (!any) matchAll = false;
+    }
+    const keys: number[] = [];
+    const rank = request.sort ? store.order(request.sort).rank : undefined;
+    for (let i = 0; i < touched.length; i++) {
+      const doc = touched[i]!;
+      if ((matchAll && hits[doc] !== terms) || !test(doc)) continue;
+      if (request.sort) {
+        keys.push(rank ? rank[doc]! : doc);
+        continue;
+      }
+      const exact = nameHits[doc] === terms && nameTerms[doc] === terms;
+      const relevance = relevanceScore(score[doc]!, exact, popularity[doc]!) + (matchAll ? 0 : hits[doc]! * 100);
+      keys.push(Math.round((MAX_RELEVANCE - relevance) * RELEVANCE_SCALE) * ID_SPAN + idRank[doc]!);
+    }
+    const sorted = Float64Array.from(keys).sort();
+    const want = Math.min(sorted.length, request.offset + request.limit + 1);
+    const docs: number[] = [];
+    if (request.sort) {
+      const { perm } = store.order(request.sort);
+      for (let i = request.offset; i < want; i++) docs.push(perm[sorted[i]!]!);
+    } else {
+      for (let i = request.offset; i < want; i++) docs.push(this.byIdRank[sorted[i]! % ID_SPAN]!);
+    }
+    return this.page(docs, request, order);
+  }
+
+  private page(docs: number[], request: SearchRequest, order: SortKey | 'relevance'): SearchResult {
+    const hasMore = docs.length > request.limit;
+    if (hasMore) docs.length = request.limit;
+    return { docs, hasMore, order };
+  }
+}

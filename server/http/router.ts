@@ -1,0 +1,60 @@
+// The route table: method + path → handler, matched by find-my-way. Route modules export arrays of Route;
+// the composition root registers them all here, and this is the only place that knows how paths match.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import FindMyWay from 'find-my-way';
+
+export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type HttpMethod = (typeof METHODS)[number];
+
+export interface RequestContext {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly method: string;
+  readonly path: string;
+  readonly query: URLSearchParams;
+  readonly params: Readonly<Record<string, string | undefined>>;
+  readonly clientIp: string;
+  /** Aborted when the client goes away, so long work (streams, searches) can stop. */
+  readonly signal: AbortSignal;
+}
+
+export type Handler = (ctx: RequestContext) => void | Promise<void>;
+
+export interface Route {
+  method: HttpMethod;
+  /** One path or several aliases served by the same handler. */
+  path: string | readonly string[];
+  handler: Handler;
+}
+
+export interface Match {
+  handler: Handler;
+  params: Record<string, string | undefined>;
+}
+
+export class Router {
+  private readonly fmw = FindMyWay({ ignoreTrailingSlash: true, caseSensitive: true, maxParamLength: 2048 });
+
+  add(routes: readonly Route[]): void {
+    for (const route of routes) {
+      for (const path of typeof route.path === 'string' ? [route.path] : route.path) {
+        this.fmw.on(route.method, path, () => undefined, { handler: route.handler });
+      }
+    }
+  }
+
+  find(method: string, path: string): Match | undefined {
+    const lookup = method === 'HEAD' ? 'GET' : method;
+    if (!(METHODS as readonly string[]).includes(lookup)) return undefined;
+    const found = this.fmw.find(lookup as HttpMethod, path);
+    if (!found) return undefined;
+    return { handler: (found.store as { handler: Handler }).handler, params: found.params };
+  }
+
+  /** Methods that do have a route at this path: the Allow header of a 405. */
+  allowed(path: string): string[] {
+    const methods = METHODS.filter((method) => this.fmw.find(method, path));
+    if (methods.includes('GET')) methods.splice(1, 0, 'HEAD' as never);
+    return methods;
+  }
+}

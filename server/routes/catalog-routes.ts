@@ -1,0 +1,167 @@
+// The catalog JSON API of SERVICE.md 4.1. Every v1 operation is served under /api/v1, /v1 and the
+// unversioned /api/upstream alias; only the listing search differs (raw array on /api/upstream).
+import { CatalogError, invalidParameter } from '../../src/domain/errors.ts';
+import { LIMITS } from '../../src/domain/limits.ts';
+import { encodeCursor, parseListingQuery, queryFingerprint, type ListingQuery } from '../../src/domain/listing-query.ts';
+import { withUrl } from '../../src/domain/listing-view.ts';
+import { BatchRequestSchema } from '../../src/domain/schemas.ts';
+import { STAGES } from '../../src/domain/stages.ts';
+import { BRAND, DISCLAIMER, TAGLINE } from '../../src/domain/brand.ts';
+import { LISTING_TYPES } from '../../src/domain/listing-types.ts';
+import { QueryEngine, type SearchResult } from '../catalog/query-engine.ts';
+import type { Snapshot } from '../catalog/live-catalog.ts';
+import { parseJsonBody, readBody } from '../http/body.ts';
+import { sendJson } from '../http/reply.ts';
+import type { RequestContext, Route } from '../http/router.ts';
+import type { Services } from '../services.ts';
+
+const PREFIXES = ['/api/v1', '/v1', '/api/upstream'] as const;
+const aliases = (suffix: string): string[] => PREFIXES.map((prefix) => prefix + suffix);
+
+export const VERSIONING_POLICY = {
+  current: '1',
+  versions: ['1'],
+  pathPrefix: '/api/v1',
+  aliases: ['/v1/'],
+  header: 'API-Version',
+  deprecated: [],
+  deprecationHeaders: ['Deprecation', 'Sunset', 'Link'],
+} as const;
+
+/** Listing search as used by every surface: keyword (q) or, until embeddings exist, semantic as keywords. */
+export interface ListingSearch {
+  (snapshot: Snapshot, query: ListingQuery): { result: SearchResult; headers: Record<string, string> };
+}
+
+export const keywordListingSearch: ListingSearch = (snapshot, query) => {
+  if (query.semantic !== undefined && query.q === undefined) {
+    const result = snapshot.engine.search({ ...QueryEngine.fromQuery(query, query.semantic), match: 'any' });
+    return { result, headers: { 'Search-Mode': 'keyword-fallback' } };
+  }
+  return { result: snapshot.engine.search(QueryEngine.fromQuery(query, query.q)), headers: {} };
+};
+
+function checkId(id: string | undefined): string {
+  if (id === undefined || id.length < LIMITS.id.min || id.length > LIMITS.id.max)
+    throw invalidParameter('id', `must be ${LIMITS.id.min} to ${LIMITS.id.max} characters`);
+  return id;
+}
+
+export function listingsJson(services: Services, snapshot: Snapshot, docs: ArrayLike<number>): string[] {
+  const { store } = snapshot;
+  const texts = store.readJson(docs);
+  return texts.map((json, i) => withUrl(json, store.slugOf(docs[i]!), services.config.baseUrl));
+}
+
+export function catalogRoutes(services: Services): Route[] {
+  const snapshot = () => services.catalog.current;
+
+  const searchListings = (ctx: RequestContext, versioned: boolean) => {
+    const query = parseListingQuery(ctx.query, versioned);
+    const current = snapshot();
+    const { result, headers } = services.listingSearch(current, query);
+    const items = listingsJson(services, current, result.docs);
+    services.signals?.appeared(current, result.docs, query.offset);
+    if (!versioned) {
+      sendJson(ctx.res, 200, `[${items.join(',')}]`, headers);
+      return;
+    }
+    let token: string | null = null;
+    let next: string | null = null;
+    if (result.hasMore) {
+      token = encodeCursor(query.offset + query.limit, queryFingerprint(query));
+      const params = new URLSearchParams(ctx.query);
+      for (const name of ['offset', 'pageToken', 'cursor']) params.delete(name);
+      params.set('cursor', token);
+      next = `${services.config.baseUrl}${ctx.path}?${params.toString()}`;
+    }
+    const body =
+      `{"items":[${items.join(',')}],"limit":${query.limit},"offset":${query.offset},"hasMore":${result.hasMore},` +
+      `"next":${JSON.stringify(next)},"pageToken":${JSON.stringify(token)},"cursor":${JSON.stringify(token)}}`;
+    sendJson(ctx.res, 200, body, headers);
+  };
+
+  const listingDoc = (ctx: RequestContext): number => {
+    const id = checkId(ctx.params.id);
+    const doc = snapshot().store.findDoc(id);
+    if (doc === undefined) throw new CatalogError('not_found', `No listing has the id '${id}'.`);
+    return doc;
+  };
+
+  return [
+    { method: 'GET', path: ['/api/v1/listings', '/v1/listings', '/sandbox/listings'], handler: (ctx) => searchListings(ctx, true) },
+    { method: 'GET', path: '/api/upstream/listings', handler: (ctx) => searchListings(ctx, false) },
+    {
+      method: 'GET',
+      path: aliases('/listings/:id'),
+      handler: (ctx) => {
+        const doc = listingDoc(ctx);
+        const current = snapshot();
+        services.signals?.opened(current, doc);
+        sendJson(ctx.res, 200, listingsJson(services, current, [doc])[0]!);
+      },
+    },
+    {
+      method: 'GET',
+      path: aliases('/listings/:id/files'),
+      handler: (ctx) => sendJson(ctx.res, 200, snapshot().store.readFilesJson(listingDoc(ctx))),
+    },
+    {
+      method: 'POST',
+      path: aliases('/listings/batch'),
+      handler: async (ctx) => {
+        const body = parseJsonBody(ctx.req, await readBody(ctx.req));
+        const parsed = BatchRequestSchema.safeParse(body);
+        if (!parsed.success) {
+          const issue = parsed.error.issues[0]!;
+          const where = issue.path.length ? issue.path.join('.') : 'body';
+          const rule =
+            issue.code === 'too_big' && issue.path.length === 1
+              ? `must hold at most ${LIMITS.batchIds} ids`
+              : issue.code === 'unrecognized_keys'
+                ? 'may only have the field ids'
+                : issue.message;
+          throw new CatalogError('invalid_body', `'${where}' ${rule}.`, { resolution: `Send {"ids": [...]} with 1 to ${LIMITS.batchIds} listing ids of 1 to ${LIMITS.id.max} characters.` });
+        }
+        const current = snapshot();
+        const docs: number[] = [];
+        const seen = new Set<number>();
+        const notFound: string[] = [];
+        for (const id of parsed.data.ids) {
+          const doc = current.store.findDoc(id);
+          if (doc === undefined) notFound.push(id);
+          else if (!seen.has(doc)) {
+            seen.add(doc);
+            docs.push(doc);
+          }
+        }
+        sendJson(ctx.res, 200, `{"items":[${listingsJson(services, current, docs).join(',')}],"notFound":${JSON.stringify(notFound)}}`);
+      },
+    },
+    { method: 'GET', path: aliases('/catalog/stats'), handler: (ctx) => sendJson(ctx.res, 200, snapshot().store.stats) },
+    {
+      method: 'GET',
+      path: aliases('/meta'),
+      handler: (ctx) =>
+        sendJson(ctx.res, 200, { brand: BRAND, tagline: TAGLINE, disclaimer: DISCLAIMER, lastUpdated: snapshot().store.manifest.lastUpdated }),
+    },
+    { method: 'GET', path: aliases('/stages'), handler: (ctx) => sendJson(ctx.res, 200, STAGES) },
+    { method: 'GET', path: aliases('/categories'), handler: (ctx) => sendJson(ctx.res, 200, snapshot().store.categories) },
+    { method: 'GET', path: ['/api/v1', '/v1'], handler: (ctx) => sendJson(ctx.res, 200, VERSIONING_POLICY) },
+    {
+      method: 'GET',
+      path: '/sandbox',
+      handler: (ctx) =>
+        sendJson(ctx.res, 200, {
+          name: `${BRAND} sandbox`,
+          description: 'A read-only test surface over the live catalog: the same data and handlers, no writes and no tokens.',
+          readOnly: true,
+          writes: false,
+          tokens: false,
+          listings: `${services.config.baseUrl}/sandbox/listings`,
+          api: `${services.config.baseUrl}/api/v1`,
+          types: LISTING_TYPES,
+        }),
+    },
+  ];
+}

@@ -1,0 +1,21 @@
+// What the composition root builds once and hands to every route module.
+import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+import type { LiveCatalog, Snapshot } from './catalog/live-catalog.ts';
+import type { ListingSearch } from './routes/catalog-routes.ts';
+import type { RateLimiter } from './http/rate-limit.ts';
+
+/** Search-trend counters (appearances in a first page, opens); absent when counting is off. */
+export interface SearchSignals {
+  appeared(snapshot: Snapshot, docs: readonly number[], offset: number): void;
+  opened(snapshot: Snapshot, doc: number): void;
+}
+
+export interface Services {
+  config: Config;
+  logger: Logger;
+  catalog: LiveCatalog;
+  rateLimiter: RateLimiter;
+  listingSearch: ListingSearch;
+  signals?: SearchSignals | undefined;
+}

@@ -1,0 +1,35 @@
+// `npm start`: build from the embedded snapshot when no build exists yet, then serve site and API.
+import { loadConfig, ConfigError } from './config.ts';
+import { createApp } from './app.ts';
+import { buildDirs, currentBuild, runBuild } from '../build/pipeline.ts';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const dirs = buildDirs(config.dataDir);
+  let buildDir = currentBuild(dirs);
+  if (!buildDir) {
+    if (!config.buildOnStart) throw new ConfigError(`No build in ${config.dataDir}; run npm run build first.`);
+    console.log(`No build in ${config.dataDir}: building from ${config.exportPath} (first start only).`);
+    buildDir = (await runBuild({ dataDir: config.dataDir, exportPath: config.exportPath, baseUrl: config.baseUrl })).buildDir;
+  }
+  const started = performance.now();
+  const app = createApp(config, { buildDir });
+  const address = await app.listen();
+  app.services.logger.info(
+    { url: `http://${address.address}:${address.port}`, baseUrl: config.baseUrl, listings: app.services.catalog.current.store.count, startMs: Math.round(performance.now() - started) },
+    'catalog is serving',
+  );
+  // SIGHUP: switch to the newest build (the daily rebuild sends it after `catalog build`).
+  process.on('SIGHUP', () => {
+    const next = currentBuild(dirs);
+    if (next && next !== app.services.catalog.current.buildDir) app.reload(next);
+  });
+  const stop = () => void app.close().then(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,192 @@
+// The listing search parameters of SERVICE.md 4.1: one table that validation, the OpenAPI document and the
+// docs pages all read, and the parser that turns a query string into a ListingQuery or a named 400.
+import { invalidParameter } from './errors.ts';
+import { LIMITS } from './limits.ts';
+import { isListingType, LISTING_TYPES, type ListingType } from './listing-types.ts';
+import { DEFAULT_SORT, SORTS, type SortKey } from './ranking.ts';
+import { CATEGORY_SLUG_PATTERN } from './categories.ts';
+
+export interface ParamSpec {
+  readonly name: string;
+  readonly kind: 'string' | 'integer';
+  readonly description: string;
+  readonly maxLength?: number;
+  readonly min?: number;
+  readonly max?: number;
+  readonly enum?: readonly string[];
+  readonly default?: string | number;
+  /** Only on the versioned /api/v1/listings operation. */
+  readonly v1Only?: boolean;
+}
+
+export const LISTING_QUERY_PARAMS: readonly ParamSpec[] = [
+  { name: 'q', kind: 'string', maxLength: LIMITS.q, description: 'Keyword match on name, description, repo or author.' },
+  {
+    name: 'semantic',
+    kind: 'string',
+    maxLength: LIMITS.semantic,
+    description: 'Natural-language embedding search; falls back to q when embeddings are unavailable.',
+  },
+  { name: 'type', kind: 'string', enum: LISTING_TYPES, description: 'One listing type.' },
+  { name: 'types', kind: 'string', maxLength: LIMITS.types, description: 'Comma-separated listing types.' },
+  {
+    name: 'category',
+    kind: 'string',
+    maxLength: LIMITS.category,
+    description: 'Category slug; matches any of a listing\'s categories.',
+  },
+  { name: 'owner', kind: 'string', maxLength: LIMITS.owner, description: 'Repository owner or author (case-insensitive).' },
+  {
+    name: 'sort',
+    kind: 'string',
+    enum: SORTS,
+    default: DEFAULT_SORT,
+    description: 'installs (default), trending, stars or searchTrend; ties break by id. With q or semantic and no sort, relevance.',
+  },
+  {
+    name: 'limit',
+    kind: 'integer',
+    min: LIMITS.pageSize.min,
+    max: LIMITS.pageSize.max,
+    default: LIMITS.pageSize.default,
+    description: 'Page size.',
+  },
+  { name: 'offset', kind: 'integer', min: 0, default: 0, description: 'Number of results to skip.' },
+  {
+    name: 'pageSize',
+    kind: 'integer',
+    min: LIMITS.pageSize.min,
+    max: LIMITS.pageSize.max,
+    v1Only: true,
+    description: 'Alias of limit.',
+  },
+  {
+    name: 'pageToken',
+    kind: 'string',
+    v1Only: true,
+    description: 'Alias of offset: a token from a previous page (or a plain offset); empty means the first page.',
+  },
+  { name: 'cursor', kind: 'string', v1Only: true, description: 'Preferred alias of offset/pageToken: the cursor of the previous page.' },
+];
+
+const SPEC_BY_NAME = new Map(LISTING_QUERY_PARAMS.map((spec) => [spec.name, spec]));
+
+export interface ListingQuery {
+  q: string | undefined;
+  semantic: string | undefined;
+  types: ListingType[] | undefined;
+  category: string | undefined;
+  owner: string | undefined;
+  /** undefined: the default order (relevance with q/semantic, else installs). */
+  sort: SortKey | undefined;
+  limit: number;
+  offset: number;
+}
+
+function parseInteger(name: string, raw: string, min: number, max: number): number {
+  if (!/^-?\d+$/.test(raw.trim())) throw invalidParameter(name, 'must be an integer');
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < min || value > max)
+    throw invalidParameter(name, max === Number.MAX_SAFE_INTEGER ? `must be at least ${min}` : `must be between ${min} and ${max}`);
+  return value;
+}
+
+/** A next-page token is opaque to clients; inside it is the offset of the next page and a fingerprint of the query. */
+export function encodeCursor(offset: number, fingerprint: string): string {
+  return Buffer.from(`o${offset}.${fingerprint}`, 'utf8').toString('base64url');
+}
+
+function decodeCursor(name: string, raw: string, fingerprint: string): number {
+  if (/^\d+$/.test(raw)) return parseInteger(name, raw, 0, Number.MAX_SAFE_INTEGER);
+  const text = Buffer.from(raw, 'base64url').toString('utf8');
+  const match = /^o(\d+)\.([A-Za-z0-9_-]*)$/.exec(text);
+  if (!match) throw invalidParameter(name, 'is not a token this service issued');
+  if (match[2] !== fingerprint)
+    throw invalidParameter(name, 'belongs to a different query; keep the filters, q and sort of the page that issued it');
+  return parseInteger(name, match[1]!, 0, Number.MAX_SAFE_INTEGER);
+}
+
+/** Stable fingerprint of everything but paging, so a cursor can't be replayed against another query. */
+export function queryFingerprint(query: Omit<ListingQuery, 'limit' | 'offset'>): string {
+  const key = JSON.stringify([query.q ?? '', query.semantic ?? '', query.types ?? [], query.category ?? '', query.owner?.toLowerCase() ?? '', query.sort ?? '']);
+  let h1 = 0x811c9dc5;
+  let h2 = 0x01000193;
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193) >>> 0;
+    h2 = Math.imul(h2 ^ c, 0x5bd1e995) >>> 0;
+  }
+  return h1.toString(36) + h2.toString(36);
+}
+
+/**
+ * Parses the listing search parameters. `versioned` enables the v1-only aliases (pageSize, pageToken, cursor);
+ * on the raw-array operation they are ignored like any other unknown parameter.
+ */
+export function parseListingQuery(params: URLSearchParams, versioned: boolean): ListingQuery {
+  const values = new Map<string, string>();
+  for (const [name, value] of params) {
+    const spec = SPEC_BY_NAME.get(name);
+    if (!spec || (spec.v1Only && !versioned)) continue;
+    if (values.has(name)) throw invalidParameter(name, 'must be given at most once');
+    if (spec.maxLength !== undefined && value.length > spec.maxLength)
+      throw invalidParameter(name, `must be at most ${spec.maxLength} characters`);
+    values.set(name, value);
+  }
+  const text = (name: string): string | undefined => {
+    const value = values.get(name)?.trim();
+    return value ? value : undefined;
+  };
+
+  let types: ListingType[] | undefined;
+  const type = text('type');
+  if (type !== undefined) {
+    if (!isListingType(type)) throw invalidParameter('type', `must be one of ${LISTING_TYPES.join(', ')}`);
+    types = [type];
+  }
+  const typeList = text('types');
+  if (typeList !== undefined) {
+    const listed = [...new Set(typeList.split(',').map((t) => t.trim()).filter(Boolean))];
+    for (const t of listed) if (!isListingType(t)) throw invalidParameter('types', `has '${t}'; each must be one of ${LISTING_TYPES.join(', ')}`);
+    const asTypes = listed as ListingType[];
+    // type and types together narrow to the types both allow.
+    types = types ? types.filter((t) => asTypes.includes(t)) : asTypes;
+  }
+
+  const category = text('category');
+  if (category !== undefined && !CATEGORY_SLUG_PATTERN.test(category))
+    throw invalidParameter('category', 'must be a category slug such as databases (see /api/upstream/categories)');
+
+  const sortRaw = text('sort');
+  if (sortRaw !== undefined && !(SORTS as readonly string[]).includes(sortRaw))
+    throw invalidParameter('sort', `must be one of ${SORTS.join(', ')}`);
+
+  const limitRaw = values.get('limit');
+  const pageSizeRaw = values.get('pageSize');
+  const limit = limitRaw !== undefined ? parseInteger('limit', limitRaw, LIMITS.pageSize.min, LIMITS.pageSize.max) : undefined;
+  const pageSize = pageSizeRaw !== undefined ? parseInteger('pageSize', pageSizeRaw, LIMITS.pageSize.min, LIMITS.pageSize.max) : undefined;
+  if (limit !== undefined && pageSize !== undefined && limit !== pageSize)
+    throw invalidParameter('pageSize', 'is an alias of limit and must equal it when both are given');
+
+  const base = {
+    q: text('q'),
+    semantic: text('semantic'),
+    types,
+    category,
+    owner: text('owner'),
+    sort: sortRaw as SortKey | undefined,
+  };
+  const fingerprint = queryFingerprint(base);
+  const offsetRaw = values.get('offset');
+  const candidates: Array<[string, number]> = [];
+  if (offsetRaw !== undefined && offsetRaw !== '') candidates.push(['offset', parseInteger('offset', offsetRaw, 0, Number.MAX_SAFE_INTEGER)]);
+  for (const name of ['pageToken', 'cursor']) {
+    const raw = values.get(name);
+    if (raw !== undefined && raw !== '') candidates.push([name, decodeCursor(name, raw, fingerprint)]);
+  }
+  const offset = candidates[0]?.[1] ?? 0;
+  for (const [name, value] of candidates)
+    if (value !== offset) throw invalidParameter(name, `points at offset ${value} but ${candidates[0]![0]} says ${offset}; send one of them`);
+
+  return { ...base, limit: limit ?? pageSize ?? LIMITS.pageSize.default, offset };
+}

@@ -1,0 +1,53 @@
+// A snapshot record → the API Listing (CONTRACT.md), minus `url`, which depends on the public origin the
+// server is configured with and is added when a listing is served or a page is built.
+import type { Listing, ListingRecord } from './schemas.ts';
+
+export type StoredListing = Omit<Listing, 'url'>;
+
+export const THIRD_PARTY_SKILLS_INSTALLER = 'third-party skills CLI (not part of catalog)';
+
+export function listingPath(slug: string): string {
+  return `/listings/${slug}/`;
+}
+
+export function toStoredListing(record: ListingRecord, scores: { trending: number; searchTrend: number }): StoredListing {
+  const categories = [record.category, ...(record.categories ?? []).filter((c) => c !== record.category)];
+  const view: StoredListing = {
+    id: record.id,
+    slug: record.slug,
+    type: record.type,
+    name: record.name,
+    description: record.description,
+    repo: record.repo,
+    author: record.author,
+    category: record.category,
+    categories,
+    tags: record.tags,
+    installs: record.installs,
+    stars: record.stars,
+    updatedAt: record.updatedAt,
+    repoUrl: `https://github.com/${record.repo}`,
+    trending: scores.trending,
+    searchTrend: scores.searchTrend,
+    metricsSource: record.metricsSource,
+    metrics: record.metrics,
+    installsHistory: record.installsHistory,
+    source: record.source,
+    files: record.files ?? [],
+  };
+  if (record.homepage) view.homepage = record.homepage;
+  if (record.installCommand) {
+    view.installCommand = record.installCommand;
+    if (record.installCommand.startsWith('npx skills add ')) view.installer = THIRD_PARTY_SKILLS_INSTALLER;
+  }
+  if (record.alsoListedIn) view.alsoListedIn = record.alsoListedIn;
+  if (record.marketplace) view.marketplace = record.marketplace;
+  if (record.version) view.version = record.version;
+  if (record.pluginCount !== undefined) view.pluginCount = record.pluginCount;
+  return view;
+}
+
+/** Adds the absolute page URL to a stored listing's JSON text without re-parsing it. */
+export function withUrl(storedJson: string, slug: string, baseUrl: string): string {
+  return `${storedJson.slice(0, -1)},"url":${JSON.stringify(baseUrl + listingPath(slug))}}`;
+}

@@ -1,0 +1,206 @@
+// One zod schema per resource: ingest validation, the TypeScript types and the OpenAPI document
+// (build/discovery) all come from these. Shapes follow shared/spec/CONTRACT.md.
+import { z } from 'zod';
+import { LISTING_TYPES } from './listing-types.ts';
+import { CATEGORY_SLUG_PATTERN } from './categories.ts';
+import { LIMITS } from './limits.ts';
+
+export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+export const REPO_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]*\/[A-Za-z0-9_.-]+$/;
+
+export const ListingTypeSchema = z.enum(LISTING_TYPES).meta({ id: 'ListingType' });
+const Provenance = z.enum(['real', 'synthetic']);
+const IsoDate = z.iso.date();
+const IsoDateTime = z.iso.datetime({ offset: true });
+
+export const MetricsProvenanceSchema = z
+  .object({
+    installs: Provenance.describe('whether the installs figure is measured (real) or generated (synthetic)'),
+    stars: Provenance.describe('whether the stars figure is the repository\'s real star count'),
+    history: z.enum(['interpolated', 'synthetic', 'real']).describe('how the daily install history was obtained'),
+    installsAsOf: IsoDate.optional(),
+    starsSource: z.string().optional(),
+    starsAsOf: IsoDate.optional(),
+  })
+  .meta({ id: 'MetricsProvenance', description: 'Which figures of a listing are measured and which are synthetic.' });
+
+export const ListingSourceSchema = z
+  .object({
+    repo: z.string().optional(),
+    path: z.string().optional(),
+    commit: z.string().optional(),
+    via: z.string().optional(),
+    note: z.string().optional(),
+    seed: z.number().int().optional(),
+  })
+  .meta({ id: 'ListingSource', description: 'Where the listing was read from.' });
+
+/** A record of a snapshot export (JSON Lines, the format of data/listings.jsonl). */
+export const ListingRecordSchema = z
+  .object({
+    id: z.string().min(LIMITS.id.min).max(LIMITS.id.max),
+    slug: z.string().max(LIMITS.id.max).regex(SLUG_PATTERN, 'must be lowercase [a-z0-9] words joined by single hyphens'),
+    type: ListingTypeSchema,
+    name: z.string().min(1),
+    description: z.string(),
+    repo: z.string().regex(REPO_PATTERN, 'must be a GitHub owner/repo'),
+    author: z.string().min(1),
+    category: z.string().regex(CATEGORY_SLUG_PATTERN, 'must be a category slug'),
+    categories: z.array(z.string().regex(CATEGORY_SLUG_PATTERN)).optional(),
+    tags: z.array(z.string()),
+    installs: z.number().int().nonnegative(),
+    stars: z.number().int().nonnegative(),
+    metricsSource: Provenance,
+    metrics: MetricsProvenanceSchema,
+    installsHistory: z.array(z.number().int().nonnegative()).min(2).max(366),
+    updatedAt: IsoDateTime,
+    source: ListingSourceSchema,
+    installCommand: z.string().optional(),
+    homepage: z.string().optional(),
+    alsoListedIn: z.array(z.string()).optional(),
+    marketplace: z.string().optional(),
+    version: z.string().optional(),
+    pluginCount: z.number().int().nonnegative().optional(),
+    files: z.array(z.string()).optional(),
+  })
+  .superRefine((record, ctx) => {
+    const expected = `${record.type}:${record.repo}#${record.slug}`;
+    if (record.id !== expected) ctx.addIssue({ code: 'custom', path: ['id'], message: `must be ${expected}` });
+    const history = record.installsHistory;
+    if (history[history.length - 1] !== record.installs)
+      ctx.addIssue({ code: 'custom', path: ['installsHistory'], message: 'last value must equal installs' });
+    for (let i = 1; i < history.length; i++) {
+      if (history[i]! < history[i - 1]!) {
+        ctx.addIssue({ code: 'custom', path: ['installsHistory', i], message: 'cumulative history must not decrease' });
+        break;
+      }
+    }
+    if (record.files && record.files.length > 0 && record.files[0] !== 'SKILL.md')
+      ctx.addIssue({ code: 'custom', path: ['files', 0], message: 'SKILL.md must come first' });
+  });
+export type ListingRecord = z.infer<typeof ListingRecordSchema>;
+
+export const ListingSchema = z
+  .object({
+    id: z.string().describe('canonical path-style id {type}:{owner}/{repo}#{slug}'),
+    slug: z.string().describe('unique plain slug; resolves the same listing as id'),
+    type: ListingTypeSchema,
+    name: z.string(),
+    description: z.string().describe('plain text; may be empty when no source gave one'),
+    repo: z.string().describe('GitHub owner/repo'),
+    author: z.string(),
+    category: z.string().describe('primary category slug (the value the category filter takes)'),
+    categories: z.array(z.string()).describe('every category of the listing, primary first'),
+    tags: z.array(z.string()),
+    installs: z.number().int().nonnegative(),
+    stars: z.number().int().nonnegative().describe('repository stars'),
+    url: z.string().describe('absolute URL of this listing\'s page on the service'),
+    updatedAt: z.string(),
+    repoUrl: z.string(),
+    homepage: z.string().optional(),
+    installCommand: z.string().optional(),
+    installer: z
+      .string()
+      .optional()
+      .describe('who provides installCommand; "third-party skills CLI" for npx skills add lines'),
+    trending: z.number().describe('install growth over the last 7 days against the earlier baseline (see /docs/ranking)'),
+    searchTrend: z.number().describe('recent searches and click-throughs on this service (see /docs/ranking)'),
+    metricsSource: Provenance.describe('whether the figure this listing is ranked by is real'),
+    metrics: MetricsProvenanceSchema,
+    installsHistory: z.array(z.number().int()).describe('cumulative daily installs, oldest first; last equals installs'),
+    source: ListingSourceSchema,
+    alsoListedIn: z.array(z.string()).optional(),
+    marketplace: z.string().optional(),
+    version: z.string().optional(),
+    pluginCount: z.number().int().optional(),
+    files: z.array(z.string()).describe('paths of stored files (SKILL.md first); [] when none are stored'),
+  })
+  .meta({ id: 'Listing' });
+export type Listing = z.infer<typeof ListingSchema>;
+
+export const ListingFileSchema = z
+  .object({ path: z.string(), size: z.number().int().nonnegative(), mediaType: z.string(), content: z.string() })
+  .meta({ id: 'ListingFile' });
+export type ListingFile = z.infer<typeof ListingFileSchema>;
+
+export const ListingPageSchema = z
+  .object({
+    items: z.array(ListingSchema),
+    limit: z.number().int(),
+    offset: z.number().int(),
+    hasMore: z.boolean(),
+    next: z.string().nullable().describe('absolute URL of the next page; null on the last page'),
+    pageToken: z.string().nullable().describe('opaque next-page token; equals cursor'),
+    cursor: z.string().nullable().describe('opaque next-page token; pass it back as cursor'),
+  })
+  .meta({ id: 'ListingPage' });
+export type ListingPage = z.infer<typeof ListingPageSchema>;
+
+export const BatchRequestSchema = z
+  .object({ ids: z.array(z.string().min(LIMITS.id.min).max(LIMITS.id.max)).min(1).max(LIMITS.batchIds) })
+  .strict()
+  .meta({ id: 'BatchRequest' });
+
+export const BatchResultSchema = z
+  .object({ items: z.array(ListingSchema), notFound: z.array(z.string()) })
+  .meta({ id: 'BatchResult' });
+
+export const CategorySchema = z
+  .object({ type: ListingTypeSchema, name: z.string().describe('category slug'), label: z.string(), count: z.number().int() })
+  .meta({ id: 'Category' });
+export type Category = z.infer<typeof CategorySchema>;
+
+export const StageSchema = z
+  .object({ id: z.string(), name: z.string(), order: z.number().int() })
+  .meta({ id: 'Stage' });
+
+const ByType = z.object({
+  skill: z.number().int(),
+  marketplace: z.number().int(),
+  plugin: z.number().int(),
+  mcp: z.number().int(),
+  workflow: z.number().int(),
+});
+export const CatalogStatsSchema = z
+  .object({
+    total: z.number().int(),
+    byType: ByType,
+    installs: z.number().int().describe('summed installs of every listing'),
+    installsByType: ByType,
+    realMetrics: ByType.describe('listings per type whose ranking figure is real (metricsSource real)'),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'CatalogStats' });
+export type CatalogStats = z.infer<typeof CatalogStatsSchema>;
+
+export const SiteMetaSchema = z
+  .object({ brand: z.string(), tagline: z.string(), disclaimer: z.string(), lastUpdated: z.string() })
+  .meta({ id: 'SiteMeta' });
+
+export const VersioningPolicySchema = z
+  .object({
+    current: z.literal('1'),
+    versions: z.array(z.string()),
+    pathPrefix: z.literal('/api/v1'),
+    aliases: z.array(z.string()),
+    header: z.literal('API-Version'),
+    deprecated: z.array(z.string()),
+    deprecationHeaders: z.array(z.string()),
+  })
+  .meta({ id: 'VersioningPolicy' });
+
+export const ErrorSchema = z
+  .object({ code: z.string(), message: z.string(), resolution: z.string() })
+  .meta({ id: 'Error' });
+
+export const SandboxSchema = z
+  .object({
+    name: z.string(),
+    description: z.string(),
+    readOnly: z.literal(true),
+    writes: z.literal(false),
+    tokens: z.literal(false),
+    listings: z.string(),
+    api: z.string(),
+  })
+  .meta({ id: 'Sandbox' });
