@@ -13,7 +13,8 @@ import { createRateLimiter } from './http/rate-limit.ts';
 import { sendError, toCatalogError } from './http/reply.ts';
 import { Router, type RequestContext, type Route } from './http/router.ts';
 import { createStaticFiles, type StaticFiles } from './http/static-files.ts';
-import { catalogRoutes, keywordListingSearch } from './routes/catalog-routes.ts';
+import { keywordListingSearch } from './routes/catalog-routes.ts';
+import { ROUTE_MODULES } from './routes/index.ts';
 import type { Services } from './services.ts';
 
 export interface App {
@@ -49,7 +50,7 @@ export function createApp(config: Config, options: AppOptions): App {
   };
 
   const router = new Router();
-  for (const module of [catalogRoutes, ...(options.routes ?? [])]) router.add(module(services));
+  for (const module of [...ROUTE_MODULES, ...(options.routes ?? [])]) router.add(module(services));
 
   let staticFiles: StaticFiles = createStaticFiles(join(options.buildDir, 'site'));
   catalog.onSwap((next) => {

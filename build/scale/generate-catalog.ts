@@ -104,7 +104,7 @@ class Rng {
     return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
   }
   pick<T>(xs: readonly T[]): T {
-    return xs[this.int(xs.length)];
+    return xs[this.int(xs.length)]!;
   }
 }
 
@@ -150,7 +150,7 @@ class Chain {
     for (const s of seqs) {
       let ctx = 0;
       for (let i = 0; i <= s.length; i++) {
-        const c = i < s.length ? s[i] : EOS;
+        const c = i < s.length ? s[i]! : EOS;
         keys[k++] = ctx * V + c;
         ctx = this.advance(ctx, c);
       }
@@ -169,7 +169,7 @@ class Chain {
     let lo = 0, hi = keys.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (keys[mid] < x) lo = mid + 1;
+      if (keys[mid]! < x) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -180,7 +180,7 @@ class Chain {
     const lo = this.lowerBound(base);
     const hi = this.lowerBound(base + this.V);
     if (lo >= hi) return EOS;
-    return this.keys[lo + rng.int(hi - lo)] - base;
+    return this.keys[lo + rng.int(hi - lo)]! - base;
   }
 }
 
@@ -259,7 +259,7 @@ function descTokensOf(desc: string): string[] {
 }
 
 function isSorted(xs: readonly string[]): boolean {
-  for (let i = 1; i < xs.length; i++) if (xs[i - 1] > xs[i]) return false;
+  for (let i = 1; i < xs.length; i++) if (xs[i - 1]! > xs[i]!) return false;
   return true;
 }
 
@@ -353,7 +353,7 @@ async function buildModel(file: string): Promise<Model> {
       const toks = nameTokensOf(repo);
       repoTokens.push(Math.max(1, Math.min(6, toks.length)));
       repoType.push(t);
-      if (toks.length) repoDocs[t].push(toks);
+      if (toks.length) repoDocs[t]!.push(toks);
     }
     const c = catOf(String(x.category));
     const extras = Array.isArray(x.categories)
@@ -377,7 +377,7 @@ async function buildModel(file: string): Promise<Model> {
     installs.push(Math.max(0, Number(x.installs) || 0));
     stars.push(Math.max(0, Number(x.stars) || 0));
     const h: number[] = Array.isArray(x.installsHistory) ? x.installsHistory : [];
-    const last = h[h.length - 1];
+    const last = h[h.length - 1] ?? 0;
     if (h.length === HISTORY_DAYS && last >= 100) for (const v of h) shapes.push(Math.min(1, Math.max(0, v / last)));
     else for (let i = 0; i < HISTORY_DAYS; i++) shapes.push(i === 0 ? NaN : 0);
     updatedAt.push(Date.parse(x.updatedAt) || Date.parse('2026-04-16T00:00:00Z'));
@@ -531,7 +531,7 @@ function slugify(s: string): string {
 }
 
 function capitalise(w: string): string {
-  return w ? w[0].toUpperCase() + w.slice(1) : w;
+  return w ? w.charAt(0).toUpperCase() + w.slice(1) : w;
 }
 
 class Generator {
@@ -578,8 +578,8 @@ class Generator {
     const key = o * this.replicas + q;
     if (key === this.ownerCacheKey) return this.ownerCacheVal;
     const rng = this.side.reseed(mix(this.seed, 0x0e, o, q));
-    const style = this.m.ownerStyle[o];
-    const len = this.m.ownerLen[o];
+    const style = this.m.ownerStyle[o]!;
+    const len = this.m.ownerLen[o]!;
     let name = '';
     for (let attempt = 0; attempt < 8; attempt++) {
       if (style & 1) {
@@ -601,12 +601,12 @@ class Generator {
   repoName(r: number, q: number): string {
     const m = this.m;
     const rng = this.side.reseed(mix(this.seed, 0x4e, r, q));
-    const chain = m.repoChain[m.repoType[r]];
-    const k = m.repoTokens[r];
+    const chain = m.repoChain[m.repoType[r]!]!;
+    const k = m.repoTokens[r]!;
     const toks = chainTokens(chain, rng, k);
-    const st = m.repoStyle[r];
+    const st = m.repoStyle[r]!;
     const words = st & 4 ? toks.map(capitalise) : toks;
-    const sep = ['-', '_', '.', ''][st & 3];
+    const sep = ['-', '_', '.', ''][st & 3]!;
     let name = words.join(sep === '' && words.length > 1 ? '-' : sep);
     if (!name) name = 'repo';
     return name.slice(0, 60).replace(/[-_.]+$/, '');
@@ -621,8 +621,9 @@ class Generator {
     let len = 0;
     let closed = false;
     for (let docs = 0; docs < 6; docs++) {
-      if (parts.length && !/[.!?…]["')\]]?$/.test(parts[parts.length - 1])) {
-        parts[parts.length - 1] = parts[parts.length - 1].replace(/[,;:(\-–—/&]+$/, '') + '.';
+      const prev = parts[parts.length - 1];
+      if (prev !== undefined && !/[.!?…]["')\]]?$/.test(prev)) {
+        parts[parts.length - 1] = prev.replace(/[,;:(\-–—/&]+$/, '') + '.';
         len += 1;
       }
       let ctx = 0;
@@ -633,7 +634,7 @@ class Generator {
           closed = true;
           break;
         }
-        const w = chain.words[c];
+        const w = chain.words[c]!;
         len += (parts.length ? 1 : 0) + w.length;
         parts.push(w);
         closed = false;
@@ -686,7 +687,7 @@ class Generator {
   tags(t: number, type: string, cat: string): string[] {
     const m = this.m;
     if (type === 'workflow') return (m.workflowTags[t] ?? []).slice();
-    const n = m.tagCount[t];
+    const n = m.tagCount[t]!;
     if (n === 0) return [];
     const pool = m.tagPool.get(`${type}|${cat}`) ?? m.tagPool.get(`${type}|*`);
     if (!pool || pool.length === 0) return [];
@@ -706,7 +707,7 @@ class Generator {
     if (!Number.isNaN(shape[base])) {
       // the template's real curve shape, with its growth bent a little
       const k = rng.uniform(0.8, 1.25);
-      for (let i = 0; i < HISTORY_DAYS; i++) h[i] = Math.round(installs * Math.pow(shape[base + i], k));
+      for (let i = 0; i < HISTORY_DAYS; i++) h[i] = Math.round(installs * Math.pow(shape[base + i]!, k));
     } else {
       // small listings: per-listing daily growth (lognormal, median 1.2 %/day, cap 8 %), ~6 % late spurt
       const g = Math.min(0.08, Math.exp(Math.log(0.012) + 0.7 * rng.normal()));
@@ -722,8 +723,7 @@ class Generator {
       }
     }
     h[HISTORY_DAYS - 1] = installs;
-    for (let i = HISTORY_DAYS - 2; i >= 0; i--) if (h[i] > h[i + 1]) h[i] = h[i + 1];
-    for (let i = 0; i < HISTORY_DAYS; i++) if (h[i] < 0) h[i] = 0;
+    for (let i = HISTORY_DAYS - 2; i >= 0; i--) h[i] = Math.max(0, Math.min(h[i]!, h[i + 1]!));
     return h;
   }
 
@@ -743,24 +743,24 @@ class Generator {
     const m = this.m;
     const rng = this.rng;
     const t = rng.int(m.n); // template: a real listing, so joint distributions follow the snapshot
-    const type = TYPES[m.type[t]] as ListingType;
-    const cat = m.categories[m.cat[t]];
-    const r = m.repoId[t];
+    const type = TYPES[m.type[t]!] as ListingType;
+    const cat = m.categories[m.cat[t]!]!;
+    const r = m.repoId[t]!;
     const q = rng.int(this.replicas);
     const repoName = this.repoName(r, q);
-    const owner = this.ownerName(m.repoOwner[r], q);
+    const owner = this.ownerName(m.repoOwner[r]!, q);
     const repo = `${owner}/${repoName}`;
-    const name = m.nameIsRepo[t] ? repoName : this.listingName(type, cat, m.nameTokens[t], m.nameStyle[t]);
+    const name = m.nameIsRepo[t] ? repoName : this.listingName(type, cat, m.nameTokens[t]!, m.nameStyle[t]!);
     const slug = this.uniqueSlug(slugify(name), type, owner, repoName);
-    const dl = m.descLen[t];
+    const dl = m.descLen[t]!;
     const description =
       dl === 0 ? '' : this.description(type, cat, Math.max(12, Math.min(DESC_MAX, Math.round(dl * rng.uniform(0.75, 1.3)))));
     const author = m.authorDiffers[t] ? owner.split('-').map(capitalise).join(' ') : owner;
     const jitter = (v: number, sigma: number): number => Math.max(0, Math.round(v * Math.exp(sigma * rng.normal())));
-    const installs = jitter(m.installs[t], 0.35);
-    const stars = jitter(m.stars[t], 0.3);
+    const installs = jitter(m.installs[t]!, 0.35);
+    const stars = jitter(m.stars[t]!, 0.3);
     const installsHistory = this.history(t, installs);
-    let up = m.updatedAt[t] + rng.normal() * 12 * 86400_000;
+    let up = m.updatedAt[t]! + rng.normal() * 12 * 86400_000;
     up = Math.min(m.maxUpdated, Math.max(m.minUpdated, up));
     const updatedAt = new Date(Math.floor(up / 1000) * 1000).toISOString().slice(0, 19) + 'Z';
     const rec: Record<string, unknown> = {
@@ -792,7 +792,7 @@ class Generator {
         break;
       case 'marketplace':
         rec.installCommand = `/plugin marketplace add ${repo}`;
-        rec.pluginCount = Math.max(1, Math.round(m.pluginCount[t] * Math.exp(0.3 * rng.normal())));
+        rec.pluginCount = Math.max(1, Math.round(m.pluginCount[t]! * Math.exp(0.3 * rng.normal())));
         break;
       case 'plugin': {
         const mk = m.marketKind[t];
@@ -804,7 +804,7 @@ class Generator {
         break;
       }
       case 'mcp': {
-        const kind = MCP_CMD_KINDS[m.cmdKind[t]];
+        const kind = MCP_CMD_KINDS[m.cmdKind[t]!];
         if (kind === 'npx') rec.installCommand = `npx -y ${rl}`;
         else if (kind === 'npx-scoped') rec.installCommand = `npx -y @${ol}/${nameSlug}`;
         else if (kind === 'uvx') rec.installCommand = `uvx ${rl}`;
@@ -835,7 +835,7 @@ function chainTokens(chain: Chain, rng: Rng, k: number): string[] {
       if (c !== EOS && c !== b) break; // prefer reaching k tokens, never "x-x"
     }
     if (c === EOS || c === b) break;
-    out.push(chain.words[c]);
+    out.push(chain.words[c]!);
     b = c;
   }
   return out;

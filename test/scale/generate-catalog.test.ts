@@ -181,9 +181,10 @@ describe('generate-catalog', () => {
       let spurts = 0, eligible = 0;
       for (const r of recs) {
         const h = r.installsHistory as number[];
-        if (h[29] < 50) continue;
+        const [first, week, last] = [h[0]!, h[22]!, h[29]!];
+        if (last < 50) continue;
         eligible++;
-        const late = h[29] - h[22], early = h[22] - h[0];
+        const late = last - week, early = week - first;
         if (late > 3 * ((early / 22) * 7)) spurts++;
       }
       expect(spurts / eligible).toBeGreaterThan(0.02);

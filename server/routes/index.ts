@@ -1,0 +1,6 @@
+// Every route module of the shim, in one list; app.ts registers them all. Add a surface here.
+import type { Route } from '../http/router.ts';
+import type { Services } from '../services.ts';
+import { catalogRoutes } from './catalog-routes.ts';
+
+export const ROUTE_MODULES: ReadonlyArray<(services: Services) => Route[]> = [catalogRoutes];

@@ -1,0 +1,48 @@
+// Starts the real shim on an ephemeral port over a finished build, for tests that speak HTTP.
+import { inject } from 'vitest';
+import { pino } from 'pino';
+import { createApp, type App, type AppOptions } from '../../server/app.ts';
+import { loadConfig, type Config } from '../../server/config.ts';
+
+export const TEST_BASE_URL = 'http://catalog.test';
+
+export interface TestServer {
+  app: App;
+  /** Where the server really listens (http://127.0.0.1:port). */
+  origin: string;
+  config: Config;
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export async function startServer(
+  overrides: Partial<Config> = {},
+  options: Partial<AppOptions> = {},
+  env: NodeJS.ProcessEnv = {},
+): Promise<TestServer> {
+  const buildDir = options.buildDir ?? inject('catalogBuildDir');
+  const config = loadConfig(
+    { CATALOG_DATA_DIR: inject('catalogDataDir'), PUBLIC_BASE_URL: TEST_BASE_URL, RATE_LIMIT_MAX: '1000000', ...env },
+    { port: 0, host: '127.0.0.1', ...overrides },
+  );
+  const app = createApp(config, { logger: pino({ level: 'silent' }), ...options, buildDir });
+  const address = await app.listen();
+  const origin = `http://127.0.0.1:${address.port}`;
+  return {
+    app,
+    origin,
+    config,
+    fetch: (path, init) => fetch(origin + path, init),
+    close: () => app.close(),
+  };
+}
+
+/** Reads a JSON body and fails with the status and body text if it is not JSON. */
+export async function json<T = unknown>(response: Response): Promise<T> {
+  const text = await response.text();
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new Error(`expected JSON, got ${response.status}: ${text.slice(0, 200)}`);
+  }
+}
