@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pino, type Logger } from 'pino';
+import { Redis } from 'ioredis';
 import { API_VERSION } from '../src/domain/brand.ts';
 import { CatalogError } from '../src/domain/errors.ts';
 import type { Config } from './config.ts';
@@ -41,11 +42,15 @@ export interface AppOptions {
 export function createApp(config: Config, options: AppOptions): App {
   const logger = options.logger ?? pino({ level: config.logLevel, base: undefined });
   const catalog = new LiveCatalog(loadSnapshot(options.buildDir));
+  // No offline queue: when Redis is down, calls fail at once and the stores fall back instead of waiting.
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false }) : undefined;
+  redis?.on('error', (error) => logger.warn({ err: error }, 'redis unavailable'));
   const services: Services = {
     config,
     logger,
     catalog,
-    rateLimiter: createRateLimiter({ max: config.rateLimit.max, windowSeconds: config.rateLimit.windowSeconds }),
+    redis,
+    rateLimiter: createRateLimiter({ max: config.rateLimit.max, windowSeconds: config.rateLimit.windowSeconds, redis }),
     listingSearch: keywordListingSearch,
   };
 
@@ -155,6 +160,7 @@ export function createApp(config: Config, options: AppOptions): App {
         server.closeAllConnections();
       });
       catalog.current.store.close();
+      redis?.disconnect();
     },
     reload(buildDir) {
       catalog.swap(buildDir);

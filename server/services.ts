@@ -1,5 +1,6 @@
 // What the composition root builds once and hands to every route module.
 import type { Logger } from 'pino';
+import type { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import type { LiveCatalog, Snapshot } from './catalog/live-catalog.ts';
 import type { ListingSearch } from './routes/catalog-routes.ts';
@@ -18,4 +19,6 @@ export interface Services {
   rateLimiter: RateLimiter;
   listingSearch: ListingSearch;
   signals?: SearchSignals | undefined;
+  /** Shared state (rate limits, idempotency) when REDIS_URL is set; in-memory stores otherwise. */
+  redis?: Redis | undefined;
 }

@@ -33,7 +33,7 @@ export interface ListingSearch {
   (snapshot: Snapshot, query: ListingQuery): { result: SearchResult; headers: Record<string, string> };
 }
 
-export const keywordListingSearch: ListingSearch = (snapshot, query) => {
+export const keywordListingSearch: ListingSearch = (snapshot, query): { result: SearchResult; headers: Record<string, string> } => {
   if (query.semantic !== undefined && query.q === undefined) {
     const result = snapshot.engine.search({ ...QueryEngine.fromQuery(query, query.semantic), match: 'any' });
     return { result, headers: { 'Search-Mode': 'keyword-fallback' } };

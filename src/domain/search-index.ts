@@ -1,6 +1,6 @@
 // FlexSearch options shared by the build (which indexes and exports) and the server (which imports).
 // An exported FlexSearch index only re-imports under identical options, so they live here and nowhere else.
-import { Charset, Encoder, Index } from 'flexsearch';
+import { Charset, Encoder, Index, type EncoderOptions } from 'flexsearch';
 import English from 'flexsearch/lang/en';
 import type { SearchField } from './ranking.ts';
 
@@ -8,7 +8,9 @@ export const SEARCH_FIELDS: readonly SearchField[] = ['name', 'ident', 'descript
 
 /** English normalisation, stop words and stemming, so "servers" finds "server" and "the" finds nothing. */
 export function createEncoder(): Encoder {
-  return new Encoder(Charset.Normalize, English);
+  // The constructor merges several option sets at run time; its type declares only one.
+  const MergingEncoder = Encoder as unknown as new (...options: EncoderOptions[]) => Encoder;
+  return new MergingEncoder(Charset.Normalize, English as EncoderOptions);
 }
 
 const TOKENIZE: Record<SearchField, 'forward' | 'strict'> = {
