@@ -50,8 +50,12 @@ export const INDEX_STAGE: Stage = {
   },
 };
 
-/** Stages after ingest, in order. Later stages (embeddings, site, discovery, shards) register here. */
-export const DEFAULT_STAGES: Stage[] = [INDEX_STAGE];
+/** Stages after ingest, in order. */
+export async function defaultStages(): Promise<Stage[]> {
+  // Imported lazily: the discovery generators import the pipeline's types and the server's route tables.
+  const { DISCOVERY_STAGE } = await import('./discovery/index.ts');
+  return [INDEX_STAGE, DISCOVERY_STAGE];
+}
 
 export async function runBuild(options: BuildOptions): Promise<BuildResult> {
   const dirs = buildDirs(options.dataDir);
@@ -95,7 +99,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     const db = openCatalogDb(dirs.database);
     try {
       const ctx: StageContext = { dirs, buildDir, baseUrl: options.baseUrl, db, runtime: undefined, progress: () => undefined, log };
-      for (const stage of options.stages ?? DEFAULT_STAGES) {
+      for (const stage of options.stages ?? (await defaultStages())) {
         await timed(stage.name, async (progress) => {
           ctx.progress = progress;
           await stage.run(ctx);
