@@ -19,6 +19,12 @@ const TrustProxy = z
     return z.NEVER;
   });
 
+/** Signature algorithms a staff JWT may use; `none` is never one of them. */
+export const STAFF_JWT_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519', 'HS256', 'HS384', 'HS512'] as const;
+export type StaffJwtAlgorithm = (typeof STAFF_JWT_ALGORITHMS)[number];
+const DEFAULT_ASYMMETRIC_ALGORITHMS: StaffJwtAlgorithm[] = ['RS256', 'ES256', 'EdDSA'];
+const isHmac = (alg: string) => alg.startsWith('HS');
+
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('127.0.0.1'),
@@ -31,7 +37,38 @@ const EnvSchema = z.object({
   REDIS_URL: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CATALOG_BUILD_ON_START: boolish.default(true),
+  STAFF_JWT_ISSUER: z.string().trim().optional(),
+  STAFF_JWT_AUDIENCE: z.string().trim().optional(),
+  STAFF_JWT_PUBLIC_KEY: z.string().optional(),
+  STAFF_JWT_JWKS: z.string().trim().optional(),
+  STAFF_JWT_SECRET: z.string().optional(),
+  STAFF_JWT_ALGORITHMS: z
+    .string()
+    .transform((value) => value.split(',').map((alg) => alg.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(STAFF_JWT_ALGORITHMS, { message: `each must be one of ${STAFF_JWT_ALGORITHMS.join(', ')}` })).min(1))
+    .optional(),
+  STAFF_ROLE_CLAIM: z.string().trim().min(1).default('roles'),
+  STAFF_ROLE: z.string().trim().min(1).default('staff'),
+  STAFF_CLOCK_SKEW_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
 });
+
+/** How staff Bearer JWTs are verified. No key source at all means every staff token is refused. */
+export interface StaffAuthConfig {
+  /** Where the verification key comes from; exactly one source, or none. */
+  key:
+    | { kind: 'none' }
+    | { kind: 'public-key'; value: string }
+    | { kind: 'jwks'; value: string }
+    | { kind: 'secret'; value: string };
+  issuer: string | undefined;
+  /** Expected `aud`; undefined means the public base URL (the resource these tokens are for). */
+  audience: string | undefined;
+  /** HS* only with a secret, never HS* with a public key or JWKS: an HS/RS confusion needs both. */
+  algorithms: StaffJwtAlgorithm[];
+  roleClaim: string;
+  role: string;
+  clockSkewSeconds: number;
+}
 
 export interface Config {
   port: number;
@@ -46,6 +83,7 @@ export interface Config {
   redisUrl: string | undefined;
   logLevel: string;
   buildOnStart: boolean;
+  staffAuth: StaffAuthConfig;
 }
 
 export class ConfigError extends Error {}
@@ -57,6 +95,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     throw new ConfigError(`Invalid configuration: ${problems}`);
   }
   const e = parsed.data;
+  const staffAuth = staffAuthConfig(e);
+  if (typeof staffAuth === 'string') throw new ConfigError(`Invalid configuration: ${staffAuth}`);
   const port = overrides.port ?? e.PORT;
   const config: Config = {
     port,
@@ -69,7 +109,39 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     redisUrl: e.REDIS_URL,
     logLevel: e.LOG_LEVEL,
     buildOnStart: e.CATALOG_BUILD_ON_START,
+    staffAuth,
     ...overrides,
   };
   return config;
+}
+
+/** The cross-field rules of the STAFF_* variables; a string is the readable reason they are refused. */
+function staffAuthConfig(e: z.infer<typeof EnvSchema>): StaffAuthConfig | string {
+  const sources = [
+    e.STAFF_JWT_PUBLIC_KEY && { kind: 'public-key' as const, value: e.STAFF_JWT_PUBLIC_KEY },
+    e.STAFF_JWT_JWKS && { kind: 'jwks' as const, value: e.STAFF_JWT_JWKS },
+    e.STAFF_JWT_SECRET && { kind: 'secret' as const, value: e.STAFF_JWT_SECRET },
+  ].filter((source): source is Exclude<typeof source, string | undefined> => typeof source === 'object');
+  if (sources.length > 1) return 'set only one of STAFF_JWT_PUBLIC_KEY, STAFF_JWT_JWKS and STAFF_JWT_SECRET';
+  const key = sources[0] ?? { kind: 'none' as const };
+  let algorithms: StaffJwtAlgorithm[];
+  if (key.kind === 'secret') {
+    // RFC 7518 3.2: an HMAC key must be at least as long as the hash output.
+    if (Buffer.byteLength(key.value) < 32) return 'STAFF_JWT_SECRET: must be at least 32 bytes';
+    algorithms = e.STAFF_JWT_ALGORITHMS ?? ['HS256'];
+    if (!algorithms.every(isHmac)) return 'STAFF_JWT_ALGORITHMS: with STAFF_JWT_SECRET only HS256, HS384 and HS512 are allowed';
+  } else {
+    algorithms = e.STAFF_JWT_ALGORITHMS ?? DEFAULT_ASYMMETRIC_ALGORITHMS;
+    if (algorithms.some(isHmac)) return 'STAFF_JWT_ALGORITHMS: HS* algorithms need STAFF_JWT_SECRET and cannot be used with a public key or JWKS';
+  }
+  if (key.kind !== 'none' && !e.STAFF_JWT_ISSUER) return 'STAFF_JWT_ISSUER: required when a staff JWT key is configured';
+  return {
+    key,
+    issuer: e.STAFF_JWT_ISSUER,
+    audience: e.STAFF_JWT_AUDIENCE,
+    algorithms,
+    roleClaim: e.STAFF_ROLE_CLAIM,
+    role: e.STAFF_ROLE,
+    clockSkewSeconds: e.STAFF_CLOCK_SKEW_SECONDS,
+  };
 }

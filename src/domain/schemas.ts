@@ -204,3 +204,43 @@ export const SandboxSchema = z
     api: z.string(),
   })
   .meta({ id: 'Sandbox' });
+
+export const StaffProfileSchema = z
+  .object({
+    subject: z.string().describe('the token\'s sub claim'),
+    name: z.string().nullable().describe('the name claim, null when the token has none'),
+    email: z.string().nullable().describe('the email claim, null when the token has none'),
+    roles: z.array(z.string()).describe('the roles of the configured role claim (STAFF_ROLE_CLAIM); contains the staff role'),
+    issuer: z.string().describe('the token\'s iss claim'),
+    issuedAt: IsoDateTime.nullable().describe('the iat claim, null when the token has none'),
+    expiresAt: IsoDateTime.describe('the exp claim'),
+  })
+  .meta({ id: 'StaffProfile', description: 'The staff identity a verified Bearer JWT carries (GET /api/v1/auth/me).' });
+export type StaffProfile = z.infer<typeof StaffProfileSchema>;
+
+export const StaffBuildStatusSchema = z
+  .object({
+    build: z.string().describe('name of the build directory being served'),
+    builtAt: IsoDateTime.nullable().describe('when the build finished; null when the build left no build.json'),
+    baseUrl: z.string().nullable().describe('the public base URL the build was generated for'),
+    timings: z.record(z.string(), z.number()).describe('milliseconds per build stage'),
+    ingest: z
+      .object({
+        listings: z.number().int(),
+        files: z.number().int(),
+        historyRows: z.number().int(),
+        added: z.number().int(),
+        changed: z.number().int(),
+        removed: z.number().int(),
+        unchanged: z.number().int(),
+        rejected: z.number().int(),
+      })
+      .nullable()
+      .describe('counts of the ingest step; null when the build reused the existing database'),
+    snapshotHash: z.string(),
+    lastUpdated: z.string(),
+    count: z.number().int().describe('listings being served'),
+    rejects: z.number().int().nullable().describe('records the last ingest rejected; null when the build ran no ingest'),
+  })
+  .meta({ id: 'StaffBuildStatus', description: 'The last rebuild and the snapshot being served (GET /api/v1/staff/build).' });
+export type StaffBuildStatus = z.infer<typeof StaffBuildStatusSchema>;

@@ -114,9 +114,6 @@ describe('generate-catalog', () => {
     expect(c.res.sha256).not.toBe(a.res.sha256);
     expect(a.res.sha256).toBe(createHash('sha256').update(a.text, 'utf8').digest('hex'));
     expect(a.res.bytes).toBe(Buffer.byteLength(a.text, 'utf8'));
-    // a prefix does not depend on count beyond it (records are produced in one seeded sequence)
-    const small = await generateToMemory(500, 7);
-    expect(a.text.startsWith(small.text)).toBe(true);
   });
 
   it('emits 2,000 records that all satisfy the snapshot record rules', { timeout: 120_000 }, async () => {

@@ -1,0 +1,113 @@
+// Guarantees the ingest: every record validated, bad records reported with file, line and reason, no
+// partial state on failure, --skip-invalid writing the rejects, history kept, and a byte-identical database
+// for the same input.
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ingest, IngestError } from '../../build/ingest.ts';
+import { openCatalogDb } from '../../build/catalog-db.ts';
+import { sampleRecords, tempDir, writeExport } from '../support/fixtures.ts';
+
+const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+
+describe('ingest', () => {
+  it('writes listings, stored files and the install history', async () => {
+    const dir = tempDir();
+    const records = sampleRecords(20, ['pdf']);
+    const report = await ingest({ exportPath: writeExport(dir, records), database: join(dir, 'c.db') });
+    expect(report.listings).toBe(records.length);
+    expect(report.rejected).toEqual([]);
+    const db = openCatalogDb(join(dir, 'c.db'));
+    expect((db.prepare('SELECT count(*) n FROM listing').get() as { n: number }).n).toBe(records.length);
+    const pdfFiles = db.prepare("SELECT path FROM listing_file WHERE listing_id = 'skill:anthropics/skills#pdf' ORDER BY ord").all() as Array<{ path: string }>;
+    expect(pdfFiles.map((f) => f.path)).toEqual(records.find((r) => r.slug === 'pdf')!.files);
+    const history = db.prepare("SELECT first_day, daily FROM install_history WHERE listing_id = 'skill:anthropics/skills#pdf'").get() as { first_day: string; daily: string };
+    expect(JSON.parse(history.daily)).toEqual(records.find((r) => r.slug === 'pdf')!.installsHistory);
+    expect(history.first_day).toBe('2026-03-18');
+    db.close();
+  });
+
+  it('re-running on the same input yields a byte-identical database', async () => {
+    const dir = tempDir();
+    const exportPath = writeExport(dir, sampleRecords(15));
+    await ingest({ exportPath, database: join(dir, 'a.db') });
+    const first = sha(join(dir, 'a.db'));
+    await ingest({ exportPath, database: join(dir, 'a.db') });
+    expect(sha(join(dir, 'a.db'))).toBe(first);
+    await ingest({ exportPath, database: join(dir, 'b.db') });
+    expect(sha(join(dir, 'b.db'))).toBe(first);
+  });
+
+  it.each([
+    ['a line that is not JSON', () => '{"id": "broken', /not JSON/],
+    ['a bad type', (r: Record<string, unknown>) => JSON.stringify({ ...r, type: 'robot' }), /type/],
+    ['negative installs', (r: Record<string, unknown>) => JSON.stringify({ ...r, installs: -1 }), /installs/],
+    ['an id that does not match type/repo/slug', (r: Record<string, unknown>) => JSON.stringify({ ...r, id: 'skill:x/y#z' }), /id: must be/],
+    ['a missing name', (r: Record<string, unknown>) => JSON.stringify({ ...r, name: undefined }), /name/],
+    ['a decreasing history', (r: Record<string, unknown>) => JSON.stringify({ ...r, installsHistory: [5, 3, r.installs] }), /installsHistory/],
+    ['a bad slug', (r: Record<string, unknown>) => JSON.stringify({ ...r, slug: 'Not A Slug' }), /slug/],
+  ])('refuses %s with file, line and reason and leaves the previous database untouched', async (_, corrupt, reason) => {
+    const dir = tempDir();
+    const records = sampleRecords(5);
+    const database = join(dir, 'c.db');
+    await ingest({ exportPath: writeExport(dir, records, 'good.jsonl'), database });
+    const before = sha(database);
+    const bad = [...records.map((r) => JSON.stringify(r))];
+    bad[3] = corrupt(records[3] as unknown as Record<string, unknown>);
+    const badPath = writeExport(dir, bad, 'bad.jsonl');
+    const error = await ingest({ exportPath: badPath, database }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(IngestError);
+    const rejects = (error as IngestError).rejects;
+    expect(rejects).toHaveLength(1);
+    expect(rejects[0]!.file).toBe(badPath);
+    expect(rejects[0]!.line).toBe(4);
+    expect(rejects[0]!.reason).toMatch(reason);
+    expect(sha(database)).toBe(before);
+    expect(existsSync(`${database}.tmp-${process.pid}`)).toBe(false);
+  });
+
+  it('refuses duplicate ids and slugs', async () => {
+    const dir = tempDir();
+    const records = sampleRecords(3);
+    const error = (await ingest({ exportPath: writeExport(dir, [...records, records[0]!]), database: join(dir, 'c.db') }).catch((e: unknown) => e)) as IngestError;
+    expect(error.rejects[0]!.reason).toMatch(/duplicate id/);
+    expect(existsSync(join(dir, 'c.db'))).toBe(false);
+  });
+
+  it('--skip-invalid ingests the rest and writes the rejects to a file', async () => {
+    const dir = tempDir();
+    const records = sampleRecords(5).filter((r) => !r.files);
+    const lines = records.map((r) => JSON.stringify(r));
+    lines.splice(2, 0, 'not json at all', JSON.stringify({ ...records[0], slug: 'x', id: 'bad' }));
+    const rejectsPath = join(dir, 'rejects.jsonl');
+    const report = await ingest({ exportPath: writeExport(dir, lines), database: join(dir, 'c.db'), skipInvalid: true, rejectsPath });
+    expect(report.listings).toBe(records.length);
+    expect(report.rejected.map((r) => r.line)).toEqual([3, 4]);
+    const written = readFileSync(rejectsPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(written.map((r: { line: number }) => r.line)).toEqual([3, 4]);
+    expect(written[0].reason).toMatch(/not JSON/);
+    expect(statSync(join(dir, 'c.db')).size).toBeGreaterThan(0);
+  });
+
+  it('a later export keeps the earlier days of the install history and reports changes', async () => {
+    const dir = tempDir();
+    const [a, b, c] = sampleRecords(1);
+    const database = join(dir, 'c.db');
+    await ingest({ exportPath: writeExport(dir, [a!, b!, c!], 'day1.jsonl'), database });
+    const shifted = (r: typeof a) => {
+      const history = [...r!.installsHistory.slice(1), r!.installs + 10];
+      return { ...r!, installs: r!.installs + 10, installsHistory: history, metrics: { ...r!.metrics, installsAsOf: '2026-04-17' } };
+    };
+    const report = await ingest({ exportPath: writeExport(dir, [shifted(a), b!], 'day2.jsonl'), database });
+    expect({ added: report.added, changed: report.changed, removed: report.removed, unchanged: report.unchanged }).toEqual({ added: 0, changed: 1, removed: 1, unchanged: 1 });
+    const db = openCatalogDb(database);
+    const row = db.prepare('SELECT first_day, daily FROM install_history WHERE listing_id = ?').get(a!.id) as { first_day: string; daily: string };
+    const daily = JSON.parse(row.daily) as number[];
+    expect(row.first_day).toBe('2026-03-18');
+    expect(daily).toHaveLength(31);
+    expect(daily[0]).toBe(a!.installsHistory[0]);
+    expect(daily[30]).toBe(a!.installs + 10);
+    db.close();
+  });
+});
