@@ -1,0 +1,71 @@
+// Staff-only JSON routes (SERVICE.md 1.4): every handler goes through the one staff guard.
+import { readFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { z } from 'zod';
+import type { StaffBuildStatus } from '../../src/domain/schemas.ts';
+import { staffOnly } from '../auth/staff-guard.ts';
+import type { Snapshot } from '../catalog/live-catalog.ts';
+import { sendJson } from '../http/reply.ts';
+import type { Route } from '../http/router.ts';
+import type { Services } from '../services.ts';
+
+const aliases = (suffix: string): string[] => ['/api/v1', '/v1', '/api/upstream'].map((prefix) => prefix + suffix);
+
+const Count = z.number().int().nonnegative();
+
+/** What build/pipeline.ts records in <build>/build.json; only the fields staff see. */
+const BuildRecordSchema = z.object({
+  builtAt: z.string(),
+  baseUrl: z.string(),
+  timings: z.record(z.string(), z.number()),
+  ingest: z
+    .object({
+      listings: Count,
+      files: Count,
+      historyRows: Count,
+      added: Count,
+      changed: Count,
+      removed: Count,
+      unchanged: Count,
+      rejected: Count,
+    })
+    .optional(),
+});
+
+async function buildRecord(buildDir: string): Promise<z.infer<typeof BuildRecordSchema> | undefined> {
+  const text = await readFile(join(buildDir, 'build.json'), 'utf8').catch(() => undefined);
+  if (text === undefined) return undefined;
+  try {
+    const parsed = BuildRecordSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function buildStatus(snapshot: Snapshot): Promise<StaffBuildStatus> {
+  const record = await buildRecord(snapshot.buildDir);
+  const { manifest } = snapshot.store;
+  return {
+    build: basename(snapshot.buildDir),
+    builtAt: record?.builtAt ?? null,
+    baseUrl: record?.baseUrl ?? null,
+    timings: record?.timings ?? {},
+    ingest: record?.ingest ?? null,
+    snapshotHash: manifest.snapshotHash,
+    lastUpdated: manifest.lastUpdated,
+    count: manifest.count,
+    rejects: record?.ingest?.rejected ?? null,
+  };
+}
+
+export function staffRoutes(services: Services): Route[] {
+  return [
+    {
+      method: 'GET',
+      path: aliases('/staff/build'),
+      // The snapshot is taken once so build.json and the manifest describe the same build.
+      handler: staffOnly(services, async (ctx) => sendJson(ctx.res, 200, await buildStatus(services.catalog.current))),
+    },
+  ];
+}
