@@ -20,7 +20,8 @@ program
   .option('--skip-invalid', 'ingest the valid records and write the rejects to a file')
   .option('--rejects <path>', 'where --skip-invalid writes the rejected records', 'rejects.jsonl')
   .option('--quiet', 'no progress bars')
-  .action(async (opts: { export?: string; ingest: boolean; skipInvalid?: boolean; rejects: string; quiet?: boolean }) => {
+  .option('--report', 'print a JSON line with stage timings and peak memory (for benchmarks)')
+  .action(async (opts: { export?: string; ingest: boolean; skipInvalid?: boolean; rejects: string; quiet?: boolean; report?: boolean }) => {
     const config = loadConfig();
     const result = await runBuild({
       dataDir: config.dataDir,
@@ -31,6 +32,7 @@ program
       quiet: opts.quiet,
     });
     console.log(`built ${result.runtime.count} listings into ${result.buildDir}`);
+    if (opts.report) console.log(JSON.stringify({ timings: result.timings, maxRssKB: process.resourceUsage().maxRSS }));
   });
 
 try {

@@ -1,7 +1,7 @@
 // `npm start`: build from the embedded snapshot when no build exists yet, then serve site and API.
 import { loadConfig, ConfigError } from './config.ts';
 import { createApp } from './app.ts';
-import { buildDirs, currentBuild, runBuild } from '../build/pipeline.ts';
+import { buildDirs, currentBuild } from '../build/build-dirs.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -10,6 +10,8 @@ async function main(): Promise<void> {
   if (!buildDir) {
     if (!config.buildOnStart) throw new ConfigError(`No build in ${config.dataDir}; run npm run build first.`);
     console.log(`No build in ${config.dataDir}: building from ${config.exportPath} (first start only).`);
+    // The build code is loaded only when needed, so a normal start imports just the shim.
+    const { runBuild } = await import('../build/pipeline.ts');
     buildDir = (await runBuild({ dataDir: config.dataDir, exportPath: config.exportPath, baseUrl: config.baseUrl })).buildDir;
   }
   const started = performance.now();

@@ -40,10 +40,24 @@ function publicKey(value: string): KeyObject {
   }
 }
 
+/** The key source itself failed (a JWKS URL unreachable or serving junk): an outage, not a verdict on the token. */
+class KeySourceError extends Error {
+  override readonly name = 'KeySourceError';
+}
+
 /** An https URL fetched and cached by jose, inline JSON, or the path of a JWKS file. */
 function jwks(value: string): JWTVerifyGetKey {
   if (/^https?:\/\//i.test(value)) {
-    return createRemoteJWKSet(new URL(value), { timeoutDuration: 5000, cooldownDuration: 30_000, cacheMaxAge: 10 * 60_000 });
+    const remote = createRemoteJWKSet(new URL(value), { timeoutDuration: 5000, cooldownDuration: 30_000, cacheMaxAge: 10 * 60_000 });
+    return async (header, token) => {
+      try {
+        return await remote(header, token);
+      } catch (error) {
+        // No key for the token's kid/alg is the token's fault; anything else is the JWKS endpoint's.
+        if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys || error instanceof errors.JOSENotSupported) throw error;
+        throw new KeySourceError(`JWKS ${value} unavailable: ${(error as Error).message}`, { cause: error });
+      }
+    };
   }
   const text = value.startsWith('{') ? value : readSource('STAFF_JWT_JWKS', value);
   let set: unknown;
@@ -110,9 +124,10 @@ export function createStaffTokenVerifier(auth: StaffAuthConfig, baseUrl: string)
         // Overloads differ by key kind; each branch hands jose the key type it resolves.
         ({ payload } = typeof key === 'function' ? await jwtVerify(token, key, options) : await jwtVerify(token, key, options));
       } catch (error) {
+        if (error instanceof KeySourceError) return { ok: false, reason: error.message, unexpected: true };
         if (error instanceof errors.JOSEError) return { ok: false, reason: error.code };
-        // Not a verdict on the token: a key that does not fit the header's alg, or a JWKS that cannot be fetched.
-        return { ok: false, reason: (error as Error).message, unexpected: !(error instanceof TypeError) };
+        // jose throws TypeError when the configured key does not fit the alg the token's header names.
+        return { ok: false, reason: (error as Error).message };
       }
       const roles = rolesOf(claimAt(payload, auth.roleClaim));
       if (!roles.includes(auth.role)) return { ok: false, reason: `role claim ${auth.roleClaim} lacks ${auth.role}` };

@@ -6,6 +6,7 @@ import { FIELD_WEIGHTS, relevanceScore, type SortKey } from '../../src/domain/ra
 import { createEncoder, queryWords, SEARCH_FIELDS } from '../../src/domain/search-index.ts';
 import type { ListingQuery } from '../../src/domain/listing-query.ts';
 import type { CatalogStore } from './catalog-store.ts';
+import { smallestK } from './top-k.ts';
 
 export interface SearchRequest {
   q?: string | undefined;
@@ -80,6 +81,8 @@ export class QueryEngine {
   private readonly hits: Uint8Array;
   private readonly nameHits: Uint8Array;
   private readonly byIdRank: Uint32Array;
+  private readonly keys: Float64Array;
+  private readonly touched: Uint32Array;
 
   constructor(store: CatalogStore) {
     this.store = store;
@@ -91,6 +94,8 @@ export class QueryEngine {
     this.hits = new Uint8Array(n);
     this.nameHits = new Uint8Array(n);
     this.byIdRank = new Uint32Array(n);
+    this.keys = new Float64Array(n);
+    this.touched = new Uint32Array(n);
     const { idRank } = store.columns;
     for (let doc = 0; doc < n; doc++) this.byIdRank[idRank[doc]!] = doc;
   }
@@ -158,13 +163,16 @@ export class QueryEngine {
     // members turn up (cost ~ want * n / m); pick the cheaper.
     if (driver && driver.length * Math.log2(driver.length + 2) < (want * n) / driver.length) {
       const test = this.predicate(filter, true);
-      const members: number[] = [];
-      for (let i = 0; i < driver.length; i++) if (test(driver[i]!)) members.push(driver[i]!);
-      if (rank) {
-        const keys = Uint32Array.from(members, (doc) => rank[doc]!).sort();
-        for (let i = 0; i < keys.length; i++) members[i] = perm[keys[i]!]!;
+      const keys = this.keys;
+      let m = 0;
+      for (let i = 0; i < driver.length; i++) {
+        const doc = driver[i]!;
+        if (test(doc)) keys[m++] = rank ? rank[doc]! : doc;
       }
-      return this.page(members.slice(request.offset, want), request, sort);
+      const top = smallestK(keys, m, want);
+      const docs: number[] = [];
+      for (let i = request.offset; i < top.length; i++) docs.push(perm[top[i]!]!);
+      return this.page(docs, request, sort);
     }
     const test = this.predicate(filter, false);
     const found: number[] = [];
@@ -190,7 +198,8 @@ export class QueryEngine {
     if (words.length === 0) return { docs: [], hasMore: false, order };
 
     const { score, hits, nameHits } = this;
-    const touched: number[] = [];
+    const touched = this.touched;
+    let touchedCount = 0;
     this.docStamps.next();
     const limit = store.count;
     for (const word of words) {
@@ -205,7 +214,7 @@ export class QueryEngine {
             score[doc] = 0;
             hits[doc] = 0;
             nameHits[doc] = 0;
-            touched.push(doc);
+            touched[touchedCount++] = doc;
           }
           if (field === 'name') nameHits[doc]!++;
           if (this.termStamps.mark(doc)) {
@@ -222,25 +231,26 @@ export class QueryEngine {
     let matchAll = request.match !== 'any';
     if (matchAll) {
       let any = false;
-      for (let i = 0; i < touched.length && !any; i++) any = hits[touched[i]!] === terms;
+      for (let i = 0; i < touchedCount && !any; i++) any = hits[touched[i]!] === terms;
       // A keyword query that no listing matches in full falls back to the listings matching most terms.
       if (!any) matchAll = false;
     }
-    const keys: number[] = [];
+    const keys = this.keys;
+    let m = 0;
     const rank = request.sort ? store.order(request.sort).rank : undefined;
-    for (let i = 0; i < touched.length; i++) {
+    for (let i = 0; i < touchedCount; i++) {
       const doc = touched[i]!;
       if ((matchAll && hits[doc] !== terms) || !test(doc)) continue;
       if (request.sort) {
-        keys.push(rank ? rank[doc]! : doc);
+        keys[m++] = rank ? rank[doc]! : doc;
         continue;
       }
       const exact = nameHits[doc] === terms && nameTerms[doc] === terms;
       const relevance = relevanceScore(score[doc]!, exact, popularity[doc]!) + (matchAll ? 0 : hits[doc]! * 100);
-      keys.push(Math.round((MAX_RELEVANCE - relevance) * RELEVANCE_SCALE) * ID_SPAN + idRank[doc]!);
+      keys[m++] = Math.round((MAX_RELEVANCE - relevance) * RELEVANCE_SCALE) * ID_SPAN + idRank[doc]!;
     }
-    const sorted = Float64Array.from(keys).sort();
-    const want = Math.min(sorted.length, request.offset + request.limit + 1);
+    const sorted = smallestK(keys, m, request.offset + request.limit + 1);
+    const want = sorted.length;
     const docs: number[] = [];
     if (request.sort) {
       const { perm } = store.order(request.sort);

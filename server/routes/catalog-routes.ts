@@ -14,6 +14,7 @@ import { parseJsonBody, readBody } from '../http/body.ts';
 import { sendJson } from '../http/reply.ts';
 import type { RequestContext, Route } from '../http/router.ts';
 import type { Services } from '../services.ts';
+import { createSearchCache } from '../catalog/search-cache.ts';
 
 const PREFIXES = ['/api/v1', '/v1', '/api/upstream'] as const;
 const aliases = (suffix: string): string[] => PREFIXES.map((prefix) => prefix + suffix);
@@ -56,14 +57,27 @@ export function listingsJson(services: Services, snapshot: Snapshot, docs: Array
 export function catalogRoutes(services: Services): Route[] {
   const snapshot = () => services.catalog.current;
 
+  const cache = createSearchCache();
+  services.catalog.onSwap(() => cache.clear());
+
   const searchListings = (ctx: RequestContext, versioned: boolean) => {
-    const query = parseListingQuery(ctx.query, versioned);
+    const rawQuery = ctx.req.url!.slice(ctx.path.length);
+    const key = ctx.path + rawQuery;
     const current = snapshot();
+    const hit = cache.get(key);
+    if (hit) {
+      services.signals?.appeared(current, hit.docs, hit.offset);
+      sendJson(ctx.res, 200, hit.body, hit.headers);
+      return;
+    }
+    const query = parseListingQuery(ctx.query, versioned);
     const { result, headers } = services.listingSearch(current, query);
     const items = listingsJson(services, current, result.docs);
     services.signals?.appeared(current, result.docs, query.offset);
     if (!versioned) {
-      sendJson(ctx.res, 200, `[${items.join(',')}]`, headers);
+      const body = `[${items.join(',')}]`;
+      cache.set(key, { body, headers, docs: result.docs, offset: query.offset });
+      sendJson(ctx.res, 200, body, headers);
       return;
     }
     let token: string | null = null;
@@ -78,6 +92,7 @@ export function catalogRoutes(services: Services): Route[] {
     const body =
       `{"items":[${items.join(',')}],"limit":${query.limit},"offset":${query.offset},"hasMore":${result.hasMore},` +
       `"next":${JSON.stringify(next)},"pageToken":${JSON.stringify(token)},"cursor":${JSON.stringify(token)}}`;
+    cache.set(key, { body, headers, docs: result.docs, offset: query.offset });
     sendJson(ctx.res, 200, body, headers);
   };
 

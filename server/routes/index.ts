@@ -1,6 +1,8 @@
 // Every route module of the shim, in one list; app.ts registers them all. Add a surface here.
 import type { Route } from '../http/router.ts';
 import type { Services } from '../services.ts';
+import { authRoutes } from '../auth/auth-routes.ts';
 import { catalogRoutes } from './catalog-routes.ts';
+import { staffRoutes } from './staff-routes.ts';
 
-export const ROUTE_MODULES: ReadonlyArray<(services: Services) => Route[]> = [catalogRoutes];
+export const ROUTE_MODULES: ReadonlyArray<(services: Services) => Route[]> = [catalogRoutes, authRoutes, staffRoutes];

@@ -1,0 +1,140 @@
+// Benchmark plumbing: scale catalogs cached by (count, seed), child processes for builds and servers,
+// autocannon runs, and /proc readings. Figures are compared within one run, never against fixed times.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import autocannon from 'autocannon';
+
+export const BENCH_DIR = resolve(process.env.CATALOG_BENCH_DIR ?? '.catalog-bench');
+export const ROOT = resolve(import.meta.dirname, '..');
+
+export function run(command: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolvePromise({ code: code ?? 1, stdout, stderr }));
+  });
+}
+
+/** A generated export of `count` listings (cached), next to a build-summary.json giving the history end. */
+export async function scaleExport(count: number, seed = 1): Promise<string> {
+  const dir = join(BENCH_DIR, `export-${count}-${seed}`);
+  const path = join(dir, 'listings.jsonl');
+  if (existsSync(path)) return path;
+  mkdirSync(dir, { recursive: true });
+  const result = await run(process.execPath, ['build/scale/generate-catalog.ts', '--count', String(count), '--seed', String(seed), '--out', path]);
+  if (result.code !== 0) throw new Error(`generator failed: ${result.stderr}`);
+  copyFileSync(join(ROOT, 'data/build-summary.json'), join(dir, 'build-summary.json'));
+  return path;
+}
+
+export interface BuildFigures {
+  seconds: number;
+  peakRssMB: number;
+  stages: Record<string, number>;
+}
+
+/** Runs `catalog build` in a child process; returns wall time, peak RSS and per-stage timings. */
+export async function timedBuild(dataDir: string, exportPath: string | undefined, extraEnv: Record<string, string> = {}): Promise<BuildFigures> {
+  const started = performance.now();
+  const args = ['build/cli.ts', 'build', '--quiet', '--report'];
+  if (!exportPath) args.push('--no-ingest');
+  const result = await run(process.execPath, args, { CATALOG_DATA_DIR: dataDir, ...(exportPath ? { CATALOG_EXPORT: exportPath } : {}), ...extraEnv });
+  if (result.code !== 0) throw new Error(`build failed (${result.code}): ${result.stderr.slice(-2000)}`);
+  const seconds = (performance.now() - started) / 1000;
+  const report = JSON.parse(result.stdout.trim().split('\n').filter((l) => l.startsWith('{')).at(-1) ?? '{}');
+  return { seconds, peakRssMB: Math.round((report.maxRssKB ?? 0) / 1024), stages: report.timings ?? {} };
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolvePromise, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolvePromise(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+export interface Served {
+  child: ChildProcess;
+  origin: string;
+  /** Milliseconds from spawn until the first request was answered. */
+  readyMs: number;
+  rssMB(): number;
+  peakRssMB(): number;
+  stop(): Promise<void>;
+}
+
+/** Spawns a server script and waits until `probePath` answers 200. */
+export async function serve(script: string, env: Record<string, string>, probePath = '/api/v1'): Promise<Served> {
+  const port = await freePort();
+  const started = performance.now();
+  const child = spawn(process.execPath, [script], { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' }, stdio: ['ignore', 'inherit', 'inherit'] });
+  const origin = `http://127.0.0.1:${port}`;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(origin + probePath);
+      if (res.status === 200) break;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  const readyMs = performance.now() - started;
+  const status = (field: string) => {
+    const text = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+    const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(text);
+    return match ? Math.round(Number(match[1]) / 1024) : 0;
+  };
+  return {
+    child,
+    origin,
+    readyMs,
+    rssMB: () => status('VmRSS'),
+    peakRssMB: () => status('VmHWM'),
+    stop: () =>
+      new Promise((resolvePromise) => {
+        child.once('exit', () => resolvePromise());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+export interface LoadFigures {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+export async function load(origin: string, paths: string[], options: { seconds?: number; connections?: number; method?: string; body?: string; headers?: Record<string, string> } = {}): Promise<LoadFigures> {
+  const result = await autocannon({
+    url: origin,
+    connections: options.connections ?? 16,
+    duration: options.seconds ?? 10,
+    requests: paths.map((path) => ({ method: (options.method ?? 'GET') as 'GET', path, body: options.body, headers: options.headers })),
+  });
+  return {
+    requestsPerSecond: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+  };
+}
+
+export function table(rows: Array<Record<string, string | number>>): string {
+  const keys = Object.keys(rows[0] ?? {});
+  const width = keys.map((k) => Math.max(k.length, ...rows.map((r) => String(r[k]).length)));
+  const line = (values: string[]) => values.map((v, i) => v.padEnd(width[i]!)).join('  ');
+  return [line(keys), line(width.map((w) => '-'.repeat(w))), ...rows.map((r) => line(keys.map((k) => String(r[k]))))].join('\n');
+}

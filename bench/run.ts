@@ -1,0 +1,95 @@
+// `npm run bench [-- section...]`: the performance targets, measured as figures and ratios within one run.
+// Sections: search (shim vs bare node:http at 100k listings), build (embedded snapshot and 100k).
+// Environment: BENCH_COUNT (default 100000), BENCH_SECONDS per load run (default 10).
+import { join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { BENCH_DIR, load, scaleExport, serve, table, timedBuild } from './harness.ts';
+
+const COUNT = Number(process.env.BENCH_COUNT ?? 100_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const sections = process.argv.slice(2).length ? process.argv.slice(2) : ['build', 'search'];
+
+/** Filtered keyword searches of the kind people send: common and rare words, with type/category/owner filters. */
+export const SEARCH_PATHS = [
+  '/api/v1/listings?q=server&type=mcp&limit=20',
+  '/api/v1/listings?q=postgres&limit=20',
+  '/api/v1/listings?q=react&category=frontend-design&limit=20',
+  '/api/v1/listings?q=browser+automation&types=skill,mcp&limit=20',
+  '/api/v1/listings?q=github&sort=stars&limit=20',
+  '/api/v1/listings?q=database+query&category=databases&limit=20',
+  '/api/v1/listings?q=slack&type=mcp&limit=20',
+  '/api/v1/listings?q=agent&type=skill&category=developer-tools&limit=20',
+  '/api/v1/listings?q=pdf&limit=20',
+  '/api/v1/listings?q=kubernetes&sort=trending&limit=20',
+  '/api/v1/listings?q=mcp+server&limit=20',
+  '/api/v1/listings?q=data&type=plugin&limit=20',
+];
+
+async function ensureBuilt(count: number): Promise<string> {
+  const dataDir = join(BENCH_DIR, `data-${count}`);
+  const { existsSync } = await import('node:fs');
+  if (!existsSync(join(dataDir, 'current'))) await timedBuild(dataDir, await scaleExport(count));
+  return dataDir;
+}
+
+async function searchSection(): Promise<void> {
+  const dataDir = await ensureBuilt(COUNT);
+  const shim = await serve('server/start.ts', { CATALOG_DATA_DIR: dataDir, CATALOG_BUILD_ON_START: 'false', RATE_LIMIT_MAX: '1000000000' });
+  const bare = await serve('bench/bare-server.ts', {}, '/');
+  try {
+    await load(shim.origin, SEARCH_PATHS, { seconds: 2 });
+    await load(bare.origin, ['/'], { seconds: 2 });
+    const shimLoad = await load(shim.origin, SEARCH_PATHS, { seconds: SECONDS });
+    const bareLoad = await load(bare.origin, ['/'], { seconds: SECONDS });
+    const browse = await load(shim.origin, ['/api/v1/listings?limit=20', '/api/v1/listings?type=mcp&sort=stars&limit=20', '/api/v1/listings?category=databases&limit=20&offset=40'], { seconds: SECONDS / 2 });
+    console.log(`\n## search at ${COUNT.toLocaleString('en')} listings (${SECONDS} s per run, 16 connections)\n`);
+    console.log(
+      table([
+        { server: 'bare node:http (fixed body)', 'req/s': bareLoad.requestsPerSecond, 'p50 ms': bareLoad.p50, 'p99 ms': bareLoad.p99, errors: bareLoad.errors + bareLoad.non2xx },
+        { server: 'shim: filtered keyword search', 'req/s': shimLoad.requestsPerSecond, 'p50 ms': shimLoad.p50, 'p99 ms': shimLoad.p99, errors: shimLoad.errors + shimLoad.non2xx },
+        { server: 'shim: browse (no q)', 'req/s': browse.requestsPerSecond, 'p50 ms': browse.p50, 'p99 ms': browse.p99, errors: browse.errors + browse.non2xx },
+      ]),
+    );
+    console.log(`\nshim/bare requests per second: ${(shimLoad.requestsPerSecond / bareLoad.requestsPerSecond).toFixed(2)} (target >= 0.5)`);
+    console.log(`filtered keyword search p99: ${shimLoad.p99} ms (target < 10 ms)`);
+    console.log(`shim start (spawn → first answer): ${Math.round(shim.readyMs)} ms (target < 1000 ms); RSS after load ${shim.rssMB()} MB, peak ${shim.peakRssMB()} MB (target < 500 MB)`);
+  } finally {
+    await shim.stop();
+    await bare.stop();
+  }
+}
+
+async function buildSection(): Promise<void> {
+  const rows: Array<Record<string, string | number>> = [];
+  for (const [label, exportPath, count] of [
+    ['embedded snapshot', join(import.meta.dirname, '..', 'data/listings.jsonl'), 30950],
+    [`generated ${COUNT.toLocaleString('en')}`, await scaleExport(COUNT), COUNT],
+  ] as const) {
+    const dataDir = join(BENCH_DIR, `data-build-${count}`);
+    rmSync(dataDir, { recursive: true, force: true });
+    const full = await timedBuild(dataDir, exportPath);
+    const again = await timedBuild(dataDir, exportPath);
+    rows.push({
+      catalog: label,
+      'full build s': full.seconds.toFixed(1),
+      'peak RSS MB': full.peakRssMB,
+      'unchanged rebuild s': again.seconds.toFixed(1),
+      'rebuild/full': (again.seconds / full.seconds).toFixed(2),
+      stages: Object.entries(full.stages).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}`).join(', '),
+    });
+    if (count === COUNT) {
+      rmSync(join(BENCH_DIR, `data-${COUNT}`), { recursive: true, force: true });
+      const { renameSync } = await import('node:fs');
+      renameSync(dataDir, join(BENCH_DIR, `data-${COUNT}`));
+    }
+  }
+  console.log('\n## build (targets: under 10 minutes and 4 GiB at 100k; unchanged rebuild under 10% of a full build)\n');
+  console.log(table(rows));
+}
+
+const SECTIONS: Record<string, () => Promise<void>> = { build: buildSection, search: searchSection };
+for (const name of sections) {
+  const section = SECTIONS[name];
+  if (!section) throw new Error(`unknown section ${name}; known: ${Object.keys(SECTIONS).join(', ')}`);
+  await section();
+}

@@ -1,0 +1,59 @@
+// Catalog reads shared by the agent surfaces (MCP tools, A2A, /ask): a natural-language search through the same
+// listing search the API uses (its `semantic` field, so real embeddings slot in behind it), and the top lists.
+// Everything answers from the live in-memory snapshot; nothing calls the shim over HTTP.
+import type { ListingQuery } from '../../src/domain/listing-query.ts';
+import { RANKING_METRIC, type ListingType } from '../../src/domain/listing-types.ts';
+import type { SortKey } from '../../src/domain/ranking.ts';
+import type { Snapshot } from '../catalog/live-catalog.ts';
+import { listingsJson } from '../routes/catalog-routes.ts';
+import type { Services } from '../services.ts';
+
+export interface AgentSearchRequest {
+  query: string;
+  types?: ListingType[] | undefined;
+  category?: string | undefined;
+  limit: number;
+}
+
+export interface AgentListings {
+  /** Listing JSON texts (with url), best first. */
+  items: string[];
+  docs: number[];
+  hasMore: boolean;
+  /** Response headers of the listing search (Search-Mode). */
+  headers: Record<string, string>;
+}
+
+/** How the search ran: "semantic", or the fallback the listing search reports in Search-Mode. */
+export function searchMode(listings: AgentListings): string {
+  return listings.headers['Search-Mode'] ?? 'semantic';
+}
+
+function query(partial: Partial<ListingQuery> & Pick<ListingQuery, 'limit'>): ListingQuery {
+  return { q: undefined, semantic: undefined, types: undefined, category: undefined, owner: undefined, sort: undefined, offset: 0, ...partial };
+}
+
+/** Natural-language search: "something to let my agent query Postgres" finds Postgres MCP servers and skills. */
+export function searchForAgent(services: Services, request: AgentSearchRequest, snapshot: Snapshot = services.catalog.current): AgentListings {
+  const { result, headers } = services.listingSearch(
+    snapshot,
+    query({ semantic: request.query, types: request.types, category: request.category, limit: request.limit }),
+  );
+  services.signals?.appeared(snapshot, result.docs, 0);
+  return { items: listingsJson(services, snapshot, result.docs), docs: result.docs, hasMore: result.hasMore, headers };
+}
+
+/** The default order of a top list: the type's ranking metric, installs across types. */
+export function defaultSort(type: ListingType | undefined): SortKey {
+  return type ? RANKING_METRIC[type] : 'installs';
+}
+
+export function topForAgent(
+  services: Services,
+  request: { type?: ListingType | undefined; sort?: SortKey | undefined; limit: number },
+  snapshot: Snapshot = services.catalog.current,
+): AgentListings & { sort: SortKey } {
+  const sort = request.sort ?? defaultSort(request.type);
+  const result = snapshot.engine.search({ types: request.type ? [request.type] : undefined, sort, offset: 0, limit: request.limit });
+  return { items: listingsJson(services, snapshot, result.docs), docs: result.docs, hasMore: result.hasMore, headers: {}, sort };
+}

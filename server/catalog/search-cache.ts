@@ -1,0 +1,19 @@
+// Search answers are pure functions of (snapshot, request), so the shim keeps recent ones: a repeated
+// query (the common case: popular searches, page reloads, agents retrying) costs a map lookup instead of a
+// full keyword match. Bounded by bytes; emptied when a rebuild swaps the snapshot.
+import { LRUCache } from 'lru-cache';
+
+export interface CachedSearch {
+  body: string;
+  headers: Record<string, string>;
+  /** Listings on the page, for the search-trend counters that run on hits too. */
+  docs: number[];
+  offset: number;
+}
+
+export function createSearchCache(maxBytes = 64 * 1024 * 1024): LRUCache<string, CachedSearch> {
+  return new LRUCache<string, CachedSearch>({
+    maxSize: maxBytes,
+    sizeCalculation: (entry, key) => entry.body.length * 2 + key.length * 2 + entry.docs.length * 8 + 200,
+  });
+}
