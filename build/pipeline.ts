@@ -54,7 +54,8 @@ export const INDEX_STAGE: Stage = {
 export async function defaultStages(): Promise<Stage[]> {
   // Imported lazily: the discovery generators import the pipeline's types and the server's route tables.
   const { DISCOVERY_STAGE } = await import('./discovery/index.ts');
-  return [INDEX_STAGE, DISCOVERY_STAGE];
+  const { SHARDS_STAGE } = await import('./shards.ts');
+  return [INDEX_STAGE, SHARDS_STAGE, DISCOVERY_STAGE];
 }
 
 export async function runBuild(options: BuildOptions): Promise<BuildResult> {

@@ -51,6 +51,17 @@ export function fingerprint(...parts: Array<string | Buffer>): string {
   return hash.digest('base64url');
 }
 
+/** JSON with object keys sorted, so a retry that reorders fields or whitespace is still the same request. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
 export interface IdempotentRun {
   store: IdempotencyStore;
   /** The client's key; undefined runs the work plainly. */

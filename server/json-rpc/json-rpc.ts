@@ -17,6 +17,7 @@ export const JSON_RPC_CODES = {
   unsupportedProtocolVersion: -32022,
   // A2A (0.3 and 1.0 share them).
   taskNotFound: -32001,
+  pushNotificationNotSupported: -32003,
   unsupportedOperation: -32004,
 } as const;
 

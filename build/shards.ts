@@ -1,0 +1,101 @@
+// JSON shards: the whole catalog as static pages of Listings (overall and per type, in the default order:
+// installs desc, id asc) plus every listing's stored files, with a manifest of counts, sizes and SHA-256
+// checksums, so a CDN can serve reads and a mirror can fetch and verify the snapshot without the shim.
+import { createHash } from 'node:crypto';
+import { createReadStream, readFileSync, existsSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { join } from 'node:path';
+import { LISTING_TYPES } from '../src/domain/listing-types.ts';
+import { withUrl } from '../src/domain/listing-view.ts';
+import type { Stage } from './pipeline.ts';
+import { SiteWriter } from './site-writer.ts';
+
+export const SHARD_FORMAT = 1;
+export const SHARD_PAGE_SIZE = 1000;
+export const SHARDS_ROOT = '/shards';
+
+export interface ShardEntry {
+  /** Site path of the file, e.g. /shards/all/page-0001.json. */
+  path: string;
+  count: number;
+  bytes: number;
+  sha256: string;
+}
+
+export interface ShardManifest {
+  format: number;
+  snapshotHash: string;
+  lastUpdated: string;
+  count: number;
+  pageSize: number;
+  /** `all` and one collection per listing type, each a list of pages in the default order. */
+  collections: Record<string, { count: number; pages: ShardEntry[] }>;
+  /** Stored files per listing: /shards/files/<slug>.json holds that listing's ListingFile array. */
+  files: ShardEntry[];
+}
+
+const sha256 = (body: Buffer) => createHash('sha256').update(body).digest('hex');
+const pageName = (n: number) => `page-${String(n).padStart(4, '0')}.json`;
+
+export const SHARDS_STAGE: Stage = {
+  name: 'shards',
+  async run(ctx) {
+    const runtimeDir = join(ctx.buildDir, 'runtime');
+    const manifest = JSON.parse(readFileSync(join(runtimeDir, 'manifest.json'), 'utf8')) as { count: number; snapshotHash: string; lastUpdated: string };
+    const writer = new SiteWriter(join(ctx.buildDir, 'site'));
+    const collections: ShardManifest['collections'] = {};
+    const pending = new Map<string, string[]>();
+    for (const name of ['all', ...LISTING_TYPES]) {
+      collections[name] = { count: 0, pages: [] };
+      pending.set(name, []);
+    }
+    const flush = (name: string) => {
+      const items = pending.get(name)!;
+      if (items.length === 0) return;
+      const collection = collections[name]!;
+      const body = Buffer.from(`[${items.join(',')}]`);
+      const path = `${SHARDS_ROOT}/${name}/${pageName(collection.pages.length + 1)}`;
+      writer.write({ path, contentType: 'application/json', body });
+      collection.pages.push({ path, count: items.length, bytes: body.length, sha256: sha256(body) });
+      collection.count += items.length;
+      pending.set(name, []);
+    };
+    const ids = readFileSync(join(runtimeDir, 'ids.txt'), 'utf8').split('\n');
+    const lines = createInterface({ input: createReadStream(join(runtimeDir, 'listings.jsonl')), crlfDelay: Infinity });
+    const files: ShardEntry[] = [];
+    let doc = 0;
+    for await (const line of lines) {
+      if (!line) continue;
+      const id = ids[doc]!;
+      const slug = id.slice(id.lastIndexOf('#') + 1);
+      const type = id.slice(0, id.indexOf(':'));
+      const json = withUrl(line, slug, ctx.baseUrl);
+      for (const name of ['all', type]) {
+        pending.get(name)!.push(json);
+        if (pending.get(name)!.length === SHARD_PAGE_SIZE) flush(name);
+      }
+      const filesPath = join(runtimeDir, 'files', `${doc}.json`);
+      if (existsSync(filesPath)) {
+        const body = readFileSync(filesPath);
+        const path = `${SHARDS_ROOT}/files/${slug}.json`;
+        writer.write({ path, contentType: 'application/json', body });
+        files.push({ path, count: (JSON.parse(body.toString('utf8')) as unknown[]).length, bytes: body.length, sha256: sha256(body) });
+      }
+      doc++;
+      if (doc % 5000 === 0) ctx.progress(doc, manifest.count);
+    }
+    for (const name of pending.keys()) flush(name);
+    const shardManifest: ShardManifest = {
+      format: SHARD_FORMAT,
+      snapshotHash: manifest.snapshotHash,
+      lastUpdated: manifest.lastUpdated,
+      count: manifest.count,
+      pageSize: SHARD_PAGE_SIZE,
+      collections,
+      files,
+    };
+    writer.write({ path: `${SHARDS_ROOT}/manifest.json`, contentType: 'application/json', body: JSON.stringify(shardManifest, null, 1) });
+    writer.finish();
+    ctx.progress(manifest.count, manifest.count);
+  },
+};

@@ -1,0 +1,233 @@
+// MCP over HTTP for the shim: the Streamable HTTP POST (JSON answers; the server is stateless, so there is no
+// Mcp-Session-Id and no standalone GET stream), the same JSON-RPC wrapped as one SSE `message` event on
+// /.well-known/mcp/sse, and that path's GET handshake. Protocol revisions are told apart per request: the
+// stateless revision by params._meta, the session revisions by initialize and the MCP-Protocol-Version header.
+import { once } from 'node:events';
+import type { IncomingMessage } from 'node:http';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { AGENT_PATHS, MCP_BATCH_VERSIONS, MCP_SESSION_VERSIONS, MCP_STATELESS_VERSIONS, MCP_VERSIONS } from '../../src/domain/agent-surfaces.ts';
+import { CatalogError } from '../../src/domain/errors.ts';
+import { readBody } from '../http/body.ts';
+import { EVENT_STREAM, emptyResponse, jsonResponse, openEventStream, sendPrepared, sseEvent, type PreparedResponse } from '../http/prepared.ts';
+import type { Handler } from '../http/router.ts';
+import { createStaticFiles, type StaticFiles } from '../http/static-files.ts';
+import { canonicalJson, fingerprint, idempotencyKey, runIdempotent } from '../idempotency/idempotency.ts';
+import type { IdempotencyStore } from '../idempotency/store.ts';
+import { classify, errorResponse, resultResponse, RpcError, toRpcError, type JsonRpcRequest, type JsonRpcResponse } from '../json-rpc/json-rpc.ts';
+import type { Services } from '../services.ts';
+import type { McpCall, McpRevision, McpServer } from './mcp-server.ts';
+import { SSE_KEEP_ALIVE_MS, type SseSessions } from './sse-sessions.ts';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const META_VERSION = 'io.modelcontextprotocol/protocolVersion';
+
+export interface McpEndpoint {
+  server: McpServer;
+  /** Scope of Idempotency-Key: the endpoint path. */
+  path: string;
+  /** json: Streamable HTTP; sse: the answer as one `message` event (POST /.well-known/mcp/sse). */
+  wrap: 'json' | 'sse';
+}
+
+export interface McpHttpDeps {
+  services: Services;
+  idempotency: IdempotencyStore;
+  sessions: SseSessions;
+}
+
+/** One answered message: the HTTP status it calls for and the JSON-RPC response, if it gets one. */
+interface Answer {
+  status: number;
+  response?: JsonRpcResponse;
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function isJsonContentType(req: IncomingMessage): boolean {
+  const type = (header(req, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  return type === '' || type === 'application/json' || type.endsWith('+json');
+}
+
+type Revision = { ok: true; revision: McpRevision; version: string | undefined } | { ok: false; error: RpcError };
+
+/**
+ * The revision a request speaks. 2026-07-28 puts the version in every request's _meta, which must agree with the
+ * MCP-Protocol-Version header; session revisions send only the header (none on initialize, and none at all in
+ * 2025-03-26). A version the server does not speak is an UnsupportedProtocolVersion error (HTTP 400).
+ */
+export function revisionOf(request: JsonRpcRequest, headerVersion: string | undefined, methodHeader: string | undefined): Revision {
+  const meta = request.params?._meta;
+  const metaRecord = meta !== null && typeof meta === 'object' ? (meta as Record<string, unknown>) : {};
+  const metaVersion = metaRecord[META_VERSION] ?? metaRecord.protocolVersion;
+  const unsupported = (requested: unknown): Revision => ({
+    ok: false,
+    error: new RpcError('unsupportedProtocolVersion', `Unsupported protocol version: ${String(requested)}`, { supported: MCP_VERSIONS, requested }),
+  });
+  if (metaVersion !== undefined) {
+    if (typeof metaVersion !== 'string') return unsupported(metaVersion);
+    if (headerVersion !== undefined && headerVersion !== metaVersion) {
+      return { ok: false, error: new RpcError('headerMismatch', `MCP-Protocol-Version header ${headerVersion} does not match _meta ${metaVersion}.`) };
+    }
+    if ((MCP_STATELESS_VERSIONS as readonly string[]).includes(metaVersion)) {
+      if (methodHeader !== undefined && methodHeader !== request.method) {
+        return { ok: false, error: new RpcError('headerMismatch', `Mcp-Method header ${methodHeader} does not match the method ${request.method}.`) };
+      }
+      return { ok: true, revision: 'stateless', version: metaVersion };
+    }
+    if ((MCP_SESSION_VERSIONS as readonly string[]).includes(metaVersion)) return { ok: true, revision: 'session', version: metaVersion };
+    return unsupported(metaVersion);
+  }
+  if (headerVersion === undefined) return { ok: true, revision: 'session', version: undefined };
+  if ((MCP_STATELESS_VERSIONS as readonly string[]).includes(headerVersion)) return { ok: true, revision: 'stateless', version: headerVersion };
+  if ((MCP_SESSION_VERSIONS as readonly string[]).includes(headerVersion)) return { ok: true, revision: 'session', version: headerVersion };
+  return unsupported(headerVersion);
+}
+
+function hasStatelessMeta(message: unknown): boolean {
+  const params = (message as { params?: { _meta?: Record<string, unknown> } } | null)?.params;
+  return params?._meta !== undefined && typeof params._meta === 'object' && params._meta !== null && META_VERSION in params._meta;
+}
+
+/** Answers the decoded body of one POST: a message, or a batch where the revision allows one. */
+export async function answerBody(server: McpServer, body: unknown, req: IncomingMessage, signal: AbortSignal, logger: Logger): Promise<{ status: number; payload?: JsonRpcResponse | JsonRpcResponse[] }> {
+  const headerVersion = header(req, 'mcp-protocol-version');
+  const methodHeader = header(req, 'mcp-method');
+
+  const answerOne = async (message: unknown, inBatch: boolean): Promise<Answer> => {
+    const classified = classify(message);
+    if (classified.kind === 'invalid') return { status: 200, response: errorResponse(classified.id, classified.error) };
+    if (classified.kind === 'response') return { status: 202 };
+    const { request } = classified;
+    const id = classified.kind === 'request' ? classified.request.id : null;
+    const revision = revisionOf(request, headerVersion, methodHeader);
+    if (!revision.ok) return { status: 400, response: errorResponse(id, revision.error) };
+    // JSON-RPC: a notification is never answered, whatever its method.
+    if (classified.kind === 'notification') return { status: 202 };
+    if (inBatch && request.method === 'initialize') {
+      return { status: 200, response: errorResponse(id, new RpcError('invalidRequest', 'initialize must not be part of a JSON-RPC batch.')) };
+    }
+    const call: McpCall = { revision: revision.revision, protocolVersion: revision.version, signal };
+    try {
+      return { status: 200, response: resultResponse(classified.request.id, await server.handle(request, call)) };
+    } catch (error) {
+      return { status: 200, response: errorResponse(classified.request.id, toRpcError(error, logger)) };
+    }
+  };
+
+  if (!Array.isArray(body)) {
+    const answer = await answerOne(body, false);
+    return answer.response ? { status: answer.status, payload: answer.response } : { status: answer.status };
+  }
+  if (body.length === 0) return { status: 200, payload: errorResponse(null, new RpcError('invalidRequest', 'An empty batch is not a valid request.')) };
+  // Batches were part of 2025-03-26 only; without a version header a request is taken as 2025-03-26 (MCP 2025-06-18, "Protocol Version Header").
+  const batchVersion = headerVersion ?? MCP_BATCH_VERSIONS[0]!;
+  if (!MCP_BATCH_VERSIONS.includes(batchVersion) || body.some(hasStatelessMeta)) {
+    return {
+      status: 200,
+      payload: errorResponse(null, new RpcError('invalidRequest', `JSON-RPC batches are only accepted from ${MCP_BATCH_VERSIONS.join(', ')} clients; send one message per request.`)),
+    };
+  }
+  const answers = await Promise.all(body.map((message) => answerOne(message, true)));
+  const responses = answers.flatMap((answer) => (answer.response ? [answer.response] : []));
+  return responses.length > 0 ? { status: 200, payload: responses } : { status: 202 };
+}
+
+function render(outcome: { status: number; payload?: JsonRpcResponse | JsonRpcResponse[] }, wrap: McpEndpoint['wrap']): PreparedResponse {
+  if (outcome.payload === undefined) return emptyResponse(outcome.status);
+  const text = JSON.stringify(outcome.payload);
+  if (wrap === 'sse' && outcome.status === 200) return { status: 200, contentType: EVENT_STREAM, chunks: [sseEvent('message', text)] };
+  return jsonResponse(outcome.status, text, JSON_TYPE);
+}
+
+const isToolCall = (body: unknown): boolean =>
+  typeof body === 'object' && body !== null && !Array.isArray(body) && (body as { method?: unknown }).method === 'tools/call' && 'id' in body;
+
+/** POST handler of an MCP endpoint. */
+export function mcpPostHandler(deps: McpHttpDeps, endpoint: McpEndpoint): Handler {
+  const { services, idempotency, sessions } = deps;
+  return async (ctx) => {
+    const raw = await readBody(ctx.req);
+    const key = idempotencyKey(ctx.req);
+    if (!isJsonContentType(ctx.req)) throw new CatalogError('unsupported_media_type', 'MCP messages are JSON: send Content-Type: application/json.');
+    const sessionId = endpoint.wrap === 'sse' ? (ctx.query.get('sessionId') ?? undefined) : undefined;
+    if (sessionId !== undefined && !sessions.has(sessionId)) {
+      throw new CatalogError('not_found', `No open SSE session has the id '${sessionId}'.`, {
+        resolution: `Open GET ${AGENT_PATHS.mcpSse} again and POST to the endpoint its first event names.`,
+      });
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(raw.toString('utf8'));
+    } catch {
+      await sendPrepared(ctx.res, render({ status: 200, payload: errorResponse(null, new RpcError('parseError', 'Parse error: the body is not valid JSON.')) }, 'json'), ctx.signal);
+      return;
+    }
+    const work = async () => render(await answerBody(endpoint.server, body, ctx.req, ctx.signal, services.logger), sessionId === undefined ? endpoint.wrap : 'json');
+    if (sessionId !== undefined) {
+      // HTTP+SSE transport: the answer travels on the session's stream; the POST itself is only accepted.
+      const response = await work();
+      if (response.status !== 200) return sendPrepared(ctx.res, response, ctx.signal);
+      sessions.deliver(sessionId, response.chunks.join(''));
+      return sendPrepared(ctx.res, emptyResponse(202), ctx.signal);
+    }
+    const { response } = await runIdempotent(
+      { store: idempotency, key: isToolCall(body) ? key : undefined, scope: `POST ${endpoint.path} tools/call`, fingerprint: fingerprint(canonicalJson(body)) },
+      work,
+    );
+    await sendPrepared(ctx.res, response, ctx.signal);
+  };
+}
+
+/** GET /.well-known/mcp/sse: the handshake. The first event names the POST endpoint; comments keep it alive. */
+export function mcpSseHandshake(deps: McpHttpDeps): Handler {
+  return async (ctx) => {
+    if (deps.sessions.full) throw new CatalogError('service_unavailable', 'Too many open MCP SSE streams; retry shortly or use Streamable HTTP.');
+    const stream = openEventStream(ctx.res, ctx.signal, SSE_KEEP_ALIVE_MS);
+    const id = deps.sessions.open(stream, (listener) => ctx.res.once('close', listener));
+    // A relative URI: clients resolve it against the stream URL, so it works behind any proxy or port.
+    stream.send('endpoint', `${AGENT_PATHS.mcpSse}?sessionId=${id}`);
+    if (!ctx.res.destroyed) await once(ctx.res, 'close');
+  };
+}
+
+/**
+ * Whether a GET asks only for an event stream, as the Streamable HTTP client does when it looks for a standalone
+ * stream; browsers and JSON readers always accept something else too.
+ */
+export function wantsOnlyEventStream(accept: string | undefined): boolean {
+  if (!accept) return false;
+  const types = accept
+    .split(',')
+    .map((part) => part.split(';'))
+    .filter((params) => !params.slice(1).some((p) => /^\s*q\s*=\s*0(\.0*)?\s*$/.test(p)))
+    .map((params) => params[0]!.trim().toLowerCase());
+  return types.includes('text/event-stream') && types.every((type) => type === 'text/event-stream');
+}
+
+/**
+ * GET on an MCP endpoint path: the built static document (discovery JSON, or the HTML hub at /mcp), but 405 for a
+ * client looking for a standalone SSE stream, which this stateless server does not offer (MCP Streamable HTTP:
+ * "the server MUST either return text/event-stream or 405"). A 200 with another body would make clients reconnect.
+ */
+export function mcpGetHandler(services: Services): Handler {
+  let cached: { buildDir: string; files: StaticFiles } | undefined;
+  const staticFiles = (): StaticFiles => {
+    const { buildDir } = services.catalog.current;
+    if (cached?.buildDir !== buildDir) cached = { buildDir, files: createStaticFiles(join(buildDir, 'site')) };
+    return cached.files;
+  };
+  return async (ctx) => {
+    if (wantsOnlyEventStream(header(ctx.req, 'accept'))) {
+      throw new CatalogError('method_not_allowed', `${ctx.path} offers no standalone SSE stream; POST JSON-RPC messages to it.`, {
+        headers: { Allow: 'GET, HEAD, POST' },
+        resolution: 'POST each JSON-RPC message; answers come back in the response. GET serves the discovery document as JSON.',
+      });
+    }
+    if (await staticFiles().serve(ctx.req, ctx.res, ctx.path)) return;
+    throw new CatalogError('method_not_allowed', `GET is not served on ${ctx.path}; POST JSON-RPC messages to it.`, { headers: { Allow: 'POST' } });
+  };
+}
