@@ -65,7 +65,7 @@ export function createApp(config: Config, options: AppOptions): App {
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     res.setHeader('API-Version', API_VERSION);
     res.setHeader('Access-Control-Allow-Origin', '*');
-    res.setHeader('Access-Control-Expose-Headers', 'API-Version, RateLimit, RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, Search-Mode, Idempotent-Replayed');
+    res.setHeader('Access-Control-Expose-Headers', 'API-Version, RateLimit, RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, Search-Mode, Idempotent-Replayed, WWW-Authenticate, ETag');
     res.setHeader('X-Content-Type-Options', 'nosniff');
     const rawUrl = req.url ?? '/';
     const q = rawUrl.indexOf('?');
@@ -93,7 +93,7 @@ export function createApp(config: Config, options: AppOptions): App {
       res.statusCode = 204;
       res.setHeader('Allow', [...allow, 'OPTIONS'].join(', '));
       res.setHeader('Access-Control-Allow-Methods', [...allow, 'OPTIONS'].join(', '));
-      res.setHeader('Access-Control-Allow-Headers', 'Content-Type, API-Version, Idempotency-Key, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID');
+      res.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type, API-Version, Idempotency-Key, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID');
       res.setHeader('Access-Control-Max-Age', '86400');
       res.end();
       return;
