@@ -21,6 +21,7 @@ import type { Services } from './services.ts';
 export interface App {
   server: Server;
   services: Services;
+  router: Router;
   listen(): Promise<AddressInfo>;
   close(): Promise<void>;
   /** Switches to another build directory (after a rebuild); the old one keeps serving if it fails to load. */
@@ -145,6 +146,7 @@ export function createApp(config: Config, options: AppOptions): App {
   return {
     server,
     services,
+    router,
     listen() {
       return new Promise((resolve, reject) => {
         server.once('error', reject);

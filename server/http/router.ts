@@ -34,13 +34,20 @@ export interface Match {
 
 export class Router {
   private readonly fmw = FindMyWay({ ignoreTrailingSlash: true, caseSensitive: true, maxParamLength: 2048 });
+  private readonly registered: Array<{ method: HttpMethod; path: string }> = [];
 
   add(routes: readonly Route[]): void {
     for (const route of routes) {
       for (const path of typeof route.path === 'string' ? [route.path] : route.path) {
         this.fmw.on(route.method, path, () => undefined, { handler: route.handler });
+        this.registered.push({ method: route.method, path });
       }
     }
+  }
+
+  /** Every (method, path) registered, for the contract tests against the operations table. */
+  list(): ReadonlyArray<{ method: HttpMethod; path: string }> {
+    return this.registered;
   }
 
   find(method: string, path: string): Match | undefined {

@@ -2,7 +2,8 @@
 import type { Route } from '../http/router.ts';
 import type { Services } from '../services.ts';
 import { authRoutes } from '../auth/auth-routes.ts';
+import { agentRoutes } from './agent-routes.ts';
 import { catalogRoutes } from './catalog-routes.ts';
 import { staffRoutes } from './staff-routes.ts';
 
-export const ROUTE_MODULES: ReadonlyArray<(services: Services) => Route[]> = [catalogRoutes, authRoutes, staffRoutes];
+export const ROUTE_MODULES: ReadonlyArray<(services: Services) => Route[]> = [catalogRoutes, authRoutes, staffRoutes, agentRoutes];

@@ -1,0 +1,204 @@
+// The NLWeb-shaped /ask endpoint (SERVICE.md 4.3, CONTRACT.md "/ask"): a natural-language question in, a schema.org
+// ItemList out, as JSON, JSON-LD or server-sent events (start, one item per result, complete; nothing else).
+// A browser navigating to /ask is sent to the /browse page instead.
+import type { IncomingMessage } from 'node:http';
+import { z } from 'zod';
+import { AGENT_PATHS, AGENT_RESULTS } from '../../src/domain/agent-surfaces.ts';
+import { BRAND } from '../../src/domain/brand.ts';
+import { CatalogError, invalidParameter } from '../../src/domain/errors.ts';
+import { LIMITS } from '../../src/domain/limits.ts';
+import { parseJsonBody, readBody } from '../http/body.ts';
+import { EVENT_STREAM, jsonResponse, sendPrepared, sseEvent, type PreparedResponse } from '../http/prepared.ts';
+import type { Handler, RequestContext } from '../http/router.ts';
+import { canonicalJson, fingerprint, idempotencyKey, runIdempotent } from '../idempotency/idempotency.ts';
+import type { IdempotencyStore } from '../idempotency/store.ts';
+import type { Services } from '../services.ts';
+import { searchForAgent, searchMode } from './agent-search.ts';
+
+/** The three names a question may come under, in the order they are read. */
+export const ASK_QUERY_PARAMS = ['query', 'q', 'question'] as const;
+export const ASK_SSE_EVENTS = ['start', 'item', 'complete'] as const;
+export const ITEM_TYPE = 'SoftwareApplication';
+
+export type AskFormat = 'json' | 'ld+json' | 'sse';
+
+export interface AskInput {
+  query: string;
+  stream: boolean;
+  limit: number;
+}
+
+const FORMAT_TYPES: Record<AskFormat, string> = {
+  json: 'application/json; charset=utf-8',
+  'ld+json': 'application/ld+json; charset=utf-8',
+  sse: EVENT_STREAM,
+};
+
+const missingQuery = () =>
+  new CatalogError('invalid_parameter', `Parameter 'query' is required (or 'q' or 'question'): the question to answer, at most ${LIMITS.ask} characters.`);
+
+function checkLength(name: string, value: string): void {
+  if (value.length > LIMITS.ask) throw invalidParameter(name, `must be at most ${LIMITS.ask} characters`);
+}
+
+function parseLimit(raw: string | number | undefined): number {
+  if (raw === undefined) return AGENT_RESULTS.default;
+  const value = typeof raw === 'number' ? raw : /^\d+$/.test(raw.trim()) ? Number(raw) : Number.NaN;
+  if (!Number.isInteger(value) || value < 1 || value > AGENT_RESULTS.max) throw invalidParameter('limit', `must be an integer between 1 and ${AGENT_RESULTS.max}`);
+  return value;
+}
+
+/** The question of a request: the first non-empty of query, q, question; each is checked against the limit. */
+function pickQuery(values: Partial<Record<(typeof ASK_QUERY_PARAMS)[number], string>>): string | undefined {
+  for (const name of ASK_QUERY_PARAMS) {
+    const value = values[name];
+    if (value !== undefined) checkLength(name, value);
+  }
+  for (const name of ASK_QUERY_PARAMS) {
+    const value = values[name]?.trim();
+    if (value) return value;
+  }
+  return undefined;
+}
+
+/** The query-string parameters; the question may still be missing (a POST body can carry it). */
+function readAskParams(params: URLSearchParams): { query: string | undefined; stream: boolean; limit: number } {
+  const values: Partial<Record<string, string>> = {};
+  for (const name of [...ASK_QUERY_PARAMS, 'stream', 'limit']) {
+    const all = params.getAll(name);
+    if (all.length > 1) throw invalidParameter(name, 'must be given at most once');
+    if (all.length === 1) values[name] = all[0];
+  }
+  if (values.stream !== undefined && values.stream !== '1') throw invalidParameter('stream', 'may only be 1 (or leave it out and send Accept: text/event-stream)');
+  return { query: pickQuery(values), stream: values.stream === '1', limit: parseLimit(values.limit) };
+}
+
+export function parseAskQuery(params: URLSearchParams): AskInput {
+  const { query, stream, limit } = readAskParams(params);
+  if (query === undefined) throw missingQuery();
+  return { query, stream, limit };
+}
+
+const AskBody = z.object({
+  query: z.string().optional(),
+  q: z.string().optional(),
+  question: z.string().optional(),
+  stream: z.boolean().optional(),
+  limit: z.number().optional(),
+});
+
+/** POST body: optional JSON {query?, q?, question?, stream?: boolean, limit?}; the query string fills what it lacks. */
+export function parseAskBody(body: unknown, params: URLSearchParams): AskInput {
+  const parsed = AskBody.safeParse(body ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = issue.path.length ? String(issue.path[0]) : 'body';
+    const rule = name === 'body' ? 'must be a JSON object' : name === 'stream' ? 'must be a boolean' : name === 'limit' ? 'must be a number' : 'must be a string';
+    throw new CatalogError('invalid_body', `'${name}' ${rule}.`, {
+      resolution: `Send {"query": "...", "stream": false} with a question of at most ${LIMITS.ask} characters.`,
+    });
+  }
+  const fromQuery = readAskParams(params);
+  const query = pickQuery(parsed.data) ?? fromQuery.query;
+  if (query === undefined) throw missingQuery();
+  return { query, stream: parsed.data.stream ?? fromQuery.stream, limit: parsed.data.limit !== undefined ? parseLimit(parsed.data.limit) : fromQuery.limit };
+}
+
+interface AcceptEntry {
+  type: string;
+  q: number;
+  order: number;
+}
+
+function parseAccept(header: string | undefined): AcceptEntry[] {
+  if (!header) return [];
+  return header.split(',').map((part, order) => {
+    const [type = '', ...params] = part.split(';');
+    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const q = qParam ? Number(qParam.slice(2)) : 1;
+    return { type: type.trim().toLowerCase(), q: Number.isFinite(q) ? q : 0, order };
+  });
+}
+
+/**
+ * SSE when text/event-stream is the preferred listed type (ties go to the one listed first); JSON-LD when
+ * application/ld+json is explicitly accepted; JSON otherwise. A wildcard never selects SSE or JSON-LD.
+ */
+export function negotiateAsk(acceptHeader: string | undefined): AskFormat {
+  const entries = parseAccept(acceptHeader);
+  const find = (type: string) => entries.find((entry) => entry.type === type && entry.q > 0);
+  const sse = find('text/event-stream');
+  const ld = find('application/ld+json');
+  const json = find('application/json');
+  const rivals = [ld, json].filter((entry): entry is AcceptEntry => entry !== undefined);
+  if (sse && rivals.every((rival) => sse.q > rival.q || (sse.q === rival.q && sse.order < rival.order))) return 'sse';
+  return ld ? 'ld+json' : 'json';
+}
+
+/** A browser document navigation (Fetch Metadata), as opposed to a script or agent asking for JSON. */
+export function isDocumentNavigation(req: IncomingMessage): boolean {
+  return req.headers['sec-fetch-mode'] === 'navigate' && req.headers['sec-fetch-dest'] === 'document';
+}
+
+/** Listing JSON → ListItem JSON, spliced as text: the listing fields plus @type (its url is already there). */
+function listItem(listingJson: string, position: number): string {
+  return `{"@type":"ListItem","position":${position},"item":{"@type":"${ITEM_TYPE}",${listingJson.slice(1)}}`;
+}
+
+/** Answers a parsed question in the negotiated format. */
+export function answerAsk(services: Services, input: AskInput, format: AskFormat): PreparedResponse {
+  const found = searchForAgent(services, { query: input.query, limit: input.limit });
+  const headers = { 'Search-Mode': searchMode(found), Vary: 'Accept, Sec-Fetch-Mode, Sec-Fetch-Dest' };
+  const items = found.items.map(listItem);
+  if (format === 'sse') {
+    return {
+      status: 200,
+      contentType: FORMAT_TYPES.sse,
+      headers,
+      chunks: [
+        sseEvent('start', JSON.stringify({ query: input.query, limit: input.limit })),
+        ...items.map((item) => sseEvent('item', item)),
+        sseEvent('complete', JSON.stringify({ count: items.length, hasMore: found.hasMore })),
+      ],
+    };
+  }
+  const body =
+    `{"@context":"https://schema.org","@type":"ItemList","name":${JSON.stringify(`${BRAND} results for ${input.query}`)},` +
+    `"query":${JSON.stringify(input.query)},"numberOfItems":${items.length},"itemListElement":[${items.join(',')}]}`;
+  return jsonResponse(200, body, FORMAT_TYPES[format], headers);
+}
+
+function formatOf(ctx: RequestContext, input: AskInput): AskFormat {
+  return input.stream ? 'sse' : negotiateAsk(ctx.req.headers.accept);
+}
+
+export function askGetHandler(services: Services): Handler {
+  return async (ctx) => {
+    if (isDocumentNavigation(ctx.req)) {
+      const query = ASK_QUERY_PARAMS.map((name) => ctx.query.get(name)?.trim()).find(Boolean);
+      ctx.res.statusCode = 302;
+      ctx.res.setHeader('Location', query ? `${AGENT_PATHS.browse}?q=${encodeURIComponent(query)}` : AGENT_PATHS.browse);
+      ctx.res.setHeader('Vary', 'Accept, Sec-Fetch-Mode, Sec-Fetch-Dest');
+      ctx.res.end();
+      return;
+    }
+    // GET is idempotent by itself: an Idempotency-Key on it is ignored.
+    const input = parseAskQuery(ctx.query);
+    await sendPrepared(ctx.res, answerAsk(services, input, formatOf(ctx, input)), ctx.signal);
+  };
+}
+
+export function askPostHandler(services: Services, idempotency: IdempotencyStore): Handler {
+  return async (ctx) => {
+    const raw = await readBody(ctx.req);
+    const key = idempotencyKey(ctx.req);
+    const body = parseJsonBody(ctx.req, raw, { optional: true });
+    const input = parseAskBody(body, ctx.query);
+    const format = formatOf(ctx, input);
+    const { response } = await runIdempotent(
+      { store: idempotency, key, scope: `POST ${AGENT_PATHS.ask}`, fingerprint: fingerprint(canonicalJson(body ?? null), ctx.query.toString(), format) },
+      async () => answerAsk(services, input, format),
+    );
+    await sendPrepared(ctx.res, response, ctx.signal);
+  };
+}

@@ -1,0 +1,355 @@
+// Every operation of the interface (SERVICE.md section 4): method, paths (with aliases), parameters, bodies,
+// responses. The OpenAPI document is generated from this table and the zod schemas; the contract tests check
+// that every operation is served (by a route or a built file) and that every route is listed here.
+import { z } from 'zod';
+import { LIMITS } from './limits.ts';
+import { LISTING_QUERY_PARAMS, type ParamSpec } from './listing-query.ts';
+import {
+  BatchRequestSchema,
+  BatchResultSchema,
+  CatalogStatsSchema,
+  CategorySchema,
+  ErrorSchema,
+  ListingFileSchema,
+  ListingPageSchema,
+  ListingSchema,
+  SandboxSchema,
+  SiteMetaSchema,
+  StageSchema,
+  VersioningPolicySchema,
+} from './schemas.ts';
+
+export type Schema = z.ZodType | { readonly json: Record<string, unknown> };
+
+export interface ResponseDoc {
+  description: string;
+  /** Content type → body schema (undefined: no body described). */
+  content?: Record<string, Schema | undefined>;
+  headers?: readonly string[];
+}
+
+export interface Operation {
+  id: string;
+  method: 'GET' | 'POST';
+  /** The first path is canonical; the rest are aliases served by the same handler. */
+  paths: readonly string[];
+  summary: string;
+  description?: string;
+  tag: 'catalog' | 'discovery' | 'agents' | 'auth' | 'staff';
+  /** route: a handler of the shim; static: a file of the build, served by the shim's static handler. */
+  servedBy: 'route' | 'static';
+  query?: readonly ParamSpec[];
+  pathParams?: ReadonlyArray<{ name: string; description: string; maxLength: number }>;
+  headers?: ReadonlyArray<{ name: string; description: string; minLength?: number; maxLength?: number }>;
+  body?: { schema: Schema; required: boolean; contentType?: string };
+  responses: Record<number, ResponseDoc>;
+  security?: 'staffBearer';
+}
+
+const json = (schema: Schema): Record<string, Schema> => ({ 'application/json': schema });
+const text = (type: string): Record<string, Schema> => ({ [type]: { json: { type: 'string' } } });
+const prefixed = (suffix: string) => ['/api/v1', '/api/upstream', '/v1'].map((p) => p + suffix);
+const ID_PARAM = [{ name: 'id', description: 'A plain slug or a path-style id {type}:{owner}/{repo}#{slug}, URL-encoded.', maxLength: LIMITS.id.max }];
+const IDEMPOTENCY_HEADER = {
+  name: 'Idempotency-Key',
+  description: 'Replays the stored response for an identical body within 5 minutes.',
+  minLength: LIMITS.idempotencyKey.min,
+  maxLength: LIMITS.idempotencyKey.max,
+};
+
+const JSON_RPC_REQUEST = {
+  json: {
+    type: 'object',
+    required: ['jsonrpc', 'method'],
+    properties: {
+      jsonrpc: { const: '2.0' },
+      id: { type: ['string', 'integer', 'null'], description: 'absent for a notification' },
+      method: { type: 'string' },
+      params: { type: 'object' },
+    },
+  },
+} as const;
+const JSON_RPC_RESPONSE = {
+  json: {
+    type: 'object',
+    required: ['jsonrpc', 'id'],
+    properties: {
+      jsonrpc: { const: '2.0' },
+      id: { type: ['string', 'integer', 'null'] },
+      result: { type: 'object' },
+      error: {
+        type: 'object',
+        required: ['code', 'message'],
+        properties: { code: { type: 'integer', description: '-32700 parse error, -32600 invalid request, -32601 unknown method, -32602 invalid params, -32603 internal error' }, message: { type: 'string' }, data: {} },
+      },
+    },
+  },
+} as const;
+const ITEM_LIST = {
+  json: {
+    type: 'object',
+    description: 'schema.org ItemList of matching listings',
+    required: ['@context', '@type', 'itemListElement'],
+    properties: {
+      '@context': { const: 'https://schema.org' },
+      '@type': { const: 'ItemList' },
+      itemListElement: {
+        type: 'array',
+        items: { type: 'object', required: ['@type', 'position', 'item'], properties: { '@type': { const: 'ListItem' }, position: { type: 'integer' }, item: { $ref: '#/components/schemas/Listing' } } },
+      },
+    },
+  },
+} as const;
+const SSE = { json: { type: 'string', description: 'text/event-stream' } } as const;
+const ANY_JSON = { json: { type: 'object' } } as const;
+const ASK_BODY = {
+  json: {
+    type: 'object',
+    properties: {
+      query: { type: 'string', maxLength: LIMITS.ask },
+      q: { type: 'string', maxLength: LIMITS.ask },
+      question: { type: 'string', maxLength: LIMITS.ask },
+      stream: { type: 'boolean' },
+    },
+  },
+} as const;
+const NOT_OFFERED = { json: { $ref: '#/components/schemas/Error' } } as const;
+
+const ok = (description: string, content?: Record<string, Schema | undefined>): ResponseDoc => ({ description, content });
+const staticFile = (id: string, paths: string[], summary: string, contentType: string, schema: Schema = { json: { type: contentType.includes('json') ? 'object' : 'string' } }): Operation => ({
+  id,
+  method: 'GET',
+  paths,
+  summary,
+  tag: 'discovery',
+  servedBy: 'static',
+  responses: { 200: ok(summary, { [contentType]: schema }) },
+});
+
+const ASK_PARAMS: ParamSpec[] = [
+  { name: 'query', kind: 'string', maxLength: LIMITS.ask, description: 'The question or keywords.' },
+  { name: 'q', kind: 'string', maxLength: LIMITS.ask, description: 'Alias of query.' },
+  { name: 'question', kind: 'string', maxLength: LIMITS.ask, description: 'Alias of query.' },
+  { name: 'stream', kind: 'string', enum: ['1'], description: '1: answer as text/event-stream (events start, item, complete).' },
+];
+
+export const OPERATIONS: readonly Operation[] = [
+  {
+    id: 'searchListings',
+    method: 'GET',
+    paths: ['/api/v1/listings', '/v1/listings', '/sandbox/listings'],
+    summary: 'Search listings (paginated envelope)',
+    tag: 'catalog',
+    servedBy: 'route',
+    query: LISTING_QUERY_PARAMS,
+    responses: { 200: { description: 'A page of listings', content: json(ListingPageSchema), headers: ['Search-Mode'] } },
+  },
+  {
+    id: 'searchListingsRaw',
+    method: 'GET',
+    paths: ['/api/upstream/listings'],
+    summary: 'Search listings (raw array, unversioned alias)',
+    tag: 'catalog',
+    servedBy: 'route',
+    query: LISTING_QUERY_PARAMS.filter((p) => !p.v1Only),
+    responses: { 200: { description: 'Listings', content: json(z.array(ListingSchema)), headers: ['Search-Mode'] } },
+  },
+  {
+    id: 'getListing',
+    method: 'GET',
+    paths: prefixed('/listings/{id}'),
+    summary: 'One listing by slug or path-style id',
+    tag: 'catalog',
+    servedBy: 'route',
+    pathParams: ID_PARAM,
+    responses: { 200: ok('The listing', json(ListingSchema)), 404: ok('No listing has this id', json(ErrorSchema)) },
+  },
+  {
+    id: 'getListingFiles',
+    method: 'GET',
+    paths: prefixed('/listings/{id}/files'),
+    summary: 'Stored files of a listing, SKILL.md first ([] when none are stored)',
+    tag: 'catalog',
+    servedBy: 'route',
+    pathParams: ID_PARAM,
+    responses: { 200: ok('The files', json(z.array(ListingFileSchema))), 404: ok('No listing has this id', json(ErrorSchema)) },
+  },
+  {
+    id: 'batchListings',
+    method: 'POST',
+    paths: prefixed('/listings/batch'),
+    summary: `Up to ${LIMITS.batchIds} listings by id in one call`,
+    tag: 'catalog',
+    servedBy: 'route',
+    body: { schema: BatchRequestSchema, required: true },
+    responses: {
+      200: ok('Resolved listings and the ids that did not resolve', json(BatchResultSchema)),
+      413: ok('Body too large', json(ErrorSchema)),
+      415: ok('Body is not JSON', json(ErrorSchema)),
+    },
+  },
+  { id: 'getCatalogStats', method: 'GET', paths: prefixed('/catalog/stats'), summary: 'Counts per type and summed installs', tag: 'catalog', servedBy: 'route', responses: { 200: ok('Stats', json(CatalogStatsSchema)) } },
+  { id: 'getMeta', method: 'GET', paths: prefixed('/meta'), summary: 'Brand, tagline, disclaimer, last update', tag: 'catalog', servedBy: 'route', responses: { 200: ok('Site meta', json(SiteMetaSchema)) } },
+  { id: 'getStages', method: 'GET', paths: prefixed('/stages'), summary: 'Journey stages in order', tag: 'catalog', servedBy: 'route', responses: { 200: ok('Stages', json(z.array(StageSchema))) } },
+  { id: 'getCategories', method: 'GET', paths: prefixed('/categories'), summary: 'Categories per type', tag: 'catalog', servedBy: 'route', responses: { 200: ok('Categories', json(z.array(CategorySchema))) } },
+  { id: 'getVersioningPolicy', method: 'GET', paths: ['/api/v1', '/v1'], summary: 'Versioning policy', tag: 'catalog', servedBy: 'route', responses: { 200: ok('Policy', json(VersioningPolicySchema)) } },
+  { id: 'getSandbox', method: 'GET', paths: ['/sandbox'], summary: 'Read-only sandbox descriptor', tag: 'catalog', servedBy: 'route', responses: { 200: ok('Sandbox', json(SandboxSchema)) } },
+
+  staticFile('getOpenApiJson', ['/openapi.json'], 'This OpenAPI 3.1 document', 'application/json'),
+  staticFile('getOpenApiYaml', ['/openapi.yaml', '/api/openapi.yaml'], 'This OpenAPI document as YAML', 'application/yaml'),
+  staticFile('getLlmsTxt', ['/llms.txt'], 'Markdown map of the site, regenerated by every build', 'text/plain'),
+  staticFile('getLlmsFullTxt', ['/llms-full.txt'], 'llms.txt plus methodology and comparison shortlists', 'text/plain'),
+  staticFile('getSitemap', ['/sitemap.xml'], 'Sitemap index of shards', 'application/xml'),
+  staticFile('getApiCatalog', ['/.well-known/api-catalog'], 'RFC 9727 API catalog (linkset)', 'application/linkset+json'),
+  staticFile('getAiCatalog', ['/.well-known/ai-catalog.json'], 'Agentic resource catalog', 'application/json'),
+  staticFile('getMcpServerCard', ['/.well-known/mcp/server-card.json'], 'MCP server card', 'application/json'),
+  staticFile('getMcpDiscovery', ['/.well-known/mcp', '/.well-known/mcp.json', '/.well-known/mcp/product'], 'MCP discovery metadata', 'application/json'),
+  staticFile('getMcpDocsDiscovery', ['/.well-known/mcp/docs'], 'Discovery of the docs MCP surface', 'application/json'),
+  staticFile('getAgentCard', ['/.well-known/agent-card.json'], 'A2A agent card', 'application/json'),
+  staticFile('getMcpJson', ['/mcp.json'], 'mcpServers map (stdio command and Streamable HTTP remote)', 'application/json'),
+  staticFile('getDataFeed', ['/feeds/listings.json'], 'schema.org DataFeed of current top listings', 'application/ld+json'),
+  staticFile('getPricing', ['/pricing.md'], 'Pricing: free', 'text/markdown'),
+  staticFile('getAuthRecipe', ['/auth.md'], 'Authentication recipe', 'text/markdown'),
+  staticFile('getShardManifest', ['/shards/manifest.json'], 'Manifest of the JSON shards (counts and SHA-256 checksums)', 'application/json'),
+  staticFile('getMcpHub', ['/mcp'], 'The MCP-servers hub page (HTML, for browsers)', 'text/html'),
+
+  {
+    id: 'mcpSseHandshake',
+    method: 'GET',
+    paths: ['/.well-known/mcp/sse'],
+    summary: 'SSE handshake of the MCP endpoint',
+    tag: 'agents',
+    servedBy: 'route',
+    responses: { 200: ok('Event stream', { 'text/event-stream': SSE }) },
+  },
+  {
+    id: 'mcpCatalog',
+    method: 'POST',
+    paths: ['/.well-known/mcp'],
+    summary: 'Catalog MCP (JSON-RPC): initialize, ping, tools/list, tools/call, resources/list, resources/read',
+    tag: 'agents',
+    servedBy: 'route',
+    headers: [IDEMPOTENCY_HEADER],
+    body: { schema: JSON_RPC_REQUEST, required: true },
+    responses: { 200: ok('JSON-RPC response', json(JSON_RPC_RESPONSE)), 202: ok('Notification accepted (no body)') },
+  },
+  {
+    id: 'mcpRoot',
+    method: 'POST',
+    paths: ['/mcp'],
+    summary: 'MCP (JSON-RPC): initialize, tools/list, resources/list, resources/read',
+    tag: 'agents',
+    servedBy: 'route',
+    body: { schema: JSON_RPC_REQUEST, required: true },
+    responses: { 200: ok('JSON-RPC response', json(JSON_RPC_RESPONSE)), 202: ok('Notification accepted (no body)') },
+  },
+  {
+    id: 'mcpSse',
+    method: 'POST',
+    paths: ['/.well-known/mcp/sse'],
+    summary: 'The catalog MCP JSON-RPC, answered as text/event-stream',
+    tag: 'agents',
+    servedBy: 'route',
+    headers: [IDEMPOTENCY_HEADER],
+    body: { schema: JSON_RPC_REQUEST, required: true },
+    responses: { 200: ok('Event stream carrying the JSON-RPC response', { 'text/event-stream': SSE }), 202: ok('Notification accepted (no body)') },
+  },
+  {
+    id: 'mcpDocs',
+    method: 'POST',
+    paths: ['/.well-known/mcp/docs'],
+    summary: 'Docs MCP (JSON-RPC): search_docs, get_doc, list_docs',
+    tag: 'agents',
+    servedBy: 'route',
+    body: { schema: JSON_RPC_REQUEST, required: true },
+    responses: { 200: ok('JSON-RPC response', json(JSON_RPC_RESPONSE)), 202: ok('Notification accepted (no body)') },
+  },
+  {
+    id: 'a2aSendMessage',
+    method: 'POST',
+    paths: ['/a2a/v1'],
+    summary: 'A2A JSON-RPC message/send: searches the public catalog (no streaming)',
+    tag: 'agents',
+    servedBy: 'route',
+    headers: [IDEMPOTENCY_HEADER],
+    body: { schema: JSON_RPC_REQUEST, required: true },
+    responses: { 200: ok('JSON-RPC response (Message with a data part of listings)', json(JSON_RPC_RESPONSE)) },
+  },
+  {
+    id: 'askGet',
+    method: 'GET',
+    paths: ['/ask'],
+    summary: 'Natural-language search: schema.org ItemList, or SSE (start, item, complete)',
+    tag: 'agents',
+    servedBy: 'route',
+    query: ASK_PARAMS,
+    responses: {
+      200: ok('Matching listings', { 'application/json': ITEM_LIST, 'application/ld+json': ITEM_LIST, 'text/event-stream': SSE }),
+      302: ok('A browser navigation is sent to /browse with the query'),
+    },
+  },
+  {
+    id: 'askPost',
+    method: 'POST',
+    paths: ['/ask'],
+    summary: 'Natural-language search with a JSON body',
+    tag: 'agents',
+    servedBy: 'route',
+    headers: [IDEMPOTENCY_HEADER],
+    body: { schema: ASK_BODY, required: false },
+    responses: {
+      200: ok('Matching listings', { 'application/json': ITEM_LIST, 'application/ld+json': ITEM_LIST, 'text/event-stream': SSE }),
+      409: ok('A request with this Idempotency-Key is still running', json(ErrorSchema)),
+      422: ok('This Idempotency-Key was used with a different body', json(ErrorSchema)),
+    },
+  },
+
+  {
+    id: 'getStaffIdentity',
+    method: 'GET',
+    paths: prefixed('/auth/me'),
+    summary: 'Staff identity probe',
+    tag: 'auth',
+    servedBy: 'route',
+    security: 'staffBearer',
+    responses: { 200: ok('The staff profile', json({ json: { $ref: '#/components/schemas/StaffProfile' } })) },
+  },
+  ...(['/oauth/resource', '/agent/auth'] as const).map(
+    (path): Operation => ({
+      id: path === '/oauth/resource' ? 'oauthResourceProbe' : 'agentAuthProbe',
+      method: 'GET',
+      paths: [path],
+      summary: 'Always 401 with a Bearer challenge naming the protected-resource metadata',
+      tag: 'auth',
+      servedBy: 'route',
+      responses: { 401: ok('Bearer challenge', json(ErrorSchema)) },
+    }),
+  ),
+  { id: 'getProtectedResourceMetadata', method: 'GET', paths: ['/.well-known/oauth-protected-resource'], summary: 'OAuth protected-resource metadata', tag: 'auth', servedBy: 'route', responses: { 200: ok('Metadata', json(ANY_JSON)) } },
+  { id: 'getAuthorizationServerMetadata', method: 'GET', paths: ['/.well-known/oauth-authorization-server'], summary: 'RFC 8414 metadata (no grants offered)', tag: 'auth', servedBy: 'route', responses: { 200: ok('Metadata', json(ANY_JSON)) } },
+  ...(['authorize', 'token', 'register'] as const).flatMap((name): Operation[] => [
+    { id: `oauth_${name}_get`, method: 'GET', paths: [`/oauth/${name}`], summary: 'States that no authorization server is offered', tag: 'auth', servedBy: 'route', responses: { 200: ok('authorization_server_not_offered', json(NOT_OFFERED)) } },
+    { id: `oauth_${name}_post`, method: 'POST', paths: [`/oauth/${name}`], summary: 'Always 400: no authorization server is offered', tag: 'auth', servedBy: 'route', responses: { 400: ok('authorization_server_not_offered', json(NOT_OFFERED)) } },
+  ]),
+  {
+    id: 'getStaffBuildStatus',
+    method: 'GET',
+    paths: prefixed('/staff/build'),
+    summary: 'Status of the last rebuild (time, counts, rejects)',
+    tag: 'staff',
+    servedBy: 'route',
+    security: 'staffBearer',
+    responses: { 200: ok('Build status', json({ json: { $ref: '#/components/schemas/StaffBuildStatus' } })) },
+  },
+];
+
+export function operation(id: string): Operation {
+  const found = OPERATIONS.find((op) => op.id === id);
+  if (!found) throw new Error(`unknown operation ${id}`);
+  return found;
+}
+
+/** Express-style path (find-my-way) of an OpenAPI path: {id} → :id. */
+export function routePath(path: string): string {
+  return path.replace(/\{([^}]+)\}/g, ':$1');
+}
