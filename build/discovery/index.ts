@@ -3,11 +3,12 @@
 import { join } from 'node:path';
 import type { Stage, StageContext } from '../pipeline.ts';
 import { SiteWriter, type GeneratedFile } from '../site-writer.ts';
+import { agentSurfaceFiles } from './agent-surfaces.ts';
 import { openApiFiles } from './openapi.ts';
 
 export type DiscoveryGenerator = (ctx: StageContext) => GeneratedFile[] | Promise<GeneratedFile[]>;
 
-export const DISCOVERY_GENERATORS: DiscoveryGenerator[] = [(ctx) => openApiFiles(ctx.baseUrl)];
+export const DISCOVERY_GENERATORS: DiscoveryGenerator[] = [(ctx) => openApiFiles(ctx.baseUrl), agentSurfaceFiles];
 
 export const DISCOVERY_STAGE: Stage = {
   name: 'discovery',
