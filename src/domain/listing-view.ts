@@ -1,13 +1,14 @@
 // A snapshot record → the API Listing (CONTRACT.md), minus `url`, which depends on the public origin the
 // server is configured with and is added when a listing is served or a page is built.
 import type { Listing, ListingRecord } from './schemas.ts';
+import { SITE_PATHS } from './site-paths.ts';
 
 export type StoredListing = Omit<Listing, 'url'>;
 
 export const THIRD_PARTY_SKILLS_INSTALLER = 'third-party skills CLI (not part of catalog)';
 
 export function listingPath(slug: string): string {
-  return `/listings/${slug}/`;
+  return SITE_PATHS.listing(slug);
 }
 
 export function toStoredListing(record: ListingRecord, scores: { trending: number; searchTrend: number }): StoredListing {

@@ -1,0 +1,16 @@
+// The site's URL scheme, in one place: pages, the sitemap, llms.txt, feeds and the API's `url` fields
+// all build their links with these.
+import type { ListingType } from './listing-types.ts';
+
+export const SITE_PATHS = {
+  home: '/',
+  browse: '/browse',
+  login: '/login',
+  mcpHub: '/mcp',
+  docsIndex: '/docs/',
+  listing: (slug: string) => `/listings/${slug}/`,
+  type: (type: ListingType) => `/types/${type}/`,
+  category: (type: ListingType, category: string) => `/categories/${type}/${category}/`,
+  compare: (type: ListingType, category: string) => `/compare/${type}/${category}/`,
+  doc: (slug: string) => `/docs/${slug}/`,
+} as const;
