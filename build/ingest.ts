@@ -1,14 +1,16 @@
-// Ingest: a snapshot export (JSON Lines) → a fresh SQLite database, validated record by record.
-// The new database is written beside the old one and renamed over it only when every step succeeded, so a
-// failed ingest leaves the previous database untouched. Output depends only on the input (and the previous
-// database's history), so re-running on the same input yields a byte-identical file.
+// Ingest: a snapshot export (JSON Lines, or a JSON array / YAML list of the same records) → a fresh SQLite
+// database, validated record by record. The new database is written beside the old one and renamed over it
+// only when every step succeeded, so a failed ingest leaves the previous database untouched. Output depends
+// only on the input (and the previous database's history), so re-running on the same input yields a
+// byte-identical file; when the records, their stored files and the history end equal what the database
+// already holds, nothing is written at all (`snapshotUnchanged`).
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { ListingRecordSchema, type ListingRecord } from '../src/domain/schemas.ts';
-import { readExportLines } from './export-reader.ts';
-import { addDays, mergeHistory, SCHEMA, SCHEMA_VERSION } from './catalog-db.ts';
+import { readExport } from './export-reader.ts';
+import { addDays, dayDiff, HISTORY_DAYS_KEPT, mergeHistory, SCHEMA, SCHEMA_VERSION } from './catalog-db.ts';
 import { mediaTypeOf } from './media-types.ts';
 
 export interface Reject {
@@ -30,6 +32,16 @@ export interface IngestReport {
   unchanged: number;
   snapshotHash: string;
   lastUpdated: string;
+  /** true when the export equals what the database holds and nothing was rewritten. */
+  snapshotUnchanged: boolean;
+  /** Ids per kind of change, when asked for with `listChanges`. */
+  changes?: IngestChanges;
+}
+
+export interface IngestChanges {
+  added: string[];
+  changed: string[];
+  removed: string[];
 }
 
 export interface IngestOptions {
@@ -41,6 +53,8 @@ export interface IngestOptions {
   rejectsPath?: string;
   /** Day (YYYY-MM-DD) of the last history value when a record has no metrics.installsAsOf. */
   historyEnd?: string;
+  /** Report the ids added, changed and removed (IngestReport.changes). */
+  listChanges?: boolean;
 }
 
 export class IngestError extends Error {
@@ -74,6 +88,22 @@ function defaultHistoryEnd(exportPath: string): string | undefined {
 interface Accepted {
   record: ListingRecord;
   json: string;
+  /** SHA-256 of each stored file, in the record's file order. */
+  fileHashes: string[];
+}
+
+/** The meta of the database an ingest would replace; undefined when there is none (or it is unreadable). */
+function readStoredMeta(database: string): Record<string, string> | undefined {
+  if (!existsSync(database)) return undefined;
+  const db = new Database(database, { readonly: true, fileMustExist: true });
+  try {
+    const rows = db.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>;
+    return Object.fromEntries(rows.map((r) => [r.key, r.value]));
+  } catch {
+    return undefined;
+  } finally {
+    db.close();
+  }
 }
 
 export async function ingest(options: IngestOptions): Promise<IngestReport> {
@@ -86,8 +116,8 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
   const accepted: Accepted[] = [];
   const seenIds = new Set<string>();
   const seenSlugs = new Set<string>();
-  const hash = createHash('sha256');
-  for await (const { line, value, parseError } of readExportLines(exportPath)) {
+  let fileCount = 0;
+  for await (const { line, value, parseError } of readExport(exportPath)) {
     if (parseError) {
       rejects.push({ file: exportPath, line, reason: parseError });
       continue;
@@ -107,12 +137,14 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
       rejects.push({ file: exportPath, line, id, reason: `duplicate slug ${record.slug}` });
       continue;
     }
+    const fileHashes: string[] = [];
     for (const path of record.files ?? []) {
       const full = join(filesDir, record.slug, path);
       if (path.includes('..') || !existsSync(full)) {
         rejects.push({ file: exportPath, line, id, reason: `stored file ${record.slug}/${path} is missing` });
         break;
       }
+      fileHashes.push(createHash('sha256').update(readFileSync(full)).digest('hex'));
     }
     if (rejects.length && rejects[rejects.length - 1]!.line === line) continue;
     if (!record.metrics.installsAsOf && !historyEnd) {
@@ -121,9 +153,8 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
     }
     seenIds.add(record.id);
     seenSlugs.add(record.slug);
-    const json = JSON.stringify(value);
-    hash.update(json).update('\n');
-    accepted.push({ record, json });
+    accepted.push({ record, json: JSON.stringify(value), fileHashes });
+    fileCount += record.files?.length ?? 0;
   }
 
   if (rejects.length && !options.skipInvalid) {
@@ -134,8 +165,42 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
   }
   if (accepted.length === 0) throw new IngestError(`no valid records in ${exportPath}; nothing was written`, rejects);
 
-  // Deterministic order: the database's bytes depend only on the content.
+  // Deterministic order: the database's bytes depend only on the content, and so do the hashes: the same
+  // records in another order (or another format) are the same snapshot.
   accepted.sort((a, b) => (a.record.id < b.record.id ? -1 : a.record.id > b.record.id ? 1 : 0));
+  const hash = createHash('sha256');
+  const filesHash = createHash('sha256');
+  for (const { record, json, fileHashes } of accepted) {
+    hash.update(json).update('\n');
+    (record.files ?? []).forEach((path, i) => filesHash.update(`${record.id}\t${path}\t${fileHashes[i]}\n`));
+  }
+  const snapshotHash = hash.digest('hex');
+  const filesDigest = filesHash.digest('hex');
+  const stored = readStoredMeta(database);
+  if (
+    stored &&
+    stored.schemaVersion === String(SCHEMA_VERSION) &&
+    stored.snapshotHash === snapshotHash &&
+    stored.filesHash === filesDigest &&
+    stored.historyEnd === (historyEnd ?? '') &&
+    stored.rejected === String(rejects.length)
+  ) {
+    return {
+      database,
+      listings: accepted.length,
+      files: fileCount,
+      historyRows: Number(stored.historyRows ?? 0),
+      rejected: rejects,
+      added: 0,
+      changed: 0,
+      removed: 0,
+      unchanged: accepted.length,
+      snapshotHash,
+      lastUpdated: stored.lastUpdated ?? '',
+      snapshotUnchanged: true,
+      ...(options.listChanges ? { changes: { added: [], changed: [], removed: [] } } : {}),
+    };
+  }
 
   mkdirSync(dirname(database), { recursive: true });
   const temp = `${database}.tmp-${process.pid}`;
@@ -162,16 +227,16 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
 
     let files = 0;
     let historyRows = 0;
-    let added = 0;
-    let changed = 0;
-    let unchanged = 0;
     let lastUpdated = '';
+    let newestDay = '';
+    const changes: IngestChanges = { added: [], changed: [], removed: [] };
+    let unchanged = 0;
     db.transaction(() => {
       for (const { record, json } of accepted) {
         const before = previousRecords.get(record.id);
-        if (before === undefined) added++;
+        if (before === undefined) changes.added.push(record.id);
         else if (before === json) unchanged++;
-        else changed++;
+        else changes.changed.push(record.id);
         insertListing.run(record.id, record.slug, record.type, record.installs, record.stars, json);
         if (record.updatedAt > lastUpdated) lastUpdated = record.updatedAt;
 
@@ -183,22 +248,35 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
 
         // History: the days the previous database knew, overwritten by the days this export states.
         const end = record.metrics.installsAsOf ?? historyEnd!;
+        if (end > newestDay) newestDay = end;
         const stated = { firstDay: addDays(end, -(record.installsHistory.length - 1)), daily: record.installsHistory };
         const row = previousHistory?.get(record.id) as { firstDay: string; daily: string } | undefined;
         const merged = mergeHistory(row && { firstDay: row.firstDay, daily: JSON.parse(row.daily) as number[] }, stated);
         insertHistory.run(record.id, merged.firstDay, JSON.stringify(merged.daily));
         historyRows += merged.daily.length;
       }
-      const snapshotHash = hash.digest('hex');
+      // A listing missing from one export (a source hiccup, a repository briefly private) keeps its history
+      // for when it returns, until its last day falls out of the kept window. The build reads history only
+      // for listings that exist, so these rows never reach the site or the API.
+      if (previous) {
+        const carried = previous.prepare('SELECT listing_id AS id, first_day AS firstDay, daily FROM install_history ORDER BY listing_id');
+        for (const row of carried.iterate() as Iterable<{ id: string; firstDay: string; daily: string }>) {
+          if (seenIds.has(row.id)) continue;
+          const lastDay = addDays(row.firstDay, (JSON.parse(row.daily) as number[]).length - 1);
+          if (dayDiff(lastDay, newestDay) < HISTORY_DAYS_KEPT) insertHistory.run(row.id, row.firstDay, row.daily);
+        }
+      }
       insertMeta.run('schemaVersion', String(SCHEMA_VERSION));
       insertMeta.run('snapshotHash', snapshotHash);
+      insertMeta.run('filesHash', filesDigest);
       insertMeta.run('lastUpdated', lastUpdated);
       insertMeta.run('listings', String(accepted.length));
+      insertMeta.run('files', String(files));
+      insertMeta.run('historyRows', String(historyRows));
       insertMeta.run('rejected', String(rejects.length));
       insertMeta.run('historyEnd', historyEnd ?? '');
     })();
-    const removed = [...previousRecords.keys()].filter((id) => !seenIds.has(id)).length;
-    const snapshotHash = (db.prepare("SELECT value FROM meta WHERE key = 'snapshotHash'").get() as { value: string }).value;
+    changes.removed = [...previousRecords.keys()].filter((id) => !seenIds.has(id)).sort();
     db.exec('VACUUM');
     db.close();
     previous?.close();
@@ -210,12 +288,14 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
       files,
       historyRows,
       rejected: rejects,
-      added,
-      changed,
-      removed,
+      added: changes.added.length,
+      changed: changes.changed.length,
+      removed: changes.removed.length,
       unchanged,
       snapshotHash,
       lastUpdated,
+      snapshotUnchanged: false,
+      ...(options.listChanges ? { changes } : {}),
     };
   } catch (error) {
     if (db.open) db.close();

@@ -8,6 +8,7 @@ import { openCatalogDb, type CatalogDb } from './catalog-db.ts';
 import { buildDirs, currentBuild, newBuildDir, switchCurrent, type BuildDirs } from './build-dirs.ts';
 import { ingest, type IngestReport } from './ingest.ts';
 import { buildRuntimeArtifacts, type RuntimeManifest } from './runtime-artifacts.ts';
+import { readSearchTrend } from './signals/search-trend.ts';
 
 export interface StageContext {
   dirs: BuildDirs;
@@ -46,7 +47,10 @@ export interface BuildResult {
 export const INDEX_STAGE: Stage = {
   name: 'index',
   async run(ctx) {
-    ctx.runtime = await buildRuntimeArtifacts({ db: ctx.db, outDir: join(ctx.buildDir, 'runtime'), onProgress: ctx.progress });
+    // searchTrend folds in the shim's counters of the recent window: Redis when the shims share one
+    // (the same REDIS_URL the shim reads), else <data>/signals.db.
+    const searchTrend = await readSearchTrend({ dataDir: ctx.dirs.dataDir, redisUrl: process.env.REDIS_URL || undefined });
+    ctx.runtime = await buildRuntimeArtifacts({ db: ctx.db, outDir: join(ctx.buildDir, 'runtime'), searchTrend, onProgress: ctx.progress });
   },
 };
 

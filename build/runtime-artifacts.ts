@@ -1,6 +1,8 @@
-// The "index" stage: SQLite → the artifacts the shim loads at start without re-indexing anything:
+// The "index" stage: listing records → the artifacts the shim loads at start without re-indexing anything:
 // listing JSON lines with byte offsets, numeric columns and sort orders, filter postings, the exported
-// FlexSearch indexes, stored files, and a manifest with stats and categories.
+// FlexSearch indexes, stored files, and a manifest with stats and categories. The records come from a
+// RuntimeSource: the SQLite store for a build, or the published JSON shards for an offline mirror
+// (build/mirror/shard-source.ts); both go through this one code path, so a mirror serves the same answers.
 import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
@@ -8,7 +10,7 @@ import { LISTING_TYPES, typeCode, type ListingType } from '../src/domain/listing
 import { categoryLabel } from '../src/domain/categories.ts';
 import { popularityPrior, trendingScore } from '../src/domain/ranking.ts';
 import { createEncoder, createSearchIndexes, fieldTexts, SEARCH_FIELDS } from '../src/domain/search-index.ts';
-import { toStoredListing } from '../src/domain/listing-view.ts';
+import { toStoredListing, type StoredListing } from '../src/domain/listing-view.ts';
 import type { ListingRecord, CatalogStats, Category, ListingFile } from '../src/domain/schemas.ts';
 import { readMeta, type CatalogDb } from './catalog-db.ts';
 import { writeColumns, type ColumnLayout } from './columns-file.ts';
@@ -28,8 +30,32 @@ export interface RuntimeManifest {
   categories: Category[];
 }
 
+/** The numbers of one listing that decide its place in every order. */
+export interface SourceRow {
+  id: string;
+  type: ListingType;
+  installs: number;
+  stars: number;
+  trending: number;
+  /** The score the source already carries (a mirror's); the build's searchTrend option overrides it. */
+  searchTrend?: number;
+}
+
+/** Where the index stage reads listings from; every pass yields the default order (installs desc, id asc). */
+export interface RuntimeSource {
+  meta(): { snapshotHash: string; lastUpdated: string };
+  /** Pass 1: every listing's numbers. */
+  rows(): AsyncIterable<SourceRow> | Iterable<SourceRow>;
+  /** Pass 2: every listing as stored (its trending and searchTrend are set from pass 1 before writing). */
+  listings(): AsyncIterable<StoredListing> | Iterable<StoredListing>;
+  /** Stored files as the JSON text of a ListingFile array, per listing id that has any, in any order. */
+  files(): AsyncIterable<{ id: string; json: string }> | Iterable<{ id: string; json: string }>;
+}
+
 export interface RuntimeBuildOptions {
-  db: CatalogDb;
+  /** The SQLite store to read; shorthand for `source: catalogDbSource(db)`. */
+  db?: CatalogDb;
+  source?: RuntimeSource;
   outDir: string;
   /** searchTrend per listing id, folded in by the rebuild from the shim's counters. */
   searchTrend?: ReadonlyMap<string, number>;
@@ -43,17 +69,52 @@ function compareIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** The SQLite store as a source: trending from the newest days of each listing's install history. */
+export function catalogDbSource(db: CatalogDb): RuntimeSource {
+  return {
+    meta() {
+      const meta = readMeta(db);
+      return { snapshotHash: meta.snapshotHash ?? '', lastUpdated: meta.lastUpdated ?? new Date(0).toISOString() };
+    },
+    *rows() {
+      const query = db.prepare('SELECT l.id, l.type, l.installs, l.stars, h.daily FROM listing l JOIN install_history h ON h.listing_id = l.id ORDER BY l.installs DESC, l.id ASC');
+      for (const [id, type, installs, stars, daily] of query.raw().iterate() as Iterable<[string, ListingType, number, number, string]>) {
+        const history = (JSON.parse(daily) as number[]).slice(-TRENDING_HISTORY_DAYS);
+        yield { id, type, installs, stars, trending: trendingScore(history) };
+      }
+    },
+    *listings() {
+      for (const [json] of db.prepare('SELECT record FROM listing ORDER BY installs DESC, id ASC').raw().iterate() as Iterable<[string]>) {
+        yield toStoredListing(JSON.parse(json) as ListingRecord, { trending: 0, searchTrend: 0 });
+      }
+    },
+    *files() {
+      // Stored files, one JSON array of ListingFile per listing that has any (SKILL.md first, then path order).
+      let current: { id: string; files: ListingFile[] } | undefined;
+      for (const row of db.prepare('SELECT listing_id, path, size, media_type, content FROM listing_file ORDER BY listing_id, ord').raw().iterate() as Iterable<[string, string, number, string, string]>) {
+        const [id, path, size, mediaType, content] = row;
+        if (current?.id !== id) {
+          if (current) yield { id: current.id, json: JSON.stringify(current.files) };
+          current = { id, files: [] };
+        }
+        current.files.push({ path, size, mediaType, content });
+      }
+      if (current) yield { id: current.id, json: JSON.stringify(current.files) };
+    },
+  };
+}
+
 export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promise<RuntimeManifest> {
-  const { db, outDir } = options;
+  const { outDir } = options;
+  const source = options.source ?? (options.db ? catalogDbSource(options.db) : undefined);
+  if (!source) throw new Error('buildRuntimeArtifacts needs a db or a source');
   mkdirSync(join(outDir, 'search'), { recursive: true });
   mkdirSync(join(outDir, 'files'), { recursive: true });
-  const meta = readMeta(db);
+  const meta = source.meta();
 
   // Pass 1: the numbers that decide the document order (installs desc, id asc) and the other sorts.
-  const rows = db
-    .prepare('SELECT l.id, l.type, l.installs, l.stars, h.daily FROM listing l JOIN install_history h ON h.listing_id = l.id ORDER BY l.installs DESC, l.id ASC')
-    .raw()
-    .all() as Array<[string, ListingType, number, number, string]>;
+  const rows: SourceRow[] = [];
+  for await (const row of source.rows()) rows.push(row);
   const count = rows.length;
   const ids: string[] = new Array(count);
   const type = new Uint8Array(count);
@@ -63,18 +124,14 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
   const searchTrend = new Float32Array(count);
   const popularity = new Float32Array(count);
   const nameTerms = new Uint8Array(count);
-  const trendingById = new Map<string, number>();
-  rows.forEach(([id, t, inst, st, daily], doc) => {
-    ids[doc] = id;
-    type[doc] = typeCode(t);
-    installs[doc] = Math.min(inst, 0xffffffff);
-    stars[doc] = Math.min(st, 0xffffffff);
-    const history = (JSON.parse(daily) as number[]).slice(-TRENDING_HISTORY_DAYS);
-    const score = trendingScore(history);
-    trending[doc] = score;
-    trendingById.set(id, score);
-    searchTrend[doc] = options.searchTrend?.get(id) ?? 0;
-    popularity[doc] = popularityPrior(t, inst, st);
+  rows.forEach((row, doc) => {
+    ids[doc] = row.id;
+    type[doc] = typeCode(row.type);
+    installs[doc] = Math.min(row.installs, 0xffffffff);
+    stars[doc] = Math.min(row.stars, 0xffffffff);
+    trending[doc] = row.trending;
+    searchTrend[doc] = options.searchTrend?.get(row.id) ?? row.searchTrend ?? 0;
+    popularity[doc] = popularityPrior(row.type, row.installs, row.stars);
   });
   rows.length = 0;
 
@@ -116,30 +173,31 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
   let totalInstalls = 0;
   const docOf = new Map<string, number>();
   ids.forEach((id, i) => docOf.set(id, i));
-  for (const [json] of db.prepare('SELECT record FROM listing ORDER BY installs DESC, id ASC').raw().iterate() as Iterable<[string]>) {
-    const record = JSON.parse(json) as ListingRecord;
-    if (ids[doc] !== record.id) throw new Error(`document order changed while reading ${record.id}`);
-    const view = toStoredListing(record, { trending: trending[doc]!, searchTrend: searchTrend[doc]! });
+  for await (const view of source.listings()) {
+    if (ids[doc] !== view.id) throw new Error(`document order changed while reading ${view.id}`);
+    // Assigning existing keys keeps their place, so the stored JSON has the field order of toStoredListing.
+    view.trending = trending[doc]!;
+    view.searchTrend = searchTrend[doc]!;
     const line = JSON.stringify(view) + '\n';
     offsets[doc] = bytes;
     bytes += Buffer.byteLength(line);
     if (!listingsOut.write(line)) await once(listingsOut, 'drain');
 
-    const texts = fieldTexts(record);
+    const texts = fieldTexts(view);
     for (const field of SEARCH_FIELDS) if (texts[field]) indexes[field].add(doc, texts[field]);
-    nameTerms[doc] = Math.min(255, encoder.encode(record.name).length);
+    nameTerms[doc] = Math.min(255, encoder.encode(view.name).length);
 
     for (const category of view.categories) {
       post(`c:${category}`, doc);
-      categoryCounts.set(`${record.type}\u0000${category}`, (categoryCounts.get(`${record.type}\u0000${category}`) ?? 0) + 1);
+      categoryCounts.set(`${view.type}\u0000${category}`, (categoryCounts.get(`${view.type}\u0000${category}`) ?? 0) + 1);
     }
-    post(`o:${record.repo.split('/')[0]!.toLowerCase()}`, doc);
-    post(`o:${record.author.toLowerCase()}`, doc);
+    post(`o:${view.repo.split('/')[0]!.toLowerCase()}`, doc);
+    post(`o:${view.author.toLowerCase()}`, doc);
 
-    byType[record.type]++;
-    installsByType[record.type] += record.installs;
-    totalInstalls += record.installs;
-    if (record.metricsSource === 'real') realMetrics[record.type]++;
+    byType[view.type]++;
+    installsByType[view.type] += view.installs;
+    totalInstalls += view.installs;
+    if (view.metricsSource === 'real') realMetrics[view.type]++;
     doc++;
     if (doc % 5000 === 0) options.onProgress?.(doc, count);
   }
@@ -197,25 +255,15 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
     }
   }
 
-  // Stored files, one JSON array of ListingFile per listing that has any (SKILL.md first, then path order).
   let filesStored = 0;
-  let current: { id: string; files: ListingFile[] } | undefined;
-  const flush = () => {
-    if (!current) return;
-    writeFileSync(join(outDir, 'files', `${docOf.get(current.id)}.json`), JSON.stringify(current.files));
+  for await (const { id, json } of source.files()) {
+    const fileDoc = docOf.get(id);
+    if (fileDoc === undefined) continue;
+    writeFileSync(join(outDir, 'files', `${fileDoc}.json`), json);
     filesStored++;
-  };
-  for (const row of db.prepare('SELECT listing_id, path, size, media_type, content FROM listing_file ORDER BY listing_id, ord').raw().iterate() as Iterable<[string, string, number, string, string]>) {
-    const [id, path, size, mediaType, content] = row;
-    if (current?.id !== id) {
-      flush();
-      current = { id, files: [] };
-    }
-    current.files.push({ path, size, mediaType, content });
   }
-  flush();
 
-  const lastUpdated = meta.lastUpdated ?? new Date(0).toISOString();
+  const lastUpdated = meta.lastUpdated;
   const categories: Category[] = [...categoryCounts.entries()]
     .map(([key, n]) => {
       const [t, name] = key.split('\u0000') as [ListingType, string];
@@ -224,7 +272,7 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
     .sort((a, b) => LISTING_TYPES.indexOf(a.type) - LISTING_TYPES.indexOf(b.type) || compareIds(a.name, b.name));
   const manifest: RuntimeManifest = {
     format: RUNTIME_FORMAT,
-    snapshotHash: meta.snapshotHash ?? '',
+    snapshotHash: meta.snapshotHash,
     lastUpdated,
     count,
     columns,

@@ -1,6 +1,7 @@
 // The one writer of generated static files: refuses paths outside the site directory, writes brotli and
 // gzip variants next to each compressible file, and records content types that a file name cannot carry
-// (e.g. /.well-known/api-catalog) in content-types.json for the shim's static handler.
+// (e.g. /.well-known/api-catalog) in content-types.json for the shim's static handler, with the media types a
+// file is also offered as (negotiation.json, chosen by Accept) and extra response headers (headers.json).
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join, normalize, sep } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
@@ -10,23 +11,37 @@ export interface GeneratedFile {
   path: string;
   contentType: string;
   body: string | Buffer;
+  /** Other media types of the same resource, chosen by the request's Accept; `contentType` stays the default. */
+  alternates?: Array<{ contentType: string; /** Site path of a different body for this type; default: this file. */ path?: string }>;
+  /** Response headers the file is always served with (e.g. the Link header RFC 9727 asks of the API catalog). */
+  headers?: Record<string, string>;
 }
+
+/** negotiation.json: site path → the representations it is offered as, default first. */
+export type NegotiationManifest = Record<string, Array<{ type: string; file: string }>>;
+/** headers.json: site path → extra response headers. */
+export type HeadersManifest = Record<string, Record<string, string>>;
 
 const IMPLIED: Record<string, string> = {
   '.html': 'text/html', '.json': 'application/json', '.txt': 'text/plain', '.md': 'text/markdown', '.xml': 'application/xml',
   '.yaml': 'application/yaml', '.css': 'text/css', '.js': 'text/javascript',
 };
-const COMPRESS_MIN_BYTES = 512;
+/** Smaller files are served as they are: the encoding would cost more than it saves. */
+export const COMPRESS_MIN_BYTES = 512;
 
 export class SiteWriter {
   readonly root: string;
   private readonly contentTypes: Record<string, string>;
+  private readonly negotiation: NegotiationManifest;
+  private readonly headers: HeadersManifest;
 
   constructor(root: string) {
     this.root = root;
     mkdirSync(root, { recursive: true });
-    const existing = join(root, 'content-types.json');
-    this.contentTypes = existsSync(existing) ? JSON.parse(readFileSync(existing, 'utf8')) : {};
+    const existing = (name: string) => (existsSync(join(root, name)) ? JSON.parse(readFileSync(join(root, name), 'utf8')) : {});
+    this.contentTypes = existing('content-types.json');
+    this.negotiation = existing('negotiation.json');
+    this.headers = existing('headers.json');
   }
 
   write(file: GeneratedFile, options: { compress?: boolean } = {}): void {
@@ -44,11 +59,21 @@ export class SiteWriter {
     }
     const ext = relative.includes('.') ? relative.slice(relative.lastIndexOf('.')) : '';
     const base = file.contentType.split(';')[0]!.trim();
-    if (IMPLIED[ext] !== base) this.contentTypes['/' + relative.split(sep).join('/')] = file.contentType;
+    const sitePath = '/' + relative.split(sep).join('/');
+    if (IMPLIED[ext] !== base) this.contentTypes[sitePath] = file.contentType;
+    if (file.alternates?.length) {
+      this.negotiation[sitePath] = [
+        { type: file.contentType, file: sitePath },
+        ...file.alternates.map((alternate) => ({ type: alternate.contentType, file: alternate.path ?? sitePath })),
+      ];
+    }
+    if (file.headers) this.headers[sitePath] = file.headers;
   }
 
-  /** Persists the content-type overrides; call once after the last write. */
+  /** Persists the content-type overrides, the negotiated alternates and the extra headers; call once after the last write. */
   finish(): void {
     writeFileSync(join(this.root, 'content-types.json'), JSON.stringify(this.contentTypes, null, 1));
+    writeFileSync(join(this.root, 'negotiation.json'), JSON.stringify(this.negotiation, null, 1));
+    writeFileSync(join(this.root, 'headers.json'), JSON.stringify(this.headers, null, 1));
   }
 }

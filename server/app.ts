@@ -16,6 +16,7 @@ import { Router, type RequestContext, type Route } from './http/router.ts';
 import { createStaticFiles, type StaticFiles } from './http/static-files.ts';
 import { keywordListingSearch } from './routes/catalog-routes.ts';
 import { ROUTE_MODULES } from './routes/index.ts';
+import { createConfiguredSignals, listingPageSlug } from './signals/index.ts';
 import type { Services } from './services.ts';
 
 export interface App {
@@ -54,6 +55,8 @@ export function createApp(config: Config, options: AppOptions): App {
     rateLimiter: createRateLimiter({ max: config.rateLimit.max, windowSeconds: config.rateLimit.windowSeconds, redis }),
     listingSearch: keywordListingSearch,
   };
+  const signals = createConfiguredSignals(config, logger, redis);
+  services.signals = signals;
 
   const router = new Router();
   for (const module of [...ROUTE_MODULES, ...(options.routes ?? [])]) router.add(module(services));
@@ -94,7 +97,7 @@ export function createApp(config: Config, options: AppOptions): App {
       res.statusCode = 204;
       res.setHeader('Allow', [...allow, 'OPTIONS'].join(', '));
       res.setHeader('Access-Control-Allow-Methods', [...allow, 'OPTIONS'].join(', '));
-      res.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type, API-Version, Idempotency-Key, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID');
+      res.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type, API-Version, Idempotency-Key, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Last-Event-ID');
       res.setHeader('Access-Control-Max-Age', '86400');
       res.end();
       return;
@@ -119,7 +122,16 @@ export function createApp(config: Config, options: AppOptions): App {
       await match.handler(ctx);
       return;
     }
-    if ((method === 'GET' || method === 'HEAD') && (await staticFiles.serve(req, res, path))) return;
+    if ((method === 'GET' || method === 'HEAD') && (await staticFiles.serve(req, res, path))) {
+      // A listing page served is an open, like a read by id (searchTrend).
+      const slug = method === 'GET' && res.statusCode < 400 ? listingPageSlug(path) : undefined;
+      if (signals && slug !== undefined) {
+        const current = catalog.current;
+        const doc = current.store.findDoc(slug);
+        if (doc !== undefined) signals.opened(current, doc);
+      }
+      return;
+    }
     const allow = router.allowed(path);
     if (allow.length > 0) {
       throw new CatalogError('method_not_allowed', `${method} is not allowed on ${path}.`, { headers: { Allow: allow.join(', ') } });
@@ -161,6 +173,7 @@ export function createApp(config: Config, options: AppOptions): App {
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      await signals?.close();
       catalog.current.store.close();
       redis?.disconnect();
     },

@@ -50,6 +50,8 @@ const EnvSchema = z.object({
   STAFF_ROLE_CLAIM: z.string().trim().min(1).default('roles'),
   STAFF_ROLE: z.string().trim().min(1).default('staff'),
   STAFF_CLOCK_SKEW_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
+  SEARCH_SIGNALS: z.enum(['on', 'off', 'true', 'false', '1', '0']).transform((v) => v === 'on' || v === 'true' || v === '1').default(true),
+  SIGNALS_FLUSH_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
 });
 
 /** How staff Bearer JWTs are verified. No key source at all means every staff token is refused. */
@@ -84,6 +86,8 @@ export interface Config {
   logLevel: string;
   buildOnStart: boolean;
   staffAuth: StaffAuthConfig;
+  /** searchTrend counters: appearances in first pages and opens, flushed every flushSeconds. */
+  signals: { enabled: boolean; flushSeconds: number };
 }
 
 export class ConfigError extends Error {}
@@ -110,6 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: e.LOG_LEVEL,
     buildOnStart: e.CATALOG_BUILD_ON_START,
     staffAuth,
+    signals: { enabled: e.SEARCH_SIGNALS, flushSeconds: e.SIGNALS_FLUSH_SECONDS },
     ...overrides,
   };
   return config;

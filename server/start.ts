@@ -2,6 +2,7 @@
 import { loadConfig, ConfigError } from './config.ts';
 import { createApp } from './app.ts';
 import { buildDirs, currentBuild } from '../build/build-dirs.ts';
+import { pidFilePath, writePidFile } from './pid-file.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -21,10 +22,18 @@ async function main(): Promise<void> {
     { url: `http://${address.address}:${address.port}`, baseUrl: config.baseUrl, listings: app.services.catalog.current.store.count, startMs: Math.round(performance.now() - started) },
     'catalog is serving',
   );
+  // The daily rebuild (`catalog rebuild`) finds the shim to signal here.
+  const removePidFile = writePidFile(pidFilePath(config.dataDir));
+  process.on('exit', removePidFile);
   // SIGHUP: switch to the newest build (the daily rebuild sends it after `catalog build`).
   process.on('SIGHUP', () => {
     const next = currentBuild(dirs);
-    if (next && next !== app.services.catalog.current.buildDir) app.reload(next);
+    if (!next || next === app.services.catalog.current.buildDir) return;
+    try {
+      app.reload(next);
+    } catch (error) {
+      app.services.logger.error({ err: error, buildDir: next }, 'the newest build could not be loaded; the previous one keeps serving');
+    }
   });
   const stop = () => void app.close().then(() => process.exit(0));
   process.on('SIGINT', stop);

@@ -4,11 +4,27 @@ import { join } from 'node:path';
 import type { Stage, StageContext } from '../pipeline.ts';
 import { SiteWriter, type GeneratedFile } from '../site-writer.ts';
 import { agentSurfaceFiles } from './agent-surfaces.ts';
+import { aiCatalogFiles } from './ai-catalog.ts';
+import { apiCatalogFiles } from './api-catalog.ts';
+import { feedFiles } from './feeds.ts';
+import { llmsFiles } from './llms.ts';
+import { markdownPageFiles } from './markdown-pages.ts';
 import { openApiFiles } from './openapi.ts';
+import { sitemapFiles } from './sitemap.ts';
 
-export type DiscoveryGenerator = (ctx: StageContext) => GeneratedFile[] | Promise<GeneratedFile[]>;
+/** Returns its files at once, or yields them one by one when they are too many to hold together (sitemap shards). */
+export type DiscoveryGenerator = (ctx: StageContext) => GeneratedFile[] | Promise<GeneratedFile[]> | AsyncIterable<GeneratedFile>;
 
-export const DISCOVERY_GENERATORS: DiscoveryGenerator[] = [(ctx) => openApiFiles(ctx.baseUrl), agentSurfaceFiles];
+export const DISCOVERY_GENERATORS: DiscoveryGenerator[] = [
+  (ctx) => openApiFiles(ctx.baseUrl),
+  agentSurfaceFiles,
+  apiCatalogFiles,
+  aiCatalogFiles,
+  markdownPageFiles,
+  llmsFiles,
+  feedFiles,
+  sitemapFiles,
+];
 
 export const DISCOVERY_STAGE: Stage = {
   name: 'discovery',
@@ -16,7 +32,7 @@ export const DISCOVERY_STAGE: Stage = {
     const writer = new SiteWriter(join(ctx.buildDir, 'site'));
     let done = 0;
     for (const generate of DISCOVERY_GENERATORS) {
-      for (const file of await generate(ctx)) writer.write(file);
+      for await (const file of await generate(ctx)) writer.write(file);
       ctx.progress(++done, DISCOVERY_GENERATORS.length);
     }
     writer.finish();

@@ -15,7 +15,7 @@ export interface ModelManifest {
   normalize: true;
   corpus: { documents: number; tokens: number; distinctWords: number; sha256: string };
   /** Resolved training options (dims, window, vocabulary caps, SVD settings, seed). */
-  training: Record<string, number>;
+  training: Record<string, number | string>;
   /** sha256 over the model files below (name and hash of each, in listed order). */
   contentHash: string;
   files: Record<string, { bytes: number; sha256: string }>;

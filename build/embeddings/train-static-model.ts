@@ -33,16 +33,20 @@ export interface TrainOptions {
   minCount?: number;
   /** Cap on ##suffix continuation pieces. */
   maxSubwords?: number;
-  /** Co-occurrence window (tokens each side), weighted 1/distance. */
+  /** Co-occurrence window (tokens each side). */
   window?: number;
+  /** Pair weight by distance d: 1/d ('harmonic') or 1 ('flat'). */
+  windowWeighting?: 'harmonic' | 'flat';
   /** Context-distribution smoothing exponent for PMI (Levy et al. 2015). */
   smoothing?: number;
-  /** Exponent on singular values when forming word vectors (0.5 = symmetric split). */
+  /** Exponent on singular values when forming word vectors (0 = plain singular vectors). */
   eigenPower?: number;
   /** Randomized SVD: extra subspace columns and power iterations. */
   oversample?: number;
   powerIterations?: number;
   seed?: number;
+  /** Row weight = idf^idfPower (0 = plain mean pooling, 1 = IDF-weighted). */
+  idfPower?: number;
   /** Tokenizer truncation length (model_max_length). */
   maxLength?: number;
   /** Called with progress lines; timings never go into the written files. */
@@ -54,12 +58,14 @@ const DEFAULTS = {
   maxWords: 30_000,
   minCount: 2,
   maxSubwords: 2_000,
-  window: 5,
+  window: 10,
+  windowWeighting: 'flat' as 'harmonic' | 'flat',
   smoothing: 0.75,
-  eigenPower: 0.5,
+  eigenPower: 0,
   oversample: 16,
-  powerIterations: 2,
+  powerIterations: 1,
   seed: 42,
+  idfPower: 1,
   maxLength: 512,
 } as const;
 
@@ -144,7 +150,7 @@ export async function trainStaticModel(
   const df = new Float64Array(V);
   const stamp = new Int32Array(V).fill(-1);
   const win = opt.window;
-  const weights = Float32Array.from({ length: win + 1 }, (_, d) => (d === 0 ? 0 : 1 / d));
+  const weights = Float32Array.from({ length: win + 1 }, (_, d) => (d === 0 ? 0 : opt.windowWeighting === 'flat' ? 1 : 1 / d));
   let tokens = 0;
   const seq: number[] = [];
   for (let d = 0; d < docs.length; d++) {
@@ -214,7 +220,7 @@ export async function trainStaticModel(
     }
     if (norm === 0) continue;
     const idf = Math.log((N + 1) / (df[i] + 1));
-    const f = idf / Math.sqrt(norm);
+    const f = idf ** opt.idfPower / Math.sqrt(norm);
     for (let c = 0; c < eig.k; c++) table[i * dims + c] = row[c] * f;
   }
   lap('table');
@@ -234,7 +240,7 @@ export async function trainStaticModel(
     content.update(`${name}\u0000${h}\n`);
   }
   const contentHash = content.digest('hex');
-  const training: Record<string, number> = { ...opt };
+  const training: Record<string, number | string> = { ...opt };
   const manifest: ModelManifest = {
     format: MODEL_FORMAT,
     formatVersion: MODEL_FORMAT_VERSION,

@@ -99,27 +99,37 @@ const noPush = () => {
 };
 const Any = z.unknown();
 
-/** A2A 0.3 (slash-style methods, `kind` discriminators) and 1.0 (PascalCase methods, proto-JSON) in one table. */
-export const A2A_METHODS: RpcMethodTable<Ctx> = {
-  'message/send': rpcMethod(SendParams, (params, { services }) => {
+/**
+ * Which wire shape a message speaks. SendMessage is A2A 1.0; message/send is 0.3 unless the message itself is
+ * 1.0-shaped (a ROLE_* role, or parts without the `kind` that 0.3 requires): callers get answers in their own shape.
+ */
+export function dialectOf(method: string, message: z.output<typeof Message>): '0.3' | '1.0' {
+  if (method === 'SendMessage') return '1.0';
+  if (message.role?.startsWith('ROLE_') || message.parts.every((part) => part.kind === undefined)) return '1.0';
+  return '0.3';
+}
+
+function sendMessage(method: string) {
+  return rpcMethod(SendParams, (params, { services }: Ctx) => {
     const { text, data } = answer(services, searchOf(params.message));
-    return {
-      kind: 'message',
-      messageId: randomUUID(),
-      contextId: params.message.contextId ?? randomUUID(),
-      role: 'agent',
-      parts: [
-        { kind: 'text', text },
-        { kind: 'data', data },
-      ],
-    };
-  }),
-  SendMessage: rpcMethod(SendParams, (params, { services }) => {
-    const { text, data } = answer(services, searchOf(params.message));
+    const messageId = randomUUID();
+    const contextId = params.message.contextId ?? randomUUID();
+    if (dialectOf(method, params.message) === '0.3') {
+      return {
+        kind: 'message',
+        messageId,
+        contextId,
+        role: 'agent',
+        parts: [
+          { kind: 'text', text },
+          { kind: 'data', data },
+        ],
+      };
+    }
     return {
       message: {
-        messageId: randomUUID(),
-        contextId: params.message.contextId ?? randomUUID(),
+        messageId,
+        contextId,
         role: 'ROLE_AGENT',
         parts: [
           { text, mediaType: 'text/plain' },
@@ -127,7 +137,13 @@ export const A2A_METHODS: RpcMethodTable<Ctx> = {
         ],
       },
     };
-  }),
+  });
+}
+
+/** A2A 0.3 (slash-style methods, `kind` discriminators) and 1.0 (PascalCase methods, proto-JSON) in one table. */
+export const A2A_METHODS: RpcMethodTable<Ctx> = {
+  'message/send': sendMessage('message/send'),
+  SendMessage: sendMessage('SendMessage'),
   'message/stream': rpcMethod(Any, streamingUnsupported),
   SendStreamingMessage: rpcMethod(Any, streamingUnsupported),
   'tasks/get': rpcMethod(Any, noTasks),

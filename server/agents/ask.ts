@@ -149,7 +149,7 @@ function listItem(listingJson: string, position: number): string {
 export function answerAsk(services: Services, input: AskInput, format: AskFormat): PreparedResponse {
   const found = searchForAgent(services, { query: input.query, limit: input.limit });
   const headers = { 'Search-Mode': searchMode(found), Vary: 'Accept, Sec-Fetch-Mode, Sec-Fetch-Dest' };
-  const items = found.items.map(listItem);
+  const items = found.items.map((listing, i) => listItem(listing, i + 1));
   if (format === 'sse') {
     return {
       status: 200,

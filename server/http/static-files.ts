@@ -5,6 +5,7 @@ import { createReadStream, existsSync, readFileSync, type Stats } from 'node:fs'
 import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
+import type { HeadersManifest, NegotiationManifest } from '../../build/site-writer.ts';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -30,9 +31,51 @@ export interface StaticFiles {
   has(path: string): boolean;
 }
 
+// RFC 9110 §12.5.1: the q of the most specific matching range (type/subtype, then type/*, then the full wildcard).
+function acceptQuality(ranges: Array<{ type: string; q: number }>, offered: string): number {
+  const type = offered.split(';')[0]!.trim().toLowerCase();
+  const major = type.slice(0, type.indexOf('/'));
+  let best = -1;
+  let q = 0;
+  for (const range of ranges) {
+    const specificity = range.type === type ? 3 : range.type === `${major}/*` ? 2 : range.type === '*/*' ? 1 : 0;
+    if (specificity > best && specificity > 0) {
+      best = specificity;
+      q = range.q;
+    }
+  }
+  return q;
+}
+
+/**
+ * Index of the offered media type the Accept header prefers; ties and an absent or unsatisfiable Accept give the
+ * first (the default), since RFC 9110 lets a server send its default rather than 406.
+ */
+export function negotiateMediaType(accept: string | undefined, offered: readonly string[]): number {
+  if (!accept) return 0;
+  const ranges = accept.split(',').map((part) => {
+    const [type = '', ...params] = part.split(';');
+    const qParam = params.find((p) => /^\s*q\s*=/i.test(p));
+    const q = qParam ? Number(qParam.split('=')[1]) : 1;
+    return { type: type.trim().toLowerCase(), q: Number.isFinite(q) ? q : 0 };
+  });
+  let chosen = 0;
+  let bestQ = 0;
+  offered.forEach((type, index) => {
+    const q = acceptQuality(ranges, type);
+    if (q > bestQ) {
+      bestQ = q;
+      chosen = index;
+    }
+  });
+  return chosen;
+}
+
 export function createStaticFiles(root: string): StaticFiles {
-  const overridesPath = join(root, 'content-types.json');
-  const overrides: Record<string, string> = existsSync(overridesPath) ? JSON.parse(readFileSync(overridesPath, 'utf8')) : {};
+  const manifest = <T>(name: string): T => (existsSync(join(root, name)) ? JSON.parse(readFileSync(join(root, name), 'utf8')) : {}) as T;
+  const overrides = manifest<Record<string, string>>('content-types.json');
+  const negotiation = manifest<NegotiationManifest>('negotiation.json');
+  const extraHeaders = manifest<HeadersManifest>('headers.json');
 
   const resolveFile = async (path: string): Promise<{ file: string; stats: Stats; logical: string } | undefined> => {
     let decoded: string;
@@ -58,9 +101,20 @@ export function createStaticFiles(root: string): StaticFiles {
       return existsSync(join(root, path));
     },
     async serve(req, res, path) {
-      const found = await resolveFile(path);
+      let found = await resolveFile(path);
       if (!found) return false;
-      const type = overrides[found.logical] ?? CONTENT_TYPES[extname(found.file)] ?? 'application/octet-stream';
+      const logical = found.logical;
+      let type = overrides[found.logical] ?? CONTENT_TYPES[extname(found.file)] ?? 'application/octet-stream';
+      // A representation other than the default has its own validator (RFC 9110 §8.8.3) and caches must key on Accept.
+      let variantTag = '';
+      const variants = negotiation[logical];
+      if (variants && variants.length > 0) {
+        const index = negotiateMediaType(req.headers.accept, variants.map((v) => v.type));
+        const variant = variants[index]!;
+        if (variant.file !== found.logical) found = (await resolveFile(variant.file)) ?? found;
+        type = variant.type;
+        variantTag = `-v${index}`;
+      }
       const accept = String(req.headers['accept-encoding'] ?? '');
       let file = found.file;
       let stats = found.stats;
@@ -75,10 +129,11 @@ export function createStaticFiles(root: string): StaticFiles {
           break;
         }
       }
-      const etag = `"${found.stats.size.toString(36)}-${Math.floor(found.stats.mtimeMs).toString(36)}${encoding ? `-${encoding}` : ''}"`;
+      const etag = `"${found.stats.size.toString(36)}-${Math.floor(found.stats.mtimeMs).toString(36)}${variantTag}${encoding ? `-${encoding}` : ''}"`;
       res.setHeader('Content-Type', type);
       res.setHeader('ETag', etag);
-      res.setHeader('Vary', 'Accept-Encoding');
+      res.setHeader('Vary', variants ? 'Accept, Accept-Encoding' : 'Accept-Encoding');
+      for (const [name, value] of Object.entries(extraHeaders[logical] ?? {})) res.setHeader(name, value);
       res.setHeader('Last-Modified', found.stats.mtime.toUTCString());
       res.setHeader(
         'Cache-Control',

@@ -3,6 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { z } from 'zod';
 import type { StaffBuildStatus } from '../../src/domain/schemas.ts';
+import { CatalogError } from '../../src/domain/errors.ts';
+import { buildDirs, currentBuild } from '../../build/build-dirs.ts';
 import { staffOnly } from '../auth/staff-guard.ts';
 import type { Snapshot } from '../catalog/live-catalog.ts';
 import { sendJson } from '../http/reply.ts';
@@ -66,6 +68,31 @@ export function staffRoutes(services: Services): Route[] {
       path: aliases('/staff/build'),
       // The snapshot is taken once so build.json and the manifest describe the same build.
       handler: staffOnly(services, async (ctx) => sendJson(ctx.res, 200, await buildStatus(services.catalog.current))),
+    },
+    {
+      method: 'POST',
+      path: aliases('/staff/reload'),
+      // The daily rebuild's way to switch a shim it cannot signal: load the build <data>/current points to.
+      handler: staffOnly(services, async (ctx) => {
+        const next = currentBuild(buildDirs(services.config.dataDir));
+        if (!next) {
+          throw new CatalogError('service_unavailable', `There is no build under ${basename(services.config.dataDir)}/current to switch to.`, {
+            resolution: 'Run `npm run catalog -- build` (or rebuild) first, then reload.',
+          });
+        }
+        if (next !== services.catalog.current.buildDir) {
+          try {
+            services.catalog.swap(next);
+          } catch (error) {
+            services.logger.error({ err: error, buildDir: next }, 'the newest build could not be loaded');
+            throw new CatalogError('service_unavailable', `The build ${basename(next)} could not be loaded; still serving ${basename(services.catalog.current.buildDir)}.`, {
+              resolution: 'Check the shim log, rebuild, then reload again.',
+            });
+          }
+          services.logger.info({ buildDir: next }, 'switched to a new build');
+        }
+        sendJson(ctx.res, 200, await buildStatus(services.catalog.current));
+      }),
     },
   ];
 }

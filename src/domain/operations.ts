@@ -80,7 +80,15 @@ const JSON_RPC_RESPONSE = {
       error: {
         type: 'object',
         required: ['code', 'message'],
-        properties: { code: { type: 'integer', description: '-32700 parse error, -32600 invalid request, -32601 unknown method, -32602 invalid params, -32603 internal error' }, message: { type: 'string' }, data: {} },
+        properties: {
+          code: {
+            type: 'integer',
+            description:
+              '-32700 parse error, -32600 invalid request, -32601 unknown method, -32602 invalid params (also an unknown tool), -32603 internal error; MCP: -32020 protocol version header mismatch, -32022 unsupported protocol version; A2A: -32001 task not found, -32003 push notifications not supported, -32004 unsupported operation (streaming)',
+          },
+          message: { type: 'string' },
+          data: {},
+        },
       },
     },
   },
@@ -110,6 +118,7 @@ const ASK_BODY = {
       q: { type: 'string', maxLength: LIMITS.ask },
       question: { type: 'string', maxLength: LIMITS.ask },
       stream: { type: 'boolean' },
+      limit: { type: 'integer', minimum: 1, maximum: 50, default: 10 },
     },
   },
 } as const;
@@ -131,6 +140,7 @@ const ASK_PARAMS: ParamSpec[] = [
   { name: 'q', kind: 'string', maxLength: LIMITS.ask, description: 'Alias of query.' },
   { name: 'question', kind: 'string', maxLength: LIMITS.ask, description: 'Alias of query.' },
   { name: 'stream', kind: 'string', enum: ['1'], description: '1: answer as text/event-stream (events start, item, complete).' },
+  { name: 'limit', kind: 'integer', min: 1, max: 50, default: 10, description: 'Number of results.' },
 ];
 
 export const OPERATIONS: readonly Operation[] = [
@@ -203,15 +213,32 @@ export const OPERATIONS: readonly Operation[] = [
   staticFile('getApiCatalog', ['/.well-known/api-catalog'], 'RFC 9727 API catalog (linkset)', 'application/linkset+json'),
   staticFile('getAiCatalog', ['/.well-known/ai-catalog.json'], 'Agentic resource catalog', 'application/json'),
   staticFile('getMcpServerCard', ['/.well-known/mcp/server-card.json'], 'MCP server card', 'application/json'),
-  staticFile('getMcpDiscovery', ['/.well-known/mcp', '/.well-known/mcp.json', '/.well-known/mcp/product'], 'MCP discovery metadata', 'application/json'),
-  staticFile('getMcpDocsDiscovery', ['/.well-known/mcp/docs'], 'Discovery of the docs MCP surface', 'application/json'),
+  staticFile('getMcpDiscoveryAliases', ['/.well-known/mcp.json', '/.well-known/mcp/product'], 'MCP discovery metadata', 'application/json'),
+  ...(
+    [
+      ['getMcpDiscovery', '/.well-known/mcp', 'MCP discovery metadata', 'application/json'],
+      ['getMcpDocsDiscovery', '/.well-known/mcp/docs', 'Discovery of the docs MCP surface', 'application/json'],
+      ['getMcpHub', '/mcp', 'The MCP-servers hub page (HTML, for browsers)', 'text/html'],
+    ] as const
+  ).map(
+    ([id, path, summary, type]): Operation => ({
+      id,
+      method: 'GET',
+      paths: [path],
+      summary,
+      description:
+        'A GET that accepts only text/event-stream is an MCP client asking for a standalone stream, which this stateless server does not offer: 405, as the MCP transport specification says. Any other GET is the document.',
+      tag: 'discovery',
+      servedBy: 'route',
+      responses: { 200: ok(summary, { [type]: { json: { type: type === 'text/html' ? 'string' : 'object' } } }) },
+    }),
+  ),
   staticFile('getAgentCard', ['/.well-known/agent-card.json'], 'A2A agent card', 'application/json'),
   staticFile('getMcpJson', ['/mcp.json'], 'mcpServers map (stdio command and Streamable HTTP remote)', 'application/json'),
   staticFile('getDataFeed', ['/feeds/listings.json'], 'schema.org DataFeed of current top listings', 'application/ld+json'),
   staticFile('getPricing', ['/pricing.md'], 'Pricing: free', 'text/markdown'),
   staticFile('getAuthRecipe', ['/auth.md'], 'Authentication recipe', 'text/markdown'),
   staticFile('getShardManifest', ['/shards/manifest.json'], 'Manifest of the JSON shards (counts and SHA-256 checksums)', 'application/json'),
-  staticFile('getMcpHub', ['/mcp'], 'The MCP-servers hub page (HTML, for browsers)', 'text/html'),
 
   {
     id: 'mcpSseHandshake',
@@ -237,7 +264,7 @@ export const OPERATIONS: readonly Operation[] = [
     id: 'mcpRoot',
     method: 'POST',
     paths: ['/mcp'],
-    summary: 'MCP (JSON-RPC): initialize, tools/list, resources/list, resources/read',
+    summary: 'MCP (JSON-RPC): initialize, tools/list, resources/list, resources/read (and the rest of the catalog MCP methods)',
     tag: 'agents',
     servedBy: 'route',
     body: { schema: JSON_RPC_REQUEST, required: true },
@@ -340,6 +367,20 @@ export const OPERATIONS: readonly Operation[] = [
     servedBy: 'route',
     security: 'staffBearer',
     responses: { 200: ok('Build status', json({ json: { $ref: '#/components/schemas/StaffBuildStatus' } })) },
+  },
+  {
+    id: 'reloadStaffBuild',
+    method: 'POST',
+    paths: prefixed('/staff/reload'),
+    summary: 'Switch to the newest build (<data>/current) and return its status',
+    description: 'What the daily rebuild calls when it cannot signal the shim; the previous build keeps serving if the new one fails to load.',
+    tag: 'staff',
+    servedBy: 'route',
+    security: 'staffBearer',
+    responses: {
+      200: ok('Status of the build now served', json({ json: { $ref: '#/components/schemas/StaffBuildStatus' } })),
+      503: ok('No build to switch to, or it could not be loaded', json(ErrorSchema)),
+    },
   },
 ];
 

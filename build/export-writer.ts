@@ -1,0 +1,101 @@
+// `catalog export <file>`: the ingested catalog written back in the export format (JSON Lines, .gz when the
+// name says so), with its stored files under files/<slug>/ and the history end in build-summary.json beside
+// it, so ingest(export(ingest(x))) yields the same listings. Records are written as they were ingested; with
+// `withHistory` each carries the whole daily history the store kept instead of the export's own window.
+import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { dirname, join, resolve } from 'node:path';
+import { createGzip } from 'node:zlib';
+import type { Writable } from 'node:stream';
+import { addDays, openCatalogDb, readMeta } from './catalog-db.ts';
+
+export interface ExportOptions {
+  database: string;
+  out: string;
+  withHistory?: boolean;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface ExportReport {
+  path: string;
+  listings: number;
+  files: number;
+  snapshotHash: string;
+}
+
+interface Row {
+  record: string;
+  slug: string;
+  firstDay: string | null;
+  daily: string | null;
+}
+
+/** A record with the store's full history in place of its own, when that history ends on the record's installs. */
+function withStoredHistory(json: string, firstDay: string | null, daily: string | null): string {
+  if (!firstDay || !daily) return json;
+  const history = JSON.parse(daily) as number[];
+  const record = JSON.parse(json) as { installs: number; installsHistory: number[]; metrics: { installsAsOf?: string } };
+  if (history.length < 2 || history[history.length - 1] !== record.installs) return json;
+  record.installsHistory = history;
+  record.metrics.installsAsOf = addDays(firstDay, history.length - 1);
+  return JSON.stringify(record);
+}
+
+export async function exportCatalog(options: ExportOptions): Promise<ExportReport> {
+  const out = resolve(options.out);
+  const dir = dirname(out);
+  mkdirSync(dir, { recursive: true });
+  const db = openCatalogDb(options.database);
+  try {
+    const meta = readMeta(db);
+    const total = Number(meta.listings ?? 0);
+    const file = createWriteStream(`${out}.tmp-${process.pid}`);
+    let sink: Writable = file;
+    if (out.endsWith('.gz')) {
+      const gzip = createGzip();
+      gzip.pipe(file);
+      sink = gzip;
+    }
+    let listings = 0;
+    // The order of data/listings.jsonl: installs desc, id asc.
+    const rows = db
+      .prepare('SELECT l.record, l.slug, h.first_day AS firstDay, h.daily FROM listing l LEFT JOIN install_history h ON h.listing_id = l.id ORDER BY l.installs DESC, l.id ASC')
+      .iterate() as Iterable<Row>;
+    for (const row of rows) {
+      const line = (options.withHistory ? withStoredHistory(row.record, row.firstDay, row.daily) : row.record) + '\n';
+      if (!sink.write(line)) await once(sink, 'drain');
+      if (++listings % 5000 === 0) options.onProgress?.(listings, total);
+    }
+    sink.end();
+    await once(file, 'close');
+
+    let files = 0;
+    const query = db.prepare('SELECT l.slug, f.path, f.content FROM listing_file f JOIN listing l ON l.id = f.listing_id ORDER BY l.slug, f.ord');
+    for (const { slug, path, content } of query.iterate() as Iterable<{ slug: string; path: string; content: string }>) {
+      const target = join(dir, 'files', slug, path);
+      if (!target.startsWith(join(dir, 'files', slug) + '/')) throw new Error(`stored file path ${slug}/${path} leaves the files directory`);
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileSync(target, content);
+      files++;
+    }
+
+    // Records without metrics.installsAsOf date their history by the export's historyEnd.
+    if (meta.historyEnd) {
+      const summaryPath = join(dir, 'build-summary.json');
+      let summary: Record<string, unknown> = {};
+      if (existsSync(summaryPath)) {
+        try {
+          summary = JSON.parse(readFileSync(summaryPath, 'utf8')) as Record<string, unknown>;
+        } catch {
+          summary = {};
+        }
+      }
+      writeFileSync(summaryPath, JSON.stringify({ ...summary, historyEnd: meta.historyEnd }, null, 1) + '\n');
+    }
+    renameSync(`${out}.tmp-${process.pid}`, out);
+    options.onProgress?.(listings, total);
+    return { path: out, listings, files, snapshotHash: meta.snapshotHash ?? '' };
+  } finally {
+    db.close();
+  }
+}

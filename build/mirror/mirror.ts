@@ -1,0 +1,174 @@
+// `catalog mirror <base-url> <dir>`: fetch the published JSON shards of a running instance into a directory,
+// verifying every file against the SHA-256 of the shards manifest. An interrupted mirror resumes: files already
+// in place and verified are kept, missing or bad ones fetched again. Each file is written under a temporary
+// name and renamed into place only once its checksum matches, and the manifest is written last, so a
+// directory with a manifest always holds the complete, verified snapshot it describes.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import type { ShardEntry } from '../shards.ts';
+import { manifestEntries, parseShardManifest, SHARD_MANIFEST_PATH } from './shard-manifest.ts';
+import { ensureMirrorRuntime, MIRROR_STAMP, type MirrorStamp } from './mirror-runtime.ts';
+
+export interface MirrorOptions {
+  baseUrl: string;
+  dir: string;
+  /** Files fetched at once. */
+  concurrency?: number;
+  /** Extra attempts for a file whose download fails or does not match its checksum. */
+  retries?: number;
+  signal?: AbortSignal;
+  /** Derive the runtime artifacts at the end, so `serve` starts without indexing (default true). */
+  index?: boolean;
+  onProgress?: (done: number, total: number) => void;
+  onIndexProgress?: (done: number, total: number) => void;
+  /** After each file is in place and verified. */
+  onFile?: (path: string, outcome: 'kept' | 'fetched') => void;
+}
+
+export interface MirrorReport {
+  origin: string;
+  dir: string;
+  snapshotHash: string;
+  listings: number;
+  /** Files the manifest lists. */
+  files: number;
+  /** Already in place and verified (a resumed mirror). */
+  kept: number;
+  fetched: number;
+  /** Local files that were present but failed verification, and were fetched again. */
+  repaired: number;
+  bytesFetched: number;
+  /** Files of an earlier snapshot that the manifest no longer lists. */
+  removed: number;
+  indexed: boolean;
+}
+
+export type MirrorFailure = 'http' | 'checksum' | 'manifest';
+
+export class MirrorError extends Error {
+  readonly kind: MirrorFailure;
+  constructor(kind: MirrorFailure, message: string) {
+    super(message);
+    this.name = 'MirrorError';
+    this.kind = kind;
+  }
+}
+
+const sha256 = (body: Uint8Array) => createHash('sha256').update(body).digest('hex');
+
+function verified(file: string, entry: ShardEntry): 'ok' | 'missing' | 'bad' {
+  if (!existsSync(file)) return 'missing';
+  const body = readFileSync(file);
+  return body.length === entry.bytes && sha256(body) === entry.sha256 ? 'ok' : 'bad';
+}
+
+async function download(url: string, signal: AbortSignal | undefined): Promise<Buffer> {
+  let response: Response;
+  try {
+    // Identity encoding: the checksums are of the files' bytes, whatever the origin could compress them to.
+    response = await fetch(url, { signal, headers: { 'Accept-Encoding': 'identity' } });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new MirrorError('http', `GET ${url} failed: ${(error as Error).message}`);
+  }
+  if (!response.ok) throw new MirrorError('http', `GET ${url} answered ${response.status}`);
+  return Buffer.from(await response.arrayBuffer());
+}
+
+function writeAtomically(file: string, body: Uint8Array | string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const temp = `${file}.part-${process.pid}`;
+  writeFileSync(temp, body);
+  renameSync(temp, file);
+}
+
+function listFiles(root: string): string[] {
+  if (!existsSync(root)) return [];
+  return readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name));
+}
+
+export async function mirror(options: MirrorOptions): Promise<MirrorReport> {
+  const origin = options.baseUrl.replace(/\/+$/, '');
+  const siteDir = join(options.dir, 'site');
+  const retries = options.retries ?? 2;
+  const signal = options.signal;
+
+  const manifestText = (await download(origin + SHARD_MANIFEST_PATH, signal)).toString('utf8');
+  let manifest;
+  try {
+    manifest = parseShardManifest(manifestText);
+  } catch (error) {
+    throw new MirrorError('manifest', `${origin}${SHARD_MANIFEST_PATH}: ${(error as Error).message}`);
+  }
+  const entries = manifestEntries(manifest);
+  const report: MirrorReport = {
+    origin,
+    dir: options.dir,
+    snapshotHash: manifest.snapshotHash,
+    listings: manifest.count,
+    files: entries.length,
+    kept: 0,
+    fetched: 0,
+    repaired: 0,
+    bytesFetched: 0,
+    removed: 0,
+    indexed: false,
+  };
+
+  let next = 0;
+  let done = 0;
+  options.onProgress?.(0, entries.length);
+  const fetchOne = async (entry: ShardEntry) => {
+    const file = join(siteDir, entry.path);
+    const state = verified(file, entry);
+    if (state === 'ok') {
+      report.kept++;
+      options.onFile?.(entry.path, 'kept');
+      return;
+    }
+    for (let attempt = 0; ; attempt++) {
+      signal?.throwIfAborted();
+      try {
+        const body = await download(origin + entry.path, signal);
+        if (body.length !== entry.bytes || sha256(body) !== entry.sha256) {
+          throw new MirrorError('checksum', `${entry.path}: the fetched file does not match the manifest's SHA-256 (${entry.sha256})`);
+        }
+        writeAtomically(file, body);
+        report.fetched++;
+        report.bytesFetched += body.length;
+        if (state === 'bad') report.repaired++;
+        options.onFile?.(entry.path, 'fetched');
+        return;
+      } catch (error) {
+        if (signal?.aborted || !(error instanceof MirrorError) || attempt >= retries) throw error;
+      }
+    }
+  };
+  const worker = async () => {
+    while (next < entries.length) {
+      signal?.throwIfAborted();
+      const entry = entries[next++]!;
+      await fetchOne(entry);
+      options.onProgress?.(++done, entries.length);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 6) }, worker));
+
+  // Files of an earlier snapshot (and temp files of an interrupted run) would be served as if current.
+  const wanted = new Set(entries.map((entry) => join(siteDir, entry.path)));
+  wanted.add(join(siteDir, SHARD_MANIFEST_PATH));
+  for (const file of listFiles(join(siteDir, 'shards'))) {
+    if (wanted.has(file)) continue;
+    rmSync(file, { force: true });
+    if (!basename(file).includes('.part-')) report.removed++;
+  }
+  writeAtomically(join(siteDir, SHARD_MANIFEST_PATH), manifestText);
+  const stamp: MirrorStamp = { origin, mirroredAt: new Date().toISOString(), snapshotHash: manifest.snapshotHash };
+  writeAtomically(join(options.dir, MIRROR_STAMP), JSON.stringify(stamp, null, 2) + '\n');
+
+  if (options.index ?? true) report.indexed = (await ensureMirrorRuntime(options.dir, { onProgress: options.onIndexProgress })).indexed;
+  return report;
+}

@@ -1,0 +1,18 @@
+// The shim's search signals, as app.ts constructs them: off, or counting into Redis (when the shims share
+// one) or into <data>/signals.db.
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import type { Redis } from 'ioredis';
+import type { Config } from '../config.ts';
+import { createSearchSignals, type SearchSignalCounter } from './search-signals.ts';
+import { RedisSignalStore } from './redis-signal-store.ts';
+import { SIGNALS_FILE, SqliteSignalStore } from './sqlite-signal-store.ts';
+
+export { listingPageSlug } from './listing-pages.ts';
+export type { SearchSignalCounter } from './search-signals.ts';
+
+export function createConfiguredSignals(config: Config, logger: Logger, redis: Redis | undefined): SearchSignalCounter | undefined {
+  if (!config.signals.enabled) return undefined;
+  const store = redis ? new RedisSignalStore(redis) : new SqliteSignalStore(join(config.dataDir, SIGNALS_FILE));
+  return createSearchSignals({ store, flushSeconds: config.signals.flushSeconds, logger });
+}

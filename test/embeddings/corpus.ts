@@ -1,0 +1,46 @@
+// Test helper: the real catalog text (name + description per listing) the embedding tests train on.
+
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { listingText } from '../../build/embeddings/embedder.ts';
+
+export interface CorpusListing {
+  id: string;
+  type: string;
+  name: string;
+  description: string;
+  category?: string;
+}
+
+/** CATALOG_LISTINGS, else shared/ beside the repository (as in CI), else the workspace copy. */
+export function listingsPath(): string {
+  const candidates = [
+    process.env.CATALOG_LISTINGS,
+    fileURLToPath(new URL('../../../shared/catalog/listings.jsonl', import.meta.url)),
+    '/work/shared/catalog/listings.jsonl',
+  ];
+  for (const c of candidates) if (c && existsSync(c)) return c;
+  throw new Error('catalog listings.jsonl not found: set CATALOG_LISTINGS to its path');
+}
+
+let cached: CorpusListing[] | undefined;
+
+export function loadListings(): CorpusListing[] {
+  cached ??= readFileSync(listingsPath(), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim().length > 0)
+    .map((l) => JSON.parse(l) as CorpusListing);
+  return cached;
+}
+
+export function corpusTexts(every = 1): string[] {
+  return loadListings()
+    .filter((_, i) => i % every === 0)
+    .map(listingText);
+}
+
+export function cosine(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
+  return s;
+}
