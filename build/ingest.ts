@@ -92,6 +92,24 @@ interface Accepted {
   fileHashes: string[];
 }
 
+const CHANGES_SCHEMA = 'CREATE TABLE ingest_change (kind TEXT NOT NULL, listing_id TEXT NOT NULL, PRIMARY KEY (kind, listing_id)) WITHOUT ROWID;';
+
+/** The ids the ingest that wrote this database added, changed and removed (empty lists for an older store). */
+export function readIngestChanges(database: string): IngestChanges {
+  const db = new Database(database, { readonly: true, fileMustExist: true });
+  try {
+    const changes: IngestChanges = { added: [], changed: [], removed: [] };
+    const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'ingest_change'").get();
+    if (!exists) return changes;
+    for (const row of db.prepare('SELECT kind, listing_id AS id FROM ingest_change ORDER BY kind, listing_id').iterate() as Iterable<{ kind: keyof IngestChanges; id: string }>) {
+      changes[row.kind]?.push(row.id);
+    }
+    return changes;
+  } finally {
+    db.close();
+  }
+}
+
 /** The meta of the database an ingest would replace; undefined when there is none (or it is unreadable). */
 function readStoredMeta(database: string): Record<string, string> | undefined {
   if (!existsSync(database)) return undefined;
@@ -277,6 +295,13 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
       insertMeta.run('historyEnd', historyEnd ?? '');
     })();
     changes.removed = [...previousRecords.keys()].filter((id) => !seenIds.has(id)).sort();
+    // What this ingest changed stays with the store, so a caller that ran it through the build pipeline
+    // (catalog rebuild) can still list the ids.
+    db.exec(CHANGES_SCHEMA);
+    const insertChange = db.prepare('INSERT INTO ingest_change (kind, listing_id) VALUES (?, ?)');
+    db.transaction(() => {
+      for (const kind of ['added', 'changed', 'removed'] as const) for (const id of changes[kind]) insertChange.run(kind, id);
+    })();
     db.exec('VACUUM');
     db.close();
     previous?.close();

@@ -117,14 +117,14 @@ export async function loadEmbedder(modelDir: string, options: LoadEmbedderOption
   };
 
   const embed = async (texts: readonly string[]): Promise<Float32Array[]> => {
-    const order = texts.map((_, i) => i).sort((a, b) => texts[a].length - texts[b].length || a - b);
+    const order = texts.map((_, i) => i).sort((a, b) => texts[a]!.length - texts[b]!.length || a - b);
     const result: Float32Array[] = new Array(texts.length);
     for (let s = 0; s < order.length; s += batchSize) {
       const idx = order.slice(s, s + batchSize);
       // An empty string still tokenizes to [CLS][SEP]; it embeds to zero with the static model.
-      const vecs = await runBatch(idx.map((i) => texts[i]));
+      const vecs = await runBatch(idx.map((i) => texts[i]!));
       idx.forEach((i, k) => {
-        result[i] = vecs[k];
+        result[i] = vecs[k]!;
       });
     }
     return result;
@@ -134,7 +134,7 @@ export async function loadEmbedder(modelDir: string, options: LoadEmbedderOption
   if (isStatic) {
     dims = manifest.dims;
   } else {
-    dims = (await runBatch(['dimension probe']))[0].length;
+    dims = (await runBatch(['dimension probe']))[0]!.length;
   }
   const nameOrPath = typeof config._name_or_path === 'string' && config._name_or_path ? config._name_or_path : basename(dir);
   const modelId = isStatic ? manifest.modelId : `${nameOrPath}${options.dtype ? `@${options.dtype}` : ''}`;
@@ -151,7 +151,7 @@ export async function loadEmbedder(modelDir: string, options: LoadEmbedderOption
 }
 
 function meanPoolNormalize(hidden: TensorLike, mask: TensorLike): Float32Array[] {
-  const [batch, seq, dims] = hidden.dims;
+  const [batch = 0, seq = 0, dims = 0] = hidden.dims;
   const h = hidden.data as Float32Array;
   const m = mask.data;
   const acc = new Float64Array(dims);
@@ -162,14 +162,14 @@ function meanPoolNormalize(hidden: TensorLike, mask: TensorLike): Float32Array[]
       // The mean's 1/count factor cancels in normalization, so only the masked sum matters.
       if (Number(m[b * seq + s]) === 0) continue;
       const o = (b * seq + s) * dims;
-      for (let d = 0; d < dims; d++) acc[d] += h[o + d];
+      for (let d = 0; d < dims; d++) acc[d]! += h[o + d]!;
     }
     let norm = 0;
-    for (let d = 0; d < dims; d++) norm += acc[d] * acc[d];
+    for (let d = 0; d < dims; d++) norm += acc[d]! * acc[d]!;
     const out = new Float32Array(dims);
     if (norm > 1e-24) {
       const f = 1 / Math.sqrt(norm);
-      for (let d = 0; d < dims; d++) out[d] = acc[d] * f;
+      for (let d = 0; d < dims; d++) out[d] = acc[d]! * f;
     }
     res.push(out);
   }

@@ -66,7 +66,7 @@ export class PairCounter {
       h &= mask;
       const k = keys[h];
       if (k === key) {
-        this.vals[h] += w;
+        this.vals[h]! += w;
         return;
       }
       if (k === EMPTY) {
@@ -89,7 +89,7 @@ export class PairCounter {
     const keys = this.keys;
     const mask = this.mask;
     for (let s = 0; s < oldKeys.length; s++) {
-      const key = oldKeys[s];
+      const key = oldKeys[s]!;
       if (key === EMPTY) continue;
       let h = Math.imul(key, 0x9e3779b1) >>> 0;
       for (;;) {
@@ -98,7 +98,7 @@ export class PairCounter {
         h++;
       }
       keys[h] = key;
-      this.vals[h] = oldVals[s];
+      this.vals[h] = oldVals[s]!;
     }
   }
 
@@ -107,8 +107,8 @@ export class PairCounter {
     const keys = this.keys;
     const vals = this.vals;
     for (let s = 0; s < keys.length; s++) {
-      const key = keys[s];
-      if (key !== EMPTY) fn(key >>> 16, key & 0xffff, vals[s]);
+      const key = keys[s]!;
+      if (key !== EMPTY) fn(key >>> 16, key & 0xffff, vals[s]!);
     }
   }
 }
@@ -132,31 +132,31 @@ export function buildSymmetricCsr(
   const counts = new Int32Array(n + 1);
   let nnz = 0;
   forEach((i) => {
-    counts[i + 1]++;
+    counts[i + 1]!++;
     nnz++;
   });
   const rowPtr = new Int32Array(n + 1);
-  for (let i = 0; i < n; i++) rowPtr[i + 1] = rowPtr[i] + counts[i + 1];
+  for (let i = 0; i < n; i++) rowPtr[i + 1] = rowPtr[i]! + counts[i + 1]!;
   const fill = rowPtr.slice(0, n);
   const cols = new Int32Array(nnz);
   const vals = new Float32Array(nnz);
   forEach((i, j, w) => {
-    const p = fill[i]++;
+    const p = fill[i]!++;
     cols[p] = j;
     vals[p] = w;
   });
   // Sort each row by column so the layout does not depend on hash slot order.
   for (let i = 0; i < n; i++) {
-    const s = rowPtr[i];
-    const e = rowPtr[i + 1];
+    const s = rowPtr[i]!;
+    const e = rowPtr[i + 1]!;
     if (e - s < 2) continue;
     const idx = Array.from({ length: e - s }, (_, k) => s + k);
-    idx.sort((x, y) => cols[x] - cols[y]);
+    idx.sort((x, y) => cols[x]! - cols[y]!);
     const c2 = idx.map((k) => cols[k]);
     const v2 = idx.map((k) => vals[k]);
     for (let k = 0; k < c2.length; k++) {
-      cols[s + k] = c2[k];
-      vals[s + k] = v2[k];
+      cols[s + k] = c2[k]!;
+      vals[s + k] = v2[k]!;
     }
   }
   return { n, rowPtr, cols, vals };
@@ -167,31 +167,31 @@ export function expandSymmetric(a: SymmetricCsr): SymmetricCsr {
   const { n, rowPtr, cols, vals } = a;
   const counts = new Int32Array(n + 1);
   for (let i = 0; i < n; i++) {
-    for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++) {
-      counts[i + 1]++;
-      if (cols[p] !== i) counts[cols[p] + 1]++;
+    for (let p = rowPtr[i]!; p < rowPtr[i + 1]!; p++) {
+      counts[i + 1]!++;
+      if (cols[p] !== i) counts[cols[p]! + 1]!++;
     }
   }
-  for (let i = 0; i < n; i++) counts[i + 1] += counts[i];
+  for (let i = 0; i < n; i++) counts[i + 1]! += counts[i]!;
   const fill = counts.slice(0, n);
-  const nnz = counts[n];
+  const nnz = counts[n]!;
   const c2 = new Int32Array(nnz);
   const v2 = new Float32Array(nnz);
   // Row i receives (i, j>=i) entries from its own row and (i, j<i) from earlier rows' mirrors;
   // visiting rows in order writes the mirrored (smaller) columns first, so rows come out sorted.
   for (let i = 0; i < n; i++) {
-    for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++) {
-      const j = cols[p];
+    for (let p = rowPtr[i]!; p < rowPtr[i + 1]!; p++) {
+      const j = cols[p]!;
       if (j !== i) {
-        const q = fill[j]++;
+        const q = fill[j]!++;
         c2[q] = i;
-        v2[q] = vals[p];
+        v2[q] = vals[p]!;
       }
     }
-    for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++) {
-      const q = fill[i]++;
-      c2[q] = cols[p];
-      v2[q] = vals[p];
+    for (let p = rowPtr[i]!; p < rowPtr[i + 1]!; p++) {
+      const q = fill[i]!++;
+      c2[q] = cols[p]!;
+      v2[q] = vals[p]!;
     }
   }
   return { n, rowPtr: counts, cols: c2, vals: v2 };
@@ -206,19 +206,19 @@ export function csrMultiply(a: SymmetricCsr, x: Float64Array, l: number, y: Floa
   y.fill(0, 0, n * l);
   for (let i = 0; i < n; i++) {
     const yi = i * l;
-    const end = rowPtr[i + 1];
-    let p = rowPtr[i];
+    const end = rowPtr[i + 1]!;
+    let p = rowPtr[i]!;
     for (; p + 1 < end; p += 2) {
-      const v0 = vals[p];
-      const v1 = vals[p + 1];
-      const x0 = cols[p] * l;
-      const x1 = cols[p + 1] * l;
-      for (let c = 0; c < l; c++) y[yi + c] += v0 * x[x0 + c] + v1 * x[x1 + c];
+      const v0 = vals[p]!;
+      const v1 = vals[p + 1]!;
+      const x0 = cols[p]! * l;
+      const x1 = cols[p + 1]! * l;
+      for (let c = 0; c < l; c++) y[yi + c]! += v0 * x[x0 + c]! + v1 * x[x1 + c]!;
     }
     if (p < end) {
-      const v0 = vals[p];
-      const x0 = cols[p] * l;
-      for (let c = 0; c < l; c++) y[yi + c] += v0 * x[x0 + c];
+      const v0 = vals[p]!;
+      const x0 = cols[p]! * l;
+      for (let c = 0; c < l; c++) y[yi + c]! += v0 * x[x0 + c]!;
     }
   }
 }
@@ -254,14 +254,14 @@ export function transposeTimes(
     const ob2 = ob1 + m;
     const ob3 = ob2 + m;
     for (let i = 0; i < l; i++) {
-      const a0 = a[oa0 + i];
-      const a1 = a[oa1 + i];
-      const a2 = a[oa2 + i];
-      const a3 = a[oa3 + i];
+      const a0 = a[oa0 + i]!;
+      const a1 = a[oa1 + i]!;
+      const a2 = a[oa2 + i]!;
+      const a3 = a[oa3 + i]!;
       if (a0 === 0 && a1 === 0 && a2 === 0 && a3 === 0) continue;
       const ci = i * m;
       for (let j = symmetric ? i : 0; j < m; j++) {
-        c[ci + j] += a0 * b[ob0 + j] + a1 * b[ob1 + j] + a2 * b[ob2 + j] + a3 * b[ob3 + j];
+        c[ci + j]! += a0 * b[ob0 + j]! + a1 * b[ob1 + j]! + a2 * b[ob2 + j]! + a3 * b[ob3 + j]!;
       }
     }
   }
@@ -269,13 +269,13 @@ export function transposeTimes(
     const oa = r * l;
     const ob = r * m;
     for (let i = 0; i < l; i++) {
-      const a0 = a[oa + i];
+      const a0 = a[oa + i]!;
       if (a0 === 0) continue;
       const ci = i * m;
-      for (let j = symmetric ? i : 0; j < m; j++) c[ci + j] += a0 * b[ob + j];
+      for (let j = symmetric ? i : 0; j < m; j++) c[ci + j]! += a0 * b[ob + j]!;
     }
   }
-  if (symmetric) for (let i = 0; i < l; i++) for (let j = 0; j < i; j++) c[i * m + j] = c[j * m + i];
+  if (symmetric) for (let i = 0; i < l; i++) for (let j = 0; j < i; j++) c[i * m + j] = c[j * m + i]!;
   return c;
 }
 
@@ -301,18 +301,18 @@ export function multiplyRows(
     const oc2 = oc1 + m;
     const oc3 = oc2 + m;
     for (let k = 0; k < l; k++) {
-      const a0 = a[oa + k];
-      const a1 = a[oa + l + k];
-      const a2 = a[oa + 2 * l + k];
-      const a3 = a[oa + 3 * l + k];
+      const a0 = a[oa + k]!;
+      const a1 = a[oa + l + k]!;
+      const a2 = a[oa + 2 * l + k]!;
+      const a3 = a[oa + 3 * l + k]!;
       if (a0 === 0 && a1 === 0 && a2 === 0 && a3 === 0) continue;
       const bk = k * m;
       for (let j = upper ? k : 0; j < m; j++) {
-        const bv = b[bk + j];
-        out[oc0 + j] += a0 * bv;
-        out[oc1 + j] += a1 * bv;
-        out[oc2 + j] += a2 * bv;
-        out[oc3 + j] += a3 * bv;
+        const bv = b[bk + j]!;
+        out[oc0 + j]! += a0 * bv;
+        out[oc1 + j]! += a1 * bv;
+        out[oc2 + j]! += a2 * bv;
+        out[oc3 + j]! += a3 * bv;
       }
     }
   }
@@ -320,10 +320,10 @@ export function multiplyRows(
     const oa = r * l;
     const oc = r * m;
     for (let k = 0; k < l; k++) {
-      const a0 = a[oa + k];
+      const a0 = a[oa + k]!;
       if (a0 === 0) continue;
       const bk = k * m;
-      for (let j = upper ? k : 0; j < m; j++) out[oc + j] += a0 * b[bk + j];
+      for (let j = upper ? k : 0; j < m; j++) out[oc + j]! += a0 * b[bk + j]!;
     }
   }
 }
@@ -339,20 +339,20 @@ export function orthonormalize(y: Float64Array, n: number, l: number, out: Float
   for (let pass = 0; pass < passes; pass++) {
     const g = transposeTimes(src, src, n, l, l, true);
     let trace = 0;
-    for (let a = 0; a < l; a++) trace += g[a * l + a];
+    for (let a = 0; a < l; a++) trace += g[a * l + a]!;
     const tiny = Math.max(trace, 1e-300) * 1e-13;
     const r = new Float64Array(l * l);
     const live = new Uint8Array(l);
     for (let a = 0; a < l; a++) {
-      let d = g[a * l + a];
-      for (let k = 0; k < a; k++) d -= r[k * l + a] * r[k * l + a];
+      let d = g[a * l + a]!;
+      for (let k = 0; k < a; k++) d -= r[k * l + a]! * r[k * l + a]!;
       if (!(d > tiny)) continue;
       live[a] = 1;
       const rd = Math.sqrt(d);
       r[a * l + a] = rd;
       for (let b = a + 1; b < l; b++) {
-        let s = g[a * l + b];
-        for (let k = 0; k < a; k++) s -= r[k * l + a] * r[k * l + b];
+        let s = g[a * l + b]!;
+        for (let k = 0; k < a; k++) s -= r[k * l + a]! * r[k * l + b]!;
         r[a * l + b] = s / rd;
       }
     }
@@ -360,12 +360,12 @@ export function orthonormalize(y: Float64Array, n: number, l: number, out: Float
     const inv = new Float64Array(l * l);
     for (let c = 0; c < l; c++) {
       if (!live[c]) continue;
-      inv[c * l + c] = 1 / r[c * l + c];
+      inv[c * l + c] = 1 / r[c * l + c]!;
       for (let k = c - 1; k >= 0; k--) {
         if (!live[k]) continue;
         let s = 0;
-        for (let m = k + 1; m <= c; m++) s += r[k * l + m] * inv[m * l + c];
-        inv[k * l + c] = -s / r[k * l + k];
+        for (let m = k + 1; m <= c; m++) s += r[k * l + m]! * inv[m * l + c]!;
+        inv[k * l + c] = -s / r[k * l + k]!;
       }
     }
     if (pass > 0) {
@@ -388,24 +388,24 @@ export function symmetricEigen(m: Float64Array, l: number): { values: Float64Arr
   const d = new Float64Array(l);
   const e = new Float64Array(l);
   // tred2
-  for (let j = 0; j < l; j++) d[j] = V[l - 1][j];
+  for (let j = 0; j < l; j++) d[j] = V[l - 1]![j]!;
   for (let i = l - 1; i > 0; i--) {
     let scale = 0;
     let h = 0;
-    for (let k = 0; k < i; k++) scale += Math.abs(d[k]);
+    for (let k = 0; k < i; k++) scale += Math.abs(d[k]!);
     if (scale === 0) {
-      e[i] = d[i - 1];
+      e[i] = d[i - 1]!;
       for (let j = 0; j < i; j++) {
-        d[j] = V[i - 1][j];
-        V[i][j] = 0;
-        V[j][i] = 0;
+        d[j] = V[i - 1]![j]!;
+        V[i]![j] = 0;
+        V[j]![i] = 0;
       }
     } else {
       for (let k = 0; k < i; k++) {
-        d[k] /= scale;
-        h += d[k] * d[k];
+        d[k]! /= scale;
+        h += d[k]! * d[k]!;
       }
-      let f = d[i - 1];
+      let f = d[i - 1]!;
       let g = Math.sqrt(h);
       if (f > 0) g = -g;
       e[i] = scale * g;
@@ -413,63 +413,63 @@ export function symmetricEigen(m: Float64Array, l: number): { values: Float64Arr
       d[i - 1] = f - g;
       for (let j = 0; j < i; j++) e[j] = 0;
       for (let j = 0; j < i; j++) {
-        f = d[j];
-        V[j][i] = f;
-        g = e[j] + V[j][j] * f;
+        f = d[j]!;
+        V[j]![i] = f;
+        g = e[j]! + V[j]![j]! * f;
         for (let k = j + 1; k <= i - 1; k++) {
-          g += V[k][j] * d[k];
-          e[k] += V[k][j] * f;
+          g += V[k]![j]! * d[k]!;
+          e[k]! += V[k]![j]! * f;
         }
         e[j] = g;
       }
       f = 0;
       for (let j = 0; j < i; j++) {
-        e[j] /= h;
-        f += e[j] * d[j];
+        e[j]! /= h;
+        f += e[j]! * d[j]!;
       }
       const hh = f / (h + h);
-      for (let j = 0; j < i; j++) e[j] -= hh * d[j];
+      for (let j = 0; j < i; j++) e[j]! -= hh * d[j]!;
       for (let j = 0; j < i; j++) {
-        f = d[j];
-        g = e[j];
-        for (let k = j; k <= i - 1; k++) V[k][j] -= f * e[k] + g * d[k];
-        d[j] = V[i - 1][j];
-        V[i][j] = 0;
+        f = d[j]!;
+        g = e[j]!;
+        for (let k = j; k <= i - 1; k++) V[k]![j]! -= f * e[k]! + g * d[k]!;
+        d[j] = V[i - 1]![j]!;
+        V[i]![j] = 0;
       }
     }
     d[i] = h;
   }
   for (let i = 0; i < l - 1; i++) {
-    V[l - 1][i] = V[i][i];
-    V[i][i] = 1;
-    const h = d[i + 1];
+    V[l - 1]![i] = V[i]![i]!;
+    V[i]![i] = 1;
+    const h = d[i + 1]!;
     if (h !== 0) {
-      for (let k = 0; k <= i; k++) d[k] = V[k][i + 1] / h;
+      for (let k = 0; k <= i; k++) d[k] = V[k]![i + 1]! / h;
       for (let j = 0; j <= i; j++) {
         let g = 0;
-        for (let k = 0; k <= i; k++) g += V[k][i + 1] * V[k][j];
-        for (let k = 0; k <= i; k++) V[k][j] -= g * d[k];
+        for (let k = 0; k <= i; k++) g += V[k]![i + 1]! * V[k]![j]!;
+        for (let k = 0; k <= i; k++) V[k]![j]! -= g * d[k]!;
       }
     }
-    for (let k = 0; k <= i; k++) V[k][i + 1] = 0;
+    for (let k = 0; k <= i; k++) V[k]![i + 1] = 0;
   }
   for (let j = 0; j < l; j++) {
-    d[j] = V[l - 1][j];
-    V[l - 1][j] = 0;
+    d[j] = V[l - 1]![j]!;
+    V[l - 1]![j] = 0;
   }
-  V[l - 1][l - 1] = 1;
+  V[l - 1]![l - 1] = 1;
   e[0] = 0;
   // tql2
-  for (let i = 1; i < l; i++) e[i - 1] = e[i];
+  for (let i = 1; i < l; i++) e[i - 1] = e[i]!;
   e[l - 1] = 0;
   let f = 0;
   let tst1 = 0;
   const eps = 2 ** -52;
   for (let lo = 0; lo < l; lo++) {
-    tst1 = Math.max(tst1, Math.abs(d[lo]) + Math.abs(e[lo]));
+    tst1 = Math.max(tst1, Math.abs(d[lo]!) + Math.abs(e[lo]!));
     let m2 = lo;
     while (m2 < l) {
-      if (Math.abs(e[m2]) <= eps * tst1) break;
+      if (Math.abs(e[m2]!) <= eps * tst1) break;
       m2++;
     }
     if (m2 > lo) {
@@ -477,71 +477,71 @@ export function symmetricEigen(m: Float64Array, l: number): { values: Float64Arr
       do {
         iter++;
         if (iter > 200) break;
-        let g = d[lo];
-        let p = (d[lo + 1] - g) / (2 * e[lo]);
+        let g = d[lo]!;
+        let p = (d[lo + 1]! - g) / (2 * e[lo]!);
         let r = Math.hypot(p, 1);
         if (p < 0) r = -r;
-        d[lo] = e[lo] / (p + r);
-        d[lo + 1] = e[lo] * (p + r);
-        const dl1 = d[lo + 1];
-        let h = g - d[lo];
-        for (let i = lo + 2; i < l; i++) d[i] -= h;
+        d[lo] = e[lo]! / (p + r);
+        d[lo + 1] = e[lo]! * (p + r);
+        const dl1 = d[lo + 1]!;
+        let h = g - d[lo]!;
+        for (let i = lo + 2; i < l; i++) d[i]! -= h;
         f += h;
-        p = d[m2];
+        p = d[m2]!;
         let c = 1;
         let c2 = c;
         let c3 = c;
-        const el1 = e[lo + 1];
+        const el1 = e[lo + 1]!;
         let s = 0;
         let s2 = 0;
         for (let i = m2 - 1; i >= lo; i--) {
           c3 = c2;
           c2 = c;
           s2 = s;
-          g = c * e[i];
+          g = c * e[i]!;
           h = c * p;
-          r = Math.hypot(p, e[i]);
+          r = Math.hypot(p, e[i]!);
           e[i + 1] = s * r;
-          s = e[i] / r;
+          s = e[i]! / r;
           c = p / r;
-          p = c * d[i] - s * g;
-          d[i + 1] = h + s * (c * g + s * d[i]);
+          p = c * d[i]! - s * g;
+          d[i + 1] = h + s * (c * g + s * d[i]!);
           for (let k = 0; k < l; k++) {
-            h = V[k][i + 1];
-            V[k][i + 1] = s * V[k][i] + c * h;
-            V[k][i] = c * V[k][i] - s * h;
+            h = V[k]![i + 1]!;
+            V[k]![i + 1] = s * V[k]![i]! + c * h;
+            V[k]![i] = c * V[k]![i]! - s * h;
           }
         }
-        p = (-s * s2 * c3 * el1 * e[lo]) / dl1;
+        p = (-s * s2 * c3 * el1 * e[lo]!) / dl1;
         e[lo] = s * p;
         d[lo] = c * p;
-      } while (Math.abs(e[lo]) > eps * tst1);
+      } while (Math.abs(e[lo]!) > eps * tst1);
     }
-    d[lo] = d[lo] + f;
+    d[lo] = d[lo]! + f;
     e[lo] = 0;
   }
   // Sort ascending (selection sort keeps it simple and deterministic).
   for (let i = 0; i < l - 1; i++) {
     let k = i;
-    let p = d[i];
+    let p = d[i]!;
     for (let j = i + 1; j < l; j++) {
-      if (d[j] < p) {
+      if (d[j]! < p) {
         k = j;
-        p = d[j];
+        p = d[j]!;
       }
     }
     if (k !== i) {
-      d[k] = d[i];
+      d[k] = d[i]!;
       d[i] = p;
       for (let j = 0; j < l; j++) {
-        const t = V[j][i];
-        V[j][i] = V[j][k];
-        V[j][k] = t;
+        const t = V[j]![i]!;
+        V[j]![i] = V[j]![k]!;
+        V[j]![k] = t;
       }
     }
   }
   const vectors = new Float64Array(l * l);
-  for (let i = 0; i < l; i++) vectors.set(V[i], i * l);
+  for (let i = 0; i < l; i++) vectors.set(V[i]!, i * l);
   return { values: d, vectors };
 }
 
@@ -600,14 +600,14 @@ export function randomizedSymmetricEigen(
   lap('small eigen');
   // Pick top-k by |λ|, ties by index.
   const order = Array.from({ length: l }, (_, i) => i).sort((x, z) => {
-    const dx = Math.abs(eig.values[z]) - Math.abs(eig.values[x]);
+    const dx = Math.abs(eig.values[z]!) - Math.abs(eig.values[x]!);
     return dx !== 0 ? dx : x - z;
   });
   const pick = order.slice(0, kk);
-  const values = Float64Array.from(pick, (i) => Math.abs(eig.values[i]));
+  const values = Float64Array.from(pick, (i) => Math.abs(eig.values[i]!));
   // U = Q W[:, pick]  (n×kk)
   const w = new Float64Array(l * kk);
-  for (let r = 0; r < l; r++) for (let c = 0; c < kk; c++) w[r * kk + c] = eig.vectors[r * l + pick[c]];
+  for (let r = 0; r < l; r++) for (let c = 0; c < kk; c++) w[r * kk + c] = eig.vectors[r * l + pick[c]!]!;
   const u = new Float64Array(n * kk);
   multiplyRows(qm, n, l, w, kk, u);
   lap('lift');
@@ -615,10 +615,10 @@ export function randomizedSymmetricEigen(
   for (let c = 0; c < kk; c++) {
     let best = 0;
     for (let i = 0; i < n; i++) {
-      const v = u[i * kk + c];
+      const v = u[i * kk + c]!;
       if (Math.abs(v) > Math.abs(best)) best = v;
     }
-    if (best < 0) for (let i = 0; i < n; i++) u[i * kk + c] = -u[i * kk + c];
+    if (best < 0) for (let i = 0; i < n; i++) u[i * kk + c] = -u[i * kk + c]!;
   }
   return { vectors: u, values, k: kk };
 }

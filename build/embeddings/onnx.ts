@@ -108,7 +108,7 @@ function float32Raw(values: Float32Array): Uint8Array {
   // Little-endian on every platform ONNX Runtime ships for; copy through DataView to be explicit.
   const b = new Uint8Array(values.length * 4);
   const dv = new DataView(b.buffer);
-  for (let i = 0; i < values.length; i++) dv.setFloat32(i * 4, values[i], true);
+  for (let i = 0; i < values.length; i++) dv.setFloat32(i * 4, values[i]!, true);
   return b;
 }
 

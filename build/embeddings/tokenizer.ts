@@ -48,7 +48,7 @@ export function normalizeText(text: string): string {
     // The library walks UTF-16 units here (charCodeAt), so astral CJK is never spaced out.
     let spaced = '';
     for (let i = 0; i < out.length; i++) {
-      const c = out[i];
+      const c = out[i]!;
       spaced += isChineseChar(c.charCodeAt(0)) ? ` ${c} ` : c;
     }
     return spaced.toLowerCase().normalize('NFD').replace(MN_RE, '');
@@ -251,8 +251,8 @@ export function buildVocab(wordCounts: Map<string, number>, options: VocabOption
   };
   const kept = new Set<string>();
   for (let i = 0; i < entries.length && kept.size < options.maxWords; i++) {
-    kept.add(entries[i][0]);
-    add(entries[i][0]);
+    kept.add(entries[i]![0]);
+    add(entries[i]![0]);
   }
   const charCounts = new Map<string, number>();
   const suffixCounts = new Map<string, number>();
@@ -272,6 +272,6 @@ export function buildVocab(wordCounts: Map<string, number>, options: VocabOption
   for (const [ch] of charsSorted) add(ch);
   for (const [ch] of charsSorted) add(SUBWORD_PREFIX + ch);
   const suffixes = [...suffixCounts].filter((e) => e[1] >= options.minCount * 5).sort(byCountThenText);
-  for (let i = 0; i < suffixes.length && i < options.maxSubwords; i++) add(SUBWORD_PREFIX + suffixes[i][0]);
+  for (let i = 0; i < suffixes.length && i < options.maxSubwords; i++) add(SUBWORD_PREFIX + suffixes[i]![0]);
   return vocab;
 }

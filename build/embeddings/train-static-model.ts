@@ -115,7 +115,7 @@ export async function trainStaticModel(
         wordList.push(w);
         wordCounts.push(0);
       }
-      wordCounts[id]++;
+      wordCounts[id]!++;
       buf.push(id);
     }
   };
@@ -134,7 +134,7 @@ export async function trainStaticModel(
   lap('pretokenize');
 
   const counts = new Map<string, number>();
-  wordList.forEach((w, i) => counts.set(w, wordCounts[i]));
+  wordList.forEach((w, i) => counts.set(w, wordCounts[i]!));
   const vocabList = buildVocab(counts, { maxWords: opt.maxWords, minCount: opt.minCount, maxSubwords: opt.maxSubwords });
   if (vocabList.length >= 0xffff) throw new Error('vocabulary too large for the pair counter (max 65534)');
   const vocab = new Map<string, number>();
@@ -155,19 +155,19 @@ export async function trainStaticModel(
   const seq: number[] = [];
   for (let d = 0; d < docs.length; d++) {
     seq.length = 0;
-    for (const wid of docs[d]) {
+    for (const wid of docs[d]!) {
       if (wid < 0) continue;
-      for (const t of pieces[wid]) if (t >= firstContent && t !== UNK_ID) seq.push(t);
+      for (const t of pieces[wid]!) if (t >= firstContent && t !== UNK_ID) seq.push(t);
     }
     tokens += seq.length;
     for (let a = 0; a < seq.length; a++) {
-      const ta = seq[a];
+      const ta = seq[a]!;
       if (stamp[ta] !== d) {
         stamp[ta] = d;
-        df[ta]++;
+        df[ta]!++;
       }
       const end = Math.min(seq.length, a + win + 1);
-      for (let b = a + 1; b < end; b++) pairs.add(ta, seq[b], weights[b - a]);
+      for (let b = a + 1; b < end; b++) pairs.add(ta, seq[b]!, weights[b - a]!);
     }
   }
   lap(`cooccurrence (${pairs.size} pairs)`);
@@ -176,22 +176,22 @@ export async function trainStaticModel(
   // and only its upper triangle is stored: PMI = log(c_ij · S² / (T · c_i^α · c_j^α)).
   const rowSum = new Float64Array(V);
   pairs.forEach((i, j, w) => {
-    rowSum[i] += w;
-    rowSum[j] += w; // diagonal pairs count twice in the full matrix, as both orders occur
+    rowSum[i]! += w;
+    rowSum[j]! += w; // diagonal pairs count twice in the full matrix, as both orders occur
   });
   let total = 0;
   let smoothSum = 0;
   const rowPow = new Float64Array(V);
   for (let i = 0; i < V; i++) {
-    total += rowSum[i];
-    rowPow[i] = rowSum[i] > 0 ? rowSum[i] ** opt.smoothing : 0;
-    smoothSum += rowPow[i];
+    total += rowSum[i]!;
+    rowPow[i] = rowSum[i]! > 0 ? rowSum[i]! ** opt.smoothing : 0;
+    smoothSum += rowPow[i]!;
   }
   const logScale = Math.log((smoothSum * smoothSum) / Math.max(total, 1e-300));
   const csr = buildSymmetricCsr(V, (fn) =>
     pairs.forEach((i, j, w) => {
       const c = i === j ? 2 * w : w;
-      const pmi = Math.log(c) + logScale - Math.log(rowPow[i]) - Math.log(rowPow[j]);
+      const pmi = Math.log(c) + logScale - Math.log(rowPow[i]!) - Math.log(rowPow[j]!);
       if (pmi > 0) fn(i, j, pmi);
     }),
   );
@@ -215,13 +215,13 @@ export async function trainStaticModel(
     if (df[i] === 0) continue;
     let norm = 0;
     for (let c = 0; c < eig.k; c++) {
-      row[c] = eig.vectors[i * eig.k + c] * scale[c];
-      norm += row[c] * row[c];
+      row[c] = eig.vectors[i * eig.k + c]! * scale[c]!;
+      norm += row[c]! * row[c]!;
     }
     if (norm === 0) continue;
-    const idf = Math.log((N + 1) / (df[i] + 1));
+    const idf = Math.log((N + 1) / (df[i]! + 1));
     const f = idf ** opt.idfPower / Math.sqrt(norm);
-    for (let c = 0; c < eig.k; c++) table[i * dims + c] = row[c] * f;
+    for (let c = 0; c < eig.k; c++) table[i * dims + c] = row[c]! * f;
   }
   lap('table');
 

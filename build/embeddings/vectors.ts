@@ -53,11 +53,11 @@ export function quantize(vectors: readonly Float32Array[], dims: number): Quanti
   const data = new Int8Array(count * dims);
   const scales = new Float32Array(count);
   for (let r = 0; r < count; r++) {
-    const v = vectors[r];
+    const v = vectors[r]!;
     if (v.length !== dims) throw new Error(`vector ${r} has ${v.length} dims, expected ${dims}`);
     let max = 0;
     for (let c = 0; c < dims; c++) {
-      const a = Math.abs(v[c]);
+      const a = Math.abs(v[c]!);
       if (a > max) max = a;
     }
     if (max === 0 || !Number.isFinite(max)) continue;
@@ -66,7 +66,7 @@ export function quantize(vectors: readonly Float32Array[], dims: number): Quanti
     const inv = 1 / scale;
     const o = r * dims;
     for (let c = 0; c < dims; c++) {
-      const q = Math.round(v[c] * inv);
+      const q = Math.round(v[c]! * inv);
       data[o + c] = q > 127 ? 127 : q < -127 ? -127 : q;
     }
   }
@@ -83,7 +83,7 @@ export function encodeVectors(q: Quantized): Uint8Array {
   const bytes = new Uint8Array(off + q.count * 4);
   bytes.set(new Uint8Array(q.data.buffer, q.data.byteOffset, q.data.byteLength), 0);
   const dv = new DataView(bytes.buffer);
-  for (let r = 0; r < q.count; r++) dv.setFloat32(off + r * 4, q.scales[r], true);
+  for (let r = 0; r < q.count; r++) dv.setFloat32(off + r * 4, q.scales[r]!, true);
   return bytes;
 }
 
@@ -163,7 +163,7 @@ class TopK {
 
   /** Score a row must beat to enter. */
   get threshold(): number {
-    return this.size < this.k ? -Infinity : this.scores[0];
+    return this.size < this.k ? -Infinity : this.scores[0]!;
   }
 
   push(score: number, index: number): void {
@@ -173,26 +173,26 @@ class TopK {
       let i = this.size++;
       while (i > 0) {
         const p = (i - 1) >> 1;
-        if (!worse(score, index, s[p], ix[p])) break;
-        s[i] = s[p];
-        ix[i] = ix[p];
+        if (!worse(score, index, s[p]!, ix[p]!)) break;
+        s[i] = s[p]!;
+        ix[i] = ix[p]!;
         i = p;
       }
       s[i] = score;
       ix[i] = index;
       return;
     }
-    if (!worse(s[0], ix[0], score, index)) return;
+    if (!worse(s[0]!, ix[0]!, score, index)) return;
     const n = this.size;
     let i = 0;
     for (;;) {
       const l = 2 * i + 1;
       if (l >= n) break;
       const r = l + 1;
-      const c = r < n && worse(s[r], ix[r], s[l], ix[l]) ? r : l;
-      if (!worse(s[c], ix[c], score, index)) break;
-      s[i] = s[c];
-      ix[i] = ix[c];
+      const c = r < n && worse(s[r]!, ix[r]!, s[l]!, ix[l]!) ? r : l;
+      if (!worse(s[c]!, ix[c]!, score, index)) break;
+      s[i] = s[c]!;
+      ix[i] = ix[c]!;
       i = c;
     }
     s[i] = score;
@@ -201,7 +201,7 @@ class TopK {
 
   sorted(): SearchHit[] {
     const out: SearchHit[] = [];
-    for (let i = 0; i < this.size; i++) out.push({ index: this.idx[i], score: this.scores[i] });
+    for (let i = 0; i < this.size; i++) out.push({ index: this.idx[i]!, score: this.scores[i]! });
     return out.sort((a, b) => b.score - a.score || a.index - b.index);
   }
 }
@@ -248,9 +248,9 @@ export class VectorIndex {
   /** The dequantized vector of a row. */
   vector(index: number): Float32Array {
     const out = new Float32Array(this.dims);
-    const s = this.scales[index];
+    const s = this.scales[index]!;
     const o = index * this.stride;
-    for (let c = 0; c < this.dims; c++) out[c] = this.bytes[o + c] * s;
+    for (let c = 0; c < this.dims; c++) out[c] = this.bytes[o + c]! * s;
     return out;
   }
 
@@ -283,17 +283,17 @@ export class VectorIndex {
       const o1 = o0 + dw;
       for (let c = 0; c < dw; c++) {
         const b = c << 2;
-        const x0 = q[b];
-        const x1 = q[b + 1];
-        const x2 = q[b + 2];
-        const x3 = q[b + 3];
-        const a = w[o0 + c];
-        const u = w[o1 + c];
+        const x0 = q[b]!;
+        const x1 = q[b + 1]!;
+        const x2 = q[b + 2]!;
+        const x3 = q[b + 3]!;
+        const a = w[o0 + c]!;
+        const u = w[o1 + c]!;
         s0 += ((a << 24) >> 24) * x0 + ((a << 16) >> 24) * x1 + ((a << 8) >> 24) * x2 + (a >> 24) * x3;
         s1 += ((u << 24) >> 24) * x0 + ((u << 16) >> 24) * x1 + ((u << 8) >> 24) * x2 + (u >> 24) * x3;
       }
-      s0 *= scales[r];
-      s1 *= scales[r + 1];
+      s0 *= scales[r]!;
+      s1 *= scales[r + 1]!;
       if (s0 > top.threshold) top.push(s0, r);
       if (s1 > top.threshold) top.push(s1, r + 1);
     }
@@ -317,7 +317,7 @@ export class VectorIndex {
     const top = new TopK(Math.min(kk, ids.length));
     let prev = -1;
     for (let i = 0; i < ids.length; i++) {
-      const r = ids[i];
+      const r = ids[i]!;
       if (r === prev) continue;
       prev = r;
       if (r < 0 || r >= this.count) throw new RangeError(`row ${r} out of range 0..${this.count - 1}`);
@@ -344,16 +344,16 @@ export class VectorIndex {
     let s = 0;
     for (let c = 0; c < dw; c++) {
       const b = c << 2;
-      const a = w[o + c];
-      s += ((a << 24) >> 24) * q[b] + ((a << 16) >> 24) * q[b + 1] + ((a << 8) >> 24) * q[b + 2] + (a >> 24) * q[b + 3];
+      const a = w[o + c]!;
+      s += ((a << 24) >> 24) * q[b]! + ((a << 16) >> 24) * q[b + 1]! + ((a << 8) >> 24) * q[b + 2]! + (a >> 24) * q[b + 3]!;
     }
-    return s * this.scales[r];
+    return s * this.scales[r]!;
   }
 
   private scoreBytes(q: Float64Array, r: number): number {
     const o = r * this.stride;
     let s = 0;
-    for (let c = 0; c < this.dims; c++) s += this.bytes[o + c] * q[c];
-    return s * this.scales[r];
+    for (let c = 0; c < this.dims; c++) s += this.bytes[o + c]! * q[c]!;
+    return s * this.scales[r]!;
   }
 }

@@ -71,6 +71,9 @@ export function negotiateMediaType(accept: string | undefined, offered: readonly
   return chosen;
 }
 
+/** The build's instructions to this handler; files of the site directory, but not part of the site. */
+const SERVER_MANIFESTS = new Set(['content-types.json', 'negotiation.json', 'headers.json']);
+
 export function createStaticFiles(root: string): StaticFiles {
   const manifest = <T>(name: string): T => (existsSync(join(root, name)) ? JSON.parse(readFileSync(join(root, name), 'utf8')) : {}) as T;
   const overrides = manifest<Record<string, string>>('content-types.json');
@@ -86,7 +89,7 @@ export function createStaticFiles(root: string): StaticFiles {
     }
     if (decoded.includes('\0')) return undefined;
     const relative = normalize(decoded).replace(/^([/\\])+/, '');
-    if (relative.split(sep).includes('..')) return undefined;
+    if (relative.split(sep).includes('..') || SERVER_MANIFESTS.has(relative)) return undefined;
     const base = join(root, relative);
     if (!base.startsWith(root)) return undefined;
     for (const candidate of [base, join(base, 'index.html'), `${base}.html`]) {

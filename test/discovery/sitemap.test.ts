@@ -128,6 +128,19 @@ describe('splitting into shards (the pure generator)', () => {
     expect(shards.filter((s) => s.path.startsWith('/sitemaps/b-')).map((s) => s.path)).toEqual(['/sitemaps/b-1.xml']);
   });
 
+  it('counts bytes exactly: a shard exactly at the limit stays whole, one byte less splits it', async () => {
+    const urls = [
+      { loc: "https://example.org/a?b=1&c='x\"<y>'é", lastmod: '2026-01-01T00:00:00Z' },
+      { loc: 'https://example.org/b', lastmod: '2026-01-02T00:00:00Z' },
+    ];
+    const shardsAt = async (bytes: number) =>
+      (await Array.fromAsync(sitemapFilesFrom('https://example.org', [{ name: 'a', urls }], { urls: 10, bytes }))).filter((f) => f.path !== '/sitemap.xml');
+    const [whole] = await shardsAt(SITEMAP_LIMITS.bytes);
+    const size = Buffer.byteLength(String(whole!.body));
+    expect(await shardsAt(size)).toHaveLength(1);
+    expect(await shardsAt(size - 1)).toHaveLength(2);
+  });
+
   it('escapes URLs as XML text and counts the escaped bytes', async () => {
     const urls = [{ loc: "https://example.org/?a=1&b='2'", lastmod: '2026-01-01T00:00:00Z' }];
     const [shard] = await Array.fromAsync(sitemapFilesFrom('https://example.org', [{ name: 'q', urls }]));

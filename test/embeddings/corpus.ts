@@ -12,10 +12,11 @@ export interface CorpusListing {
   category?: string;
 }
 
-/** CATALOG_LISTINGS, else shared/ beside the repository (as in CI), else the workspace copy. */
+/** CATALOG_LISTINGS, else the repository's data/ copy, else shared/ beside the repository (as in CI). */
 export function listingsPath(): string {
   const candidates = [
     process.env.CATALOG_LISTINGS,
+    fileURLToPath(new URL('../../data/listings.jsonl', import.meta.url)),
     fileURLToPath(new URL('../../../shared/catalog/listings.jsonl', import.meta.url)),
     '/work/shared/catalog/listings.jsonl',
   ];
@@ -41,6 +42,6 @@ export function corpusTexts(every = 1): string[] {
 
 export function cosine(a: Float32Array, b: Float32Array): number {
   let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
   return s;
 }

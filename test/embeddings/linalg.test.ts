@@ -16,7 +16,7 @@ import {
 function randomSymmetric(l: number, seed: number): Float64Array {
   const m = new Float64Array(l * l);
   gaussianFill(m, seed);
-  for (let i = 0; i < l; i++) for (let j = 0; j < i; j++) m[i * l + j] = m[j * l + i];
+  for (let i = 0; i < l; i++) for (let j = 0; j < i; j++) m[i * l + j] = m[j * l + i]!;
   return m;
 }
 
@@ -57,12 +57,12 @@ describe('symmetricEigen', () => {
   it.each([1, 2, 7, 40])('decomposes a random symmetric %i×%i matrix', (l) => {
     const m = randomSymmetric(l, l);
     const { values, vectors } = symmetricEigen(m, l);
-    for (let c = 1; c < l; c++) expect(values[c]).toBeGreaterThanOrEqual(values[c - 1]);
+    for (let c = 1; c < l; c++) expect(values[c]).toBeGreaterThanOrEqual(values[c - 1]!);
     for (let c = 0; c < l; c++) {
       for (let i = 0; i < l; i++) {
         let s = 0;
-        for (let j = 0; j < l; j++) s += m[i * l + j] * vectors[j * l + c];
-        expect(s).toBeCloseTo(values[c] * vectors[i * l + c], 9);
+        for (let j = 0; j < l; j++) s += m[i * l + j]! * vectors[j * l + c]!;
+        expect(s).toBeCloseTo(values[c]! * vectors[i * l + c]!, 9);
       }
     }
   });
@@ -85,8 +85,8 @@ describe('orthonormalize', () => {
     for (let r = 0; r < n; r++) {
       for (let c = 0; c < l; c++) {
         let s = 0;
-        for (let k = 0; k < l; k++) s += q[r * l + k] * coef[k * l + c];
-        residual = Math.max(residual, Math.abs(s - original[r * l + c]));
+        for (let k = 0; k < l; k++) s += q[r * l + k]! * coef[k * l + c]!;
+        residual = Math.max(residual, Math.abs(s - original[r * l + c]!));
       }
     }
     expect(residual).toBeLessThan(1e-9);
@@ -106,7 +106,7 @@ describe('orthonormalize', () => {
     orthonormalize(y, n, l, q, 2);
     expect(q.every((x) => Number.isFinite(x))).toBe(true);
     let col1 = 0;
-    for (let r = 0; r < n; r++) col1 += q[r * l + 1] ** 2;
+    for (let r = 0; r < n; r++) col1 += q[r * l + 1]! ** 2;
     expect(col1).toBe(0);
   });
 });
@@ -121,7 +121,7 @@ describe('randomizedSymmetricEigen', () => {
     for (let i = 0; i < n; i++) {
       for (let j = i; j < n; j++) {
         let s = 0;
-        for (let c = 0; c < rank; c++) s += base[i * rank + c] * base[j * rank + c] * (rank - c) ** 2;
+        for (let c = 0; c < rank; c++) s += base[i * rank + c]! * base[j * rank + c]! * (rank - c) ** 2;
         triples.push([i, j, s]);
       }
     }
@@ -132,15 +132,15 @@ describe('randomizedSymmetricEigen', () => {
     const au = new Float64Array(n * k);
     csrMultiply(full, r.vectors, k, au);
     for (let c = 0; c < k; c++) {
-      if (c > 0) expect(r.values[c]).toBeLessThanOrEqual(r.values[c - 1]);
+      if (c > 0) expect(r.values[c]).toBeLessThanOrEqual(r.values[c - 1]!);
       let err = 0;
       let norm = 0;
       for (let i = 0; i < n; i++) {
-        err = Math.max(err, Math.abs(Math.abs(au[i * k + c]) - r.values[c] * Math.abs(r.vectors[i * k + c])));
-        norm += r.vectors[i * k + c] ** 2;
+        err = Math.max(err, Math.abs(Math.abs(au[i * k + c]!) - r.values[c]! * Math.abs(r.vectors[i * k + c]!)));
+        norm += r.vectors[i * k + c]! ** 2;
       }
       expect(norm).toBeCloseTo(1, 9);
-      expect(err / r.values[c]).toBeLessThan(1e-8);
+      expect(err / r.values[c]!).toBeLessThan(1e-8);
     }
   });
 
@@ -152,7 +152,7 @@ describe('randomizedSymmetricEigen', () => {
     });
     const full = expandSymmetric(csr);
     const dense = Array.from({ length: 3 }, () => [0, 0, 0]);
-    for (let i = 0; i < 3; i++) for (let p = full.rowPtr[i]; p < full.rowPtr[i + 1]; p++) dense[i][full.cols[p]] = full.vals[p];
+    for (let i = 0; i < 3; i++) for (let p = full.rowPtr[i]!; p < full.rowPtr[i + 1]!; p++) dense[i]![full.cols[p]!] = full.vals[p]!;
     expect(dense).toEqual([
       [1, 0, 2],
       [0, 0, 3],

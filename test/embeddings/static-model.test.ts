@@ -55,9 +55,9 @@ describe('trained model directory', () => {
     expect(session.outputNames).toEqual(['last_hidden_state']);
     const ids = new ort.Tensor('int64', BigInt64Array.from([2n, 10n, 11n, 3n, 0n, 2n, 12n, 3n, 0n, 0n]), [2, 5]);
     const mask = new ort.Tensor('int64', BigInt64Array.from([1n, 1n, 1n, 1n, 0n, 1n, 1n, 1n, 0n, 0n]), [2, 5]);
-    const out = await session.run({ input_ids: ids, attention_mask: mask });
-    expect(out.last_hidden_state.dims).toEqual([2, 5, 256]);
-    const data = out.last_hidden_state.data as Float32Array;
+    const { last_hidden_state: hidden } = await session.run({ input_ids: ids, attention_mask: mask });
+    expect(hidden?.dims).toEqual([2, 5, 256]);
+    const data = hidden?.data as Float32Array;
     // [CLS], [SEP] and [PAD] rows are zero; content tokens are not.
     expect(data.subarray(0, 256).every((x) => x === 0)).toBe(true);
     expect(data.subarray(256, 512).some((x) => x !== 0)).toBe(true);
@@ -79,8 +79,8 @@ describe('loadEmbedder on the trained model', () => {
     const one = await embedder.embed(texts);
     const each = await Promise.all(texts.map(async (t) => (await embedder.embed([t]))[0]));
     for (let i = 0; i < texts.length; i++) {
-      expect(Math.sqrt(cosine(one[i], one[i]))).toBeCloseTo(1, 5);
-      expect(cosine(one[i], each[i])).toBeCloseTo(1, 5);
+      expect(Math.sqrt(cosine(one[i]!, one[i]!))).toBeCloseTo(1, 5);
+      expect(cosine(one[i]!, each[i]!)).toBeCloseTo(1, 5);
     }
   });
 
@@ -92,7 +92,7 @@ describe('loadEmbedder on the trained model', () => {
     const d = embedder.dims;
     for (let i = 0; i < texts.length; i++) {
       const ref = (reference.data as Float32Array).subarray(i * d, (i + 1) * d);
-      expect(cosine(ours[i], ref)).toBeCloseTo(1, 5);
+      expect(cosine(ours[i]!, ref)).toBeCloseTo(1, 5);
     }
     await extractor.dispose();
   });
@@ -103,19 +103,19 @@ describe('loadEmbedder on the trained model', () => {
     ['generate images from text prompts', 'text-to-image generation with Stable Diffusion', 'SQL query optimizer'],
     ['browser automation', 'Playwright web testing and scraping', 'bitcoin price tracker'],
   ])('"%s" is closer to "%s" than to "%s"', async (query, related, unrelated) => {
-    const [q, r, u] = await embedder.embed([query, related, unrelated]);
+    const [q, r, u] = (await embedder.embed([query, related, unrelated])) as [Float32Array, Float32Array, Float32Array];
     expect(cosine(q, r)).toBeGreaterThan(cosine(q, u) + 0.1);
   });
 
   it.each(['ᚠᚢᚦ', '🚀🔥✨', '   ', ''])('embeds %j (no known token) to the zero vector', async (text) => {
-    const [v] = await embedder.embed([text]);
+    const [v] = (await embedder.embed([text])) as [Float32Array];
     expect(v.length).toBe(256);
     expect(embedder.isZero(v)).toBe(true);
     expect(Number.isNaN(v[0])).toBe(false);
   });
 
   it('does not flag ordinary queries as zero', async () => {
-    const [v] = await embedder.embed(['github pull request review']);
+    const [v] = (await embedder.embed(['github pull request review'])) as [Float32Array];
     expect(isZero(v)).toBe(false);
   });
 });

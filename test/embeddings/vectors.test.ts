@@ -26,10 +26,10 @@ function clustered(n: number, dims: number, seed: number): Float32Array[] {
     const v = new Float32Array(dims);
     let s = 0;
     for (let d = 0; d < dims; d++) {
-      v[d] = centers[c * dims + d] + 0.7 * noise[r * dims + d];
-      s += v[d] * v[d];
+      v[d] = centers[c * dims + d]! + 0.7 * noise[r * dims + d]!;
+      s += v[d]! * v[d]!;
     }
-    for (let d = 0; d < dims; d++) v[d] /= Math.sqrt(s);
+    for (let d = 0; d < dims; d++) v[d]! /= Math.sqrt(s);
     out.push(v);
   }
   return out;
@@ -37,14 +37,14 @@ function clustered(n: number, dims: number, seed: number): Float32Array[] {
 
 function dot(a: Float32Array, b: Float32Array): number {
   let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
   return s;
 }
 
 function bruteForce(vectors: readonly Float32Array[], query: Float32Array, k: number, rows?: number[]) {
   const candidates = rows ?? vectors.map((_, i) => i);
   return candidates
-    .map((index) => ({ index, score: dot(vectors[index], query) }))
+    .map((index) => ({ index, score: dot(vectors[index]!, query) }))
     .sort((a, b) => b.score - a.score || a.index - b.index)
     .slice(0, k);
 }
@@ -56,7 +56,7 @@ describe('quantize', () => {
     const q = quantize(vs, 32);
     for (let r = 0; r < vs.length; r++) {
       for (let c = 0; c < 32; c++) {
-        expect(Math.abs(q.data[r * 32 + c] * q.scales[r] - vs[r][c])).toBeLessThanOrEqual(q.scales[r] / 2 + 1e-7);
+        expect(Math.abs(q.data[r * 32 + c]! * q.scales[r]! - vs[r]![c]!)).toBeLessThanOrEqual(q.scales[r]! / 2 + 1e-7);
       }
     }
     expect(q.scales[50]).toBe(0);
@@ -77,8 +77,8 @@ describe.each([
   const index = new VectorIndex(quantize(vectors, dims), 'test-model');
   const dequantized = vectors.map((_, i) => index.vector(i));
   const queries = [0, 1, Math.floor(n / 2), n - 1].map((i) => {
-    const v = vectors[i].slice();
-    v[0] += 0.05; // near, not identical to, a stored vector
+    const v = vectors[i]!.slice();
+    v[0]! += 0.05; // near, not identical to, a stored vector
     return v;
   });
 
@@ -87,7 +87,7 @@ describe.each([
       const got = index.search(q, k);
       const want = bruteForce(dequantized, q, k);
       expect(got.map((h) => h.index)).toEqual(want.map((h) => h.index));
-      got.forEach((h, i) => expect(h.score).toBeCloseTo(want[i].score, 5));
+      got.forEach((h, i) => expect(h.score).toBeCloseTo(want[i]!.score, 5));
     }
   });
 
@@ -97,7 +97,7 @@ describe.each([
       const got = new Set(index.search(q, 10).map((h) => h.index));
       const want = bruteForce(vectors, q, 10);
       for (const h of want) if (got.has(h.index)) overlap++;
-      for (const h of index.search(q, 10)) expect(Math.abs(h.score - dot(vectors[h.index], q))).toBeLessThan(0.02);
+      for (const h of index.search(q, 10)) expect(Math.abs(h.score - dot(vectors[h.index]!, q))).toBeLessThan(0.02);
     }
     expect(overlap / (10 * queries.length)).toBeGreaterThanOrEqual(0.9);
   });
@@ -116,24 +116,24 @@ describe.each([
   });
 
   it('handles k beyond the candidate count and empty inputs', () => {
-    expect(index.search(queries[0], n + 10)).toHaveLength(n);
-    expect(index.search(queries[0], 0)).toEqual([]);
-    expect(index.searchSubset(queries[0], [], 5)).toEqual([]);
-    expect(index.searchSubset(queries[0], [3, 3, 3], 5)).toHaveLength(1);
-    expect(() => index.searchSubset(queries[0], [n], 1)).toThrow(RangeError);
+    expect(index.search(queries[0]!, n + 10)).toHaveLength(n);
+    expect(index.search(queries[0]!, 0)).toEqual([]);
+    expect(index.searchSubset(queries[0]!, [], 5)).toEqual([]);
+    expect(index.searchSubset(queries[0]!, [3, 3, 3], 5)).toHaveLength(1);
+    expect(() => index.searchSubset(queries[0]!, [n], 1)).toThrow(RangeError);
     expect(() => index.search(new Float32Array(dims + 1), 1)).toThrow(/dims/);
   });
 
   it('scoreAll agrees with search', () => {
-    const scores = index.scoreAll(queries[1]);
-    for (const h of index.search(queries[1], 5)) expect(scores[h.index]).toBeCloseTo(h.score, 6);
+    const scores = index.scoreAll(queries[1]!);
+    for (const h of index.search(queries[1]!, 5)) expect(scores[h.index]).toBeCloseTo(h.score, 6);
   });
 });
 
 describe('ties', () => {
   it('rank the lower row first, in search and searchSubset', () => {
-    const v = clustered(1, 16, 9)[0];
-    const other = clustered(2, 16, 10)[1];
+    const v = clustered(1, 16, 9)[0]!;
+    const other = clustered(2, 16, 10)[1]!;
     const index = new VectorIndex(quantize([other, v, other, v, v], 16), 'm');
     expect(index.search(v, 3).map((h) => h.index)).toEqual([1, 3, 4]);
     expect(index.searchSubset(v, [4, 3, 1, 0], 2).map((h) => h.index)).toEqual([1, 3]);
@@ -164,7 +164,7 @@ describe('vectors.i8 + vectors.json artifact', () => {
     const inMemory = new VectorIndex(q, manifest.modelId);
     expect(loaded.ids).toEqual(ids);
     expect(loaded.count).toBe(1003);
-    for (const probe of [0, 500, 1002]) expect(loaded.search(vectors[probe], 10)).toEqual(inMemory.search(vectors[probe], 10));
+    for (const probe of [0, 500, 1002]) expect(loaded.search(vectors[probe]!, 10)).toEqual(inMemory.search(vectors[probe]!, 10));
   });
 
   it('refuses vectors built with another model', async () => {
@@ -174,7 +174,7 @@ describe('vectors.i8 + vectors.json artifact', () => {
   it('detects a corrupted vectors.i8', async () => {
     const path = join(dir, VECTORS_FILE);
     const bytes = await readFile(path);
-    bytes[100] ^= 0x55;
+    bytes[100]! ^= 0x55;
     await writeFile(path, bytes);
     await expect(readVectors(dir)).rejects.toThrow(/checksum/);
   });
