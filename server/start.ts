@@ -1,4 +1,5 @@
 // `npm start`: build from the embedded snapshot when no build exists yet, then serve site and API.
+import './heap-tuning.ts';
 import { loadConfig, ConfigError } from './config.ts';
 import { createApp } from './app.ts';
 import { buildDirs, currentBuild } from '../build/build-dirs.ts';
@@ -17,15 +18,8 @@ async function main(): Promise<void> {
   }
   const started = performance.now();
   const app = createApp(config, { buildDir });
-  const address = await app.listen();
-  app.services.logger.info(
-    { url: `http://${address.address}:${address.port}`, baseUrl: config.baseUrl, listings: app.services.catalog.current.store.count, startMs: Math.round(performance.now() - started) },
-    'catalog is serving',
-  );
-  // The daily rebuild (`catalog rebuild`) finds the shim to signal here.
-  const removePidFile = writePidFile(pidFilePath(config.dataDir));
-  process.on('exit', removePidFile);
-  // SIGHUP: switch to the newest build (the daily rebuild sends it after `catalog build`).
+  // SIGHUP: switch to the newest build (the daily rebuild sends it after `catalog build`). Handled before the
+  // pid file exists, as SIGHUP's default action would end the process.
   process.on('SIGHUP', () => {
     const next = currentBuild(dirs);
     if (!next || next === app.services.catalog.current.buildDir) return;
@@ -35,6 +29,14 @@ async function main(): Promise<void> {
       app.services.logger.error({ err: error, buildDir: next }, 'the newest build could not be loaded; the previous one keeps serving');
     }
   });
+  const address = await app.listen();
+  // The daily rebuild (`catalog rebuild`) finds the shim to signal here; written before the ready line.
+  const removePidFile = writePidFile(pidFilePath(config.dataDir));
+  process.on('exit', removePidFile);
+  app.services.logger.info(
+    { url: `http://${address.address}:${address.port}`, baseUrl: config.baseUrl, listings: app.services.catalog.current.store.count, startMs: Math.round(performance.now() - started) },
+    'catalog is serving',
+  );
   const stop = () => void app.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -1,5 +1,7 @@
 // Sparse co-occurrence counting and a randomized truncated eigen/SVD solver in plain TypeScript.
 // Everything is deterministic: a seeded PRNG, fixed loop orders, no Math.random, no threads.
+// Index expressions carry `!` for noUncheckedIndexedAccess: every index here is in range by
+// construction, and the assertion is erased at run time (no checks added to the hot loops).
 
 /** xorshift128+-style 32-bit generator (sfc32), seeded; deterministic across runs. */
 export function seededRandom(seed: number): () => number {

@@ -89,10 +89,10 @@ export async function trainStaticModel(
   if (opt.dims < 1 || !Number.isInteger(opt.dims)) throw new Error('dims must be a positive integer');
   const timings: Record<string, number> = {};
   let t0 = performance.now();
-  const lap = (name: string): void => {
+  const lap = (name: string, detail = ''): void => {
     const t = performance.now();
     timings[name] = Math.round(t - t0);
-    log?.(`${name}: ${timings[name]} ms`);
+    log?.(`${name}: ${timings[name]} ms${detail ? ` (${detail})` : ''}`);
     t0 = t;
   };
 
@@ -143,7 +143,7 @@ export async function trainStaticModel(
   const pieces = wordList.map((w) => Int32Array.from(encoder.encodeWord(w)));
   const V = vocabList.length;
   const firstContent = SPECIAL_TOKENS.length;
-  lap('vocab');
+  lap('vocab', `${V} tokens`);
 
   // Pass 2: token sequences (specials and [UNK] dropped), windowed counts, document frequency.
   const pairs = new PairCounter(20);
@@ -170,7 +170,7 @@ export async function trainStaticModel(
       for (let b = a + 1; b < end; b++) pairs.add(ta, seq[b]!, weights[b - a]!);
     }
   }
-  lap(`cooccurrence (${pairs.size} pairs)`);
+  lap('cooccurrence', `${pairs.size} distinct pairs, ${tokens} tokens`);
 
   // PPMI with context-distribution smoothing applied symmetrically, so the matrix stays symmetric
   // and only its upper triangle is stored: PMI = log(c_ij · S² / (T · c_i^α · c_j^α)).
@@ -195,7 +195,7 @@ export async function trainStaticModel(
       if (pmi > 0) fn(i, j, pmi);
     }),
   );
-  lap(`ppmi (${csr.cols.length} nnz)`);
+  lap('ppmi', `${csr.cols.length} positive entries in the upper triangle`);
 
   const k = Math.min(opt.dims, V);
   const eig = randomizedSymmetricEigen(csr, k, {

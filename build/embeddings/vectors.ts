@@ -9,6 +9,8 @@
 // Artifact: vectors.i8 holds count × dims int8 (row-major, no padding), zero bytes up to a
 // multiple of 4, then count float32 little-endian scales. vectors.json describes it (model id,
 // dims, count, quantization, byte offsets, sha256 of vectors.i8, optional row ids).
+// Index expressions carry `!` for noUncheckedIndexedAccess: every index here is in range by
+// construction, and the assertion is erased at run time (no checks added to the hot loops).
 
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';

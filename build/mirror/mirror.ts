@@ -94,7 +94,9 @@ export async function mirror(options: MirrorOptions): Promise<MirrorReport> {
   const origin = options.baseUrl.replace(/\/+$/, '');
   const siteDir = join(options.dir, 'site');
   const retries = options.retries ?? 2;
-  const signal = options.signal;
+  // One failure stops every worker before mirror() settles, so nothing is written after it returned.
+  const stop = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
 
   const manifestText = (await download(origin + SHARD_MANIFEST_PATH, signal)).toString('utf8');
   let manifest;
@@ -130,7 +132,7 @@ export async function mirror(options: MirrorOptions): Promise<MirrorReport> {
       return;
     }
     for (let attempt = 0; ; attempt++) {
-      signal?.throwIfAborted();
+      signal.throwIfAborted();
       try {
         const body = await download(origin + entry.path, signal);
         if (body.length !== entry.bytes || sha256(body) !== entry.sha256) {
@@ -143,19 +145,26 @@ export async function mirror(options: MirrorOptions): Promise<MirrorReport> {
         options.onFile?.(entry.path, 'fetched');
         return;
       } catch (error) {
-        if (signal?.aborted || !(error instanceof MirrorError) || attempt >= retries) throw error;
+        if (signal.aborted || !(error instanceof MirrorError) || attempt >= retries) throw error;
       }
     }
   };
+  let failure: unknown;
   const worker = async () => {
-    while (next < entries.length) {
-      signal?.throwIfAborted();
-      const entry = entries[next++]!;
-      await fetchOne(entry);
-      options.onProgress?.(++done, entries.length);
+    try {
+      while (next < entries.length) {
+        signal.throwIfAborted();
+        const entry = entries[next++]!;
+        await fetchOne(entry);
+        options.onProgress?.(++done, entries.length);
+      }
+    } catch (error) {
+      failure ??= error;
+      stop.abort(error);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 6) }, worker));
+  if (failure !== undefined) throw failure;
 
   // Files of an earlier snapshot (and temp files of an interrupted run) would be served as if current.
   const wanted = new Set(entries.map((entry) => join(siteDir, entry.path)));

@@ -30,7 +30,7 @@ export function nextDay(record: ListingRecord, gain = usualGain(record)): Listin
   };
 }
 
-/** A sharp jump: the listing gains several times its whole installs in one day. */
+/** A sharp jump: the listing gains ten times its whole installs in one day. */
 export function sharpGain(record: ListingRecord): number {
-  return Math.max(5_000, record.installs * 3);
+  return Math.max(50_000, record.installs * 10);
 }

@@ -1,8 +1,9 @@
-// Guarantees: training is deterministic — the same texts and options give byte-identical model files and the same content hash; other input gives another hash.
+// Guarantees: training is deterministic — the same texts and options give byte-identical model files and the same content hash; other input gives another hash; degenerate corpora still give a loadable, NaN-free model.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadEmbedder } from '../../build/embeddings/embedder.ts';
 import { MANIFEST_FILE, trainStaticModel, type TrainResult } from '../../build/embeddings/train-static-model.ts';
 import { corpusTexts } from './corpus.ts';
 
@@ -49,4 +50,21 @@ describe('trainStaticModel determinism', () => {
     expect(other.manifest.contentHash).not.toBe(first.manifest.contentHash);
     expect(other.manifest.corpus.sha256).not.toBe(first.manifest.corpus.sha256);
   }, 120_000);
+});
+
+describe('trainStaticModel on degenerate corpora', () => {
+  it.each([
+    ['empty', []],
+    ['single document', ['hello world']],
+    ['handful', ['postgres database server', 'postgres sql database', 'image generation model', 'image diffusion model', 'hello']],
+  ])('%s: writes a model that loads and embeds without NaN', async (name, texts) => {
+    const out = join(root, `tiny-${name.replace(/\W/g, '-')}`);
+    const { manifest } = await trainStaticModel(texts, out, { dims: 16, minCount: 1 });
+    expect(manifest.corpus.documents).toBe(texts.length);
+    const embedder = await loadEmbedder(out);
+    const vecs = await embedder.embed(['postgres database', 'image', 'ᚠᚢᚦ']);
+    for (const v of vecs) expect(v.some(Number.isNaN)).toBe(false);
+    expect(embedder.isZero(vecs[2] ?? new Float32Array(1))).toBe(true);
+    await embedder.dispose();
+  }, 60_000);
 });

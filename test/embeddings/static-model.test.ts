@@ -1,11 +1,11 @@
 // Guarantees: a model trained on the real catalog loads through the unmodified transformers.js pipeline offline, ranks related texts above unrelated ones, and embeds unknown-character queries to a detectable zero vector.
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { env, pipeline } from '@huggingface/transformers';
 import * as ort from 'onnxruntime-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Embedder, isZero, loadEmbedder } from '../../build/embeddings/embedder.ts';
+import { type Embedder, MODEL_DIR_ENV, isZero, loadEmbedder, resolveModelDir } from '../../build/embeddings/embedder.ts';
 import { MANIFEST_FILE, type ModelManifest, trainStaticModel } from '../../build/embeddings/train-static-model.ts';
 import { corpusTexts, cosine } from './corpus.ts';
 
@@ -117,5 +117,36 @@ describe('loadEmbedder on the trained model', () => {
   it('does not flag ordinary queries as zero', async () => {
     const [v] = (await embedder.embed(['github pull request review'])) as [Float32Array];
     expect(isZero(v)).toBe(false);
+  });
+});
+
+describe('loadEmbedder on any Transformers.js model directory', () => {
+  it('loads a directory without the catalog manifest (as for all-MiniLM-L6-v2) through the same path', async () => {
+    const plain = `${dir}-plain`;
+    await cp(dir, plain, { recursive: true });
+    await rm(join(plain, MANIFEST_FILE));
+    try {
+      const other = await loadEmbedder(plain);
+      expect(other.kind).toBe('pretrained');
+      expect(other.dims).toBe(256); // probed from an embedding, not read from a manifest
+      expect(other.modelId).toMatch(/-plain$/);
+      const [a] = (await other.embed(['postgres database'])) as [Float32Array];
+      const [b] = (await embedder.embed(['postgres database'])) as [Float32Array];
+      expect(cosine(a, b)).toBeCloseTo(1, 5);
+      await other.dispose();
+    } finally {
+      await rm(plain, { recursive: true, force: true });
+    }
+  });
+
+  it('fails with a clear error, without any download attempt, when the directory has no model', async () => {
+    await expect(loadEmbedder(join(dir, 'missing'))).rejects.toThrow(/no embedding model/);
+  });
+
+  it('takes the operator-configured directory from CATALOG_EMBEDDING_MODEL_DIR', () => {
+    expect(MODEL_DIR_ENV).toBe('CATALOG_EMBEDDING_MODEL_DIR');
+    expect(resolveModelDir('/default/model', { [MODEL_DIR_ENV]: '/srv/models/all-MiniLM-L6-v2' })).toBe('/srv/models/all-MiniLM-L6-v2');
+    expect(resolveModelDir('/default/model', { [MODEL_DIR_ENV]: '  ' })).toBe('/default/model');
+    expect(resolveModelDir('/default/model', {})).toBe('/default/model');
   });
 });

@@ -1,0 +1,34 @@
+// @ts-check
+// The site's pages (src/pages). Every page is prerendered by the build's "site" stage (build/site-stage.ts)
+// except /browse, which the shim renders per request through the middleware handler of @astrojs/node.
+// The stage passes the catalog's runtime directory and public origin in the environment.
+import { defineConfig } from 'astro/config';
+import node from '@astrojs/node';
+
+export default defineConfig({
+  site: process.env.CATALOG_BASE_URL || 'http://localhost:8080',
+  output: 'static',
+  // Middleware mode builds <outDir>/server/entry.mjs exporting handler(req, res, next, locals) for the shim.
+  adapter: node({ mode: 'middleware' }),
+  trailingSlash: 'ignore',
+  build: {
+    // /listings/<slug>/index.html: the URLs of SITE_PATHS end in a slash.
+    format: 'directory',
+    // One page at a time: more concurrency measured slower and larger at 100k pages (one CPU does the rendering).
+    concurrency: 1,
+    // One stylesheet for every page, cached once (immutable /_astro/ URL) instead of repeated in 100k pages.
+    inlineStylesheets: 'never',
+  },
+  // Two pages claiming one URL is a bug (e.g. two listings with one slug): fail the build instead of dropping one.
+  prerenderConflictBehavior: 'error',
+  devToolbar: { enabled: false },
+  // No sessions, no image service, nothing fetched: the pages only read the build's runtime artifacts.
+  session: { driver: undefined },
+  image: { service: { entrypoint: 'astro/assets/services/noop' } },
+  vite: {
+    // The server bundle lives in the build directory, outside this project: bundle its dependencies into it
+    // so the shim can import it wherever the data directory is.
+    ssr: { noExternal: true },
+    logLevel: 'warn',
+  },
+});

@@ -1,0 +1,19 @@
+// Child process of the site stage (build/site-stage.ts): `astro build` of <root> into <outDir>, then its figures
+// to the parent over IPC. Usage: node build/astro-build.ts <root> <outDir> (CATALOG_RUNTIME_DIR, CATALOG_BASE_URL set).
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+// Set before astro is imported: it reads the variable when it loads, and would otherwise send telemetry.
+process.env.ASTRO_TELEMETRY_DISABLED = '1';
+const { build } = await import('astro');
+
+const [root, outDir] = process.argv.slice(2);
+if (!root || !outDir) throw new Error('usage: node build/astro-build.ts <root> <outDir>');
+
+const started = performance.now();
+await build({ root, outDir, logLevel: 'warn' });
+const seconds = (performance.now() - started) / 1000;
+const pages = (readdirSync(join(outDir, 'client'), { recursive: true, encoding: 'utf8' }) as string[]).filter((path) => path.endsWith('.html')).length;
+const report = { pages, seconds, maxRssKB: process.resourceUsage().maxRSS };
+if (process.send) process.send({ report }, () => process.exit(0));
+else console.log(JSON.stringify(report));

@@ -1,0 +1,166 @@
+// The "site" stage: the Astro project at the top of the repository (astro.config.mjs, src/pages) → every page of
+// the site, prerendered from this build's runtime artifacts, plus the server bundle of the one on-demand page
+// (/browse). Astro runs in a child process (build/astro-build.ts): its memory is returned when it exits, its
+// global state (NODE_ENV, Vite) stays out of the build's process, and its inputs are plain environment variables.
+//   <buildDir>/astro/client → <buildDir>/site   the static handler's root; later stages add their files to it
+//   <buildDir>/astro/server                     entry.mjs, imported by the shim for /browse
+// Pages, styles and scripts then get .br and .gz siblings, which the static handler serves by Accept-Encoding.
+import { fork } from 'node:child_process';
+import { cpSync, existsSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import type { Stage, StageContext } from './pipeline.ts';
+import { COMPRESS_MIN_BYTES } from './site-writer.ts';
+
+/** The Astro project: the repository root. */
+export const SITE_ROOT = fileURLToPath(new URL('..', import.meta.url));
+const RUNNER = fileURLToPath(new URL('./astro-build.ts', import.meta.url));
+
+const COMPRESSIBLE = /\.(?:html|css|js|mjs|txt|svg|xml|json)$/;
+/**
+ * Brotli quality 5 and gzip level 6 for pages: on a 20 KB listing page quality 5 is within a few percent of
+ * quality 11's size at a small fraction of its time (the figures are in the issue notes); 100k pages must
+ * compress in well under a minute on two cores.
+ */
+export const PAGE_COMPRESSION = { brotliQuality: 5, gzipLevel: 6 } as const;
+/** zlib work runs on libuv's thread pool (4 threads by default); more in flight only queues. */
+const IN_FLIGHT = 8;
+
+const brotli = promisify(brotliCompress);
+const gz = promisify(gzip);
+
+export interface AstroBuildReport {
+  pages: number;
+  seconds: number;
+  maxRssKB: number;
+}
+
+export interface SiteStats extends AstroBuildReport {
+  compressed: { files: number; bytes: number; brotliBytes: number; gzipBytes: number; seconds: number };
+}
+
+/** Runs `astro build` for this build in a child process; resolves with the child's own figures. */
+export function runAstroBuild(options: {
+  outDir: string;
+  runtimeDir: string;
+  baseUrl: string;
+  onRendered?: (pages: number) => void;
+}): Promise<AstroBuildReport> {
+  return new Promise((resolve, reject) => {
+    const child = fork(RUNNER, [SITE_ROOT, options.outDir], {
+      cwd: SITE_ROOT,
+      env: {
+        ...process.env,
+        // Astro would otherwise phone home on every build.
+        ASTRO_TELEMETRY_DISABLED: '1',
+        NODE_ENV: 'production',
+        CATALOG_RUNTIME_DIR: options.runtimeDir,
+        CATALOG_BASE_URL: options.baseUrl,
+      },
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      // A test runner's loader flags would make the child load vitest's hooks.
+      execArgv: [],
+    });
+    const output: string[] = [];
+    const keep = (chunk: Buffer) => {
+      output.push(chunk.toString());
+      if (output.length > 200) output.splice(0, output.length - 200);
+    };
+    child.stdout!.on('data', keep);
+    child.stderr!.on('data', keep);
+    let report: AstroBuildReport | undefined;
+    child.on('message', (message: { rendered?: number; report?: AstroBuildReport }) => {
+      if (message.rendered !== undefined) options.onRendered?.(message.rendered);
+      if (message.report) report = message.report;
+    });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      const log = output.join('').trim();
+      if (code === 0 && report) resolve(report);
+      else reject(new Error(`astro build failed (${signal ?? `exit code ${code}`})${log ? `:\n${log.slice(-4000)}` : ''}`));
+    });
+  });
+}
+
+function compressibleFiles(root: string): string[] {
+  return (readdirSync(root, { recursive: true, encoding: 'utf8' }) as string[]).filter((path) => COMPRESSIBLE.test(path)).map((path) => join(root, path));
+}
+
+/** Writes .br and .gz next to every compressible file of `root` of at least COMPRESS_MIN_BYTES. */
+export async function precompress(root: string, onProgress?: (done: number, total: number) => void): Promise<SiteStats['compressed']> {
+  const started = performance.now();
+  const files = compressibleFiles(root);
+  const totals = { files: 0, bytes: 0, brotliBytes: 0, gzipBytes: 0 };
+  let next = 0;
+  const worker = async () => {
+    while (next < files.length) {
+      const file = files[next++]!;
+      const body = await readFile(file);
+      if (body.length < COMPRESS_MIN_BYTES) continue;
+      const [br, gzipped] = await Promise.all([
+        brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: PAGE_COMPRESSION.brotliQuality, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+        gz(body, { level: PAGE_COMPRESSION.gzipLevel }),
+      ]);
+      await Promise.all([writeFile(`${file}.br`, br), writeFile(`${file}.gz`, gzipped)]);
+      totals.files++;
+      totals.bytes += body.length;
+      totals.brotliBytes += br.length;
+      totals.gzipBytes += gzipped.length;
+      if (totals.files % 2000 === 0) onProgress?.(next, files.length);
+    }
+  };
+  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+  onProgress?.(files.length, files.length);
+  return { ...totals, seconds: (performance.now() - started) / 1000 };
+}
+
+/** Moves the prerendered client output to the static root (merging if a stage already wrote there). */
+function moveClientOutput(client: string, site: string): void {
+  if (!existsSync(site)) {
+    renameSync(client, site);
+    return;
+  }
+  cpSync(client, site, { recursive: true });
+  rmSync(client, { recursive: true, force: true });
+}
+
+export async function buildSite(ctx: Pick<StageContext, 'buildDir' | 'baseUrl' | 'runtime' | 'progress' | 'log'>): Promise<SiteStats> {
+  if (!ctx.runtime) throw new Error('the site stage needs the index stage to run first');
+  const total = ctx.runtime.count;
+  const outDir = join(ctx.buildDir, 'astro');
+  const astro = await runAstroBuild({
+    outDir,
+    runtimeDir: join(ctx.buildDir, 'runtime'),
+    baseUrl: ctx.baseUrl,
+    onRendered: (pages) => ctx.progress(Math.min(pages, total), total),
+  });
+  const site = join(ctx.buildDir, 'site');
+  moveClientOutput(join(outDir, 'client'), site);
+  // Only the server bundle is used from here on.
+  for (const name of readdirSync(outDir)) if (name !== 'server') rmSync(join(outDir, name), { recursive: true, force: true });
+  const compressed = await precompress(site, ctx.progress);
+  const stats: SiteStats = { ...astro, compressed };
+  writeFileSync(join(outDir, 'site-stats.json'), JSON.stringify(stats, null, 1));
+  const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+  ctx.log(
+    `site: ${astro.pages} pages in ${astro.seconds.toFixed(1)} s (${Math.round(astro.pages / astro.seconds)} pages/s, astro peak RSS ${mib(astro.maxRssKB * 1024)}); ` +
+      `compressed ${compressed.files} files ${mib(compressed.bytes)} → br ${mib(compressed.brotliBytes)}, gz ${mib(compressed.gzipBytes)} in ${compressed.seconds.toFixed(1)} s`,
+  );
+  return stats;
+}
+
+export const SITE_STAGE: Stage = {
+  name: 'site',
+  async run(ctx) {
+    await buildSite(ctx);
+  },
+};
+
+/** Whether a build directory has the pages of this stage (builds made before it existed do not). */
+export function hasSiteServer(buildDir: string): boolean {
+  const entry = join(buildDir, 'astro', 'server', 'entry.mjs');
+  return existsSync(entry) && statSync(entry).isFile();
+}

@@ -1,0 +1,187 @@
+// Guarantees `catalog mirror` and `catalog serve`: a running instance's shards are fetched and verified
+// against the manifest's SHA-256, an interrupted or damaged mirror resumes (verified files kept, missing and
+// bad ones fetched again), a file that never verifies fails the mirror, and the mirror served offline answers
+// the API exactly as the origin does, deriving its runtime artifacts once and never again on a later start.
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import { runBuild } from '../../build/pipeline.ts';
+import { mirror, MirrorError, type MirrorReport } from '../../build/mirror/mirror.ts';
+import { createServeApp, resolveServeTarget } from '../../build/mirror/serve.ts';
+import { manifestEntries } from '../../build/mirror/shard-manifest.ts';
+import type { ShardManifest } from '../../build/shards.ts';
+import type { App } from '../../server/app.ts';
+import { loadConfig } from '../../server/config.ts';
+import { sampleRecords, tempDir, writeExport } from '../support/fixtures.ts';
+import { startServer, TEST_BASE_URL, type TestServer } from '../support/server.ts';
+import { jsonOf, runCli } from './cli-runner.ts';
+
+const dataDir = tempDir('catalog-origin-');
+const mirrorDir = join(tempDir('catalog-mirror-'), 'mirror');
+let origin: TestServer;
+let manifest: ShardManifest;
+let buildDir: string;
+
+beforeAll(async () => {
+  const records = sampleRecords(60, ['pdf', 'docx', 'xlsx', 'pptx']);
+  const exportPath = writeExport(join(dataDir, 'export'), records);
+  ({ buildDir } = await runBuild({ dataDir, exportPath, baseUrl: TEST_BASE_URL, quiet: true }));
+  origin = await startServer({}, { buildDir }, { CATALOG_DATA_DIR: dataDir, SEARCH_SIGNALS: 'off' });
+  manifest = JSON.parse(readFileSync(join(buildDir, 'site/shards/manifest.json'), 'utf8')) as ShardManifest;
+});
+afterAll(() => origin?.close());
+
+const entries = () => manifestEntries(manifest);
+const entryCount = () => entries().length;
+const siteFile = (path: string) => join(mirrorDir, 'site', path);
+
+describe('mirror', () => {
+  it('an interrupted mirror keeps what it verified and leaves no manifest behind', async () => {
+    expect(entryCount()).toBeGreaterThan(20);
+    const controller = new AbortController();
+    let placed = 0;
+    const outcome = await mirror({
+      baseUrl: origin.origin,
+      dir: mirrorDir,
+      concurrency: 2,
+      signal: controller.signal,
+      onFile: () => {
+        if (++placed === 8) controller.abort();
+      },
+    }).catch((error: unknown) => error);
+    expect((outcome as Error).name).toBe('AbortError');
+    const fetched = entries().filter((e) => existsSync(siteFile(e.path))).length;
+    expect(fetched).toBeGreaterThanOrEqual(8);
+    expect(fetched).toBeLessThan(entryCount());
+    // Without the manifest the directory is not a mirror yet: serve refuses it instead of serving half a snapshot.
+    expect(existsSync(siteFile('/shards/manifest.json'))).toBe(false);
+    await expect(resolveServeTarget(mirrorDir)).rejects.toThrow(/neither a mirror/);
+  });
+
+  it('resuming keeps verified files, repairs a corrupted one and fetches the missing ones', async () => {
+    const present = entries().filter((e) => existsSync(siteFile(e.path)));
+    const corrupted = present[0]!;
+    writeFileSync(siteFile(corrupted.path), '[{"id":"tampered"}]');
+    writeFileSync(`${siteFile(present[1]!.path)}.part-99999`, 'left over by a killed run');
+
+    const report = await mirror({ baseUrl: origin.origin, dir: mirrorDir });
+    expect(report).toMatchObject({ files: entryCount(), repaired: 1, kept: present.length - 1, fetched: entryCount() - present.length + 1, indexed: true });
+    expect(report.snapshotHash).toBe(manifest.snapshotHash);
+    for (const entry of entries()) {
+      expect(readFileSync(siteFile(entry.path))).toEqual(readFileSync(join(buildDir, 'site', entry.path)));
+    }
+    expect(readFileSync(siteFile('/shards/manifest.json'), 'utf8')).toBe(readFileSync(join(buildDir, 'site/shards/manifest.json'), 'utf8'));
+    const leftovers = readdirSync(join(mirrorDir, 'site'), { recursive: true }).filter((name) => String(name).includes('.part-'));
+    expect(leftovers).toEqual([]);
+  });
+
+  it('a second mirror of the same snapshot fetches nothing and does not re-index (via the CLI)', async () => {
+    const stamp = statSync(join(mirrorDir, 'runtime/manifest.json')).mtimeMs;
+    const result = await runCli(['mirror', origin.origin, mirrorDir, '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(jsonOf<MirrorReport>(result)).toMatchObject({ fetched: 0, kept: entryCount(), repaired: 0, indexed: false });
+    expect(statSync(join(mirrorDir, 'runtime/manifest.json')).mtimeMs).toBe(stamp);
+  });
+
+  it('a file that does not match its checksum after the retries fails the mirror (exit code 3), keeping the rest', async () => {
+    const target = manifest.files[0]!;
+    const originFile = join(buildDir, 'site', target.path);
+    const original = readFileSync(originFile);
+    const dir = join(tempDir('catalog-mirror-bad-'), 'm');
+    try {
+      // The origin now serves bytes that differ from what its manifest promises.
+      writeFileSync(originFile, original.toString('utf8').replace(/"path"/, '"paht"'));
+      for (const compressed of ['.br', '.gz']) rmSync(originFile + compressed, { force: true });
+      const error = await mirror({ baseUrl: origin.origin, dir, retries: 1 }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(MirrorError);
+      expect((error as MirrorError).kind).toBe('checksum');
+      expect((error as Error).message).toContain(target.path);
+      expect(existsSync(join(dir, 'site', target.path))).toBe(false);
+      expect(existsSync(join(dir, 'site/shards/manifest.json'))).toBe(false);
+      const kept = entries().filter((e) => existsSync(join(dir, 'site', e.path)));
+      for (const entry of kept) expect(readFileSync(join(dir, 'site', entry.path))).toEqual(readFileSync(join(buildDir, 'site', entry.path)));
+
+      const cli = await runCli(['mirror', origin.origin, dir, '--retries', '0']);
+      expect(cli.code).toBe(3);
+      expect(cli.stderr).toContain('SHA-256');
+    } finally {
+      writeFileSync(originFile, original);
+    }
+  });
+
+  it('an origin that is not a catalog is a fetch failure, not a crash', async () => {
+    const cli = await runCli(['mirror', `${origin.origin}/nothing-here`, join(tempDir(), 'm')]);
+    expect(cli.code).toBe(3);
+    expect(cli.stderr).toMatch(/404/);
+  });
+});
+
+describe('serve <mirror>', () => {
+  let served: App | undefined;
+  let servedOrigin: string;
+
+  beforeAll(async () => {
+    const target = await resolveServeTarget(mirrorDir);
+    expect(target).toMatchObject({ kind: 'mirror', indexed: false });
+    const config = loadConfig({ PUBLIC_BASE_URL: TEST_BASE_URL, RATE_LIMIT_MAX: '1000000' }, { port: 0, host: '127.0.0.1' });
+    served = createServeApp(config, target, pino({ level: 'silent' }));
+    servedOrigin = `http://127.0.0.1:${(await served.listen()).port}`;
+  });
+  afterAll(() => served?.close());
+
+  const first = (type: string) => sampleRecords(60).find((r) => r.type === type)!;
+  const paths = () => [
+    '/api/v1/listings',
+    '/api/v1/listings?limit=100',
+    '/api/v1/listings?type=skill&limit=50',
+    '/api/v1/listings?type=mcp&sort=stars&limit=25',
+    '/api/v1/listings?sort=trending&limit=40',
+    '/api/v1/listings?sort=searchTrend&limit=10',
+    `/api/v1/listings?type=skill&category=${first('skill').category}`,
+    `/api/v1/listings?owner=${first('plugin').repo.split('/')[0]}`,
+    '/api/v1/listings?q=pdf',
+    '/api/v1/listings?q=server&type=mcp&limit=20',
+    '/api/v1/listings?q=git&sort=installs',
+    '/api/v1/listings?limit=10&offset=30',
+    '/api/upstream/listings?type=workflow',
+    '/api/v1/listings/pdf',
+    `/api/v1/listings/${encodeURIComponent(first('mcp').id)}`,
+    '/api/v1/listings/pdf/files',
+    '/api/v1/listings/xlsx/files',
+    `/api/v1/listings/${encodeURIComponent(first('marketplace').id)}/files`,
+    '/api/v1/listings/no-such-listing',
+    '/api/v1/catalog/stats',
+    '/api/v1/categories',
+    '/api/v1/meta',
+    '/shards/manifest.json',
+    manifest.collections.all!.pages[0]!.path,
+  ];
+
+  it('answers the API exactly as the origin does', async () => {
+    for (const path of paths()) {
+      const [a, b] = await Promise.all([fetch(origin.origin + path), fetch(servedOrigin + path)]);
+      expect(b.status, path).toBe(a.status);
+      expect(await b.text(), path).toBe(await a.text());
+    }
+    const batch = { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ids: ['pdf', 'docx', 'missing'] }) };
+    const [a, b] = await Promise.all([fetch(`${origin.origin}/api/v1/listings/batch`, batch), fetch(`${servedOrigin}/api/v1/listings/batch`, batch)]);
+    expect(await b.text()).toBe(await a.text());
+  });
+
+  it('serves read-only: no counters are written into the mirror', async () => {
+    await fetch(`${servedOrigin}/api/v1/listings?q=pdf`);
+    await fetch(`${servedOrigin}/api/v1/listings/pdf`);
+    await served!.close();
+    served = undefined;
+    expect(existsSync(join(mirrorDir, 'signals.db'))).toBe(false);
+    expect(existsSync(join(mirrorDir, 'shim.pid'))).toBe(false);
+  });
+
+  it('a mirror without runtime artifacts gets them on its first serve, and only then', async () => {
+    rmSync(join(mirrorDir, 'runtime'), { recursive: true });
+    expect((await resolveServeTarget(mirrorDir)).indexed).toBe(true);
+    expect((await resolveServeTarget(mirrorDir)).indexed).toBe(false);
+    expect(readFileSync(join(mirrorDir, 'runtime/listings.jsonl'), 'utf8')).toBe(readFileSync(join(buildDir, 'runtime/listings.jsonl'), 'utf8'));
+  });
+});
