@@ -26,9 +26,12 @@ export default defineConfig({
   session: { driver: undefined },
   image: { service: { entrypoint: 'astro/assets/services/noop' } },
   vite: {
-    // The server bundle lives in the build directory, outside this project: bundle its dependencies into it
-    // so the shim can import it wherever the data directory is.
-    ssr: { noExternal: true },
+    // The bundles live in the build directory, outside this project, where no node_modules is found: bundle
+    // their dependencies into them (the prerender bundle runs during the build, the server bundle in the shim).
+    environments: {
+      ssr: { resolve: { noExternal: true } },
+      prerender: { resolve: { noExternal: true } },
+    },
     logLevel: 'warn',
   },
 });

@@ -1,13 +1,15 @@
 // `npm run bench [-- section...]`: the performance targets, measured as figures and ratios within one run.
-// Sections: search (shim vs bare node:http at 100k listings), build (embedded snapshot and 100k).
+// Sections: search (shim vs bare node:http at 100k listings), build (embedded snapshot and 100k), semantic
+// (embeddings stage cost; semantic search, /ask and MCP search latency at 100k: bench/semantic.ts).
 // Environment: BENCH_COUNT (default 100000), BENCH_SECONDS per load run (default 10).
 import { join } from 'node:path';
 import { rmSync } from 'node:fs';
 import { BENCH_DIR, load, scaleExport, serve, table, timedBuild } from './harness.ts';
+import { semanticSection } from './semantic.ts';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const sections = process.argv.slice(2).length ? process.argv.slice(2) : ['build', 'search'];
+const sections = process.argv.slice(2).length ? process.argv.slice(2) : ['build', 'search', 'semantic'];
 
 /** Filtered keyword searches of the kind people send: common and rare words, with type/category/owner filters. */
 export const SEARCH_PATHS = [
@@ -89,7 +91,11 @@ async function buildSection(): Promise<void> {
   console.log(table(rows));
 }
 
-const SECTIONS: Record<string, () => Promise<void>> = { build: buildSection, search: searchSection };
+const SECTIONS: Record<string, () => Promise<void>> = {
+  build: buildSection,
+  search: searchSection,
+  semantic: () => semanticSection({ count: COUNT, seconds: SECONDS, ensureBuilt, scaleExport, searchPaths: SEARCH_PATHS }),
+};
 for (const name of sections) {
   const section = SECTIONS[name];
   if (!section) throw new Error(`unknown section ${name}; known: ${Object.keys(SECTIONS).join(', ')}`);

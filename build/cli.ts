@@ -304,7 +304,7 @@ program
       if (opts.json) console.log(JSON.stringify(report, null, 2));
       else {
         console.log(`mirror: ${report.listings} listings (snapshot ${short(report.snapshotHash)}) from ${report.origin} into ${report.dir}`);
-        console.log(`  ${report.files} files verified: ${report.fetched} fetched (${(report.bytesFetched / 1e6).toFixed(1)} MB), ${report.kept} kept, ${report.repaired} repaired, ${report.removed} stale removed`);
+        console.log(`  ${report.files} files verified: ${report.fetched} fetched (${(report.bytesFetched / 1e6).toFixed(1)} MB), ${report.kept} kept, ${report.repaired} repaired, ${report.removed} stale removed${report.rateLimited ? `, waited out the origin's rate limit ${report.rateLimited} times` : ''}`);
         console.log(report.indexed ? '  runtime artifacts derived; serve it with: catalog serve ' + dir : opts.index ? '  runtime artifacts already current' : '  not indexed (--no-index); serve derives them on its first start');
       }
     } finally {

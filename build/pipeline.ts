@@ -59,7 +59,10 @@ export async function defaultStages(): Promise<Stage[]> {
   // Imported lazily: the discovery generators import the pipeline's types and the server's route tables.
   const { DISCOVERY_STAGE } = await import('./discovery/index.ts');
   const { SHARDS_STAGE } = await import('./shards.ts');
-  return [INDEX_STAGE, SHARDS_STAGE, DISCOVERY_STAGE];
+  const { SITE_STAGE } = await import('./site-stage.ts');
+  const { EMBEDDINGS_STAGE } = await import('./embeddings/embeddings-stage.ts');
+  // The site stage moves Astro's output into site/, so it runs before the stages that add files there.
+  return [INDEX_STAGE, EMBEDDINGS_STAGE, SITE_STAGE, SHARDS_STAGE, DISCOVERY_STAGE];
 }
 
 export async function runBuild(options: BuildOptions): Promise<BuildResult> {

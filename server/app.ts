@@ -2,6 +2,7 @@
 // through the same pipeline (version check, rate limit, route or static file, error mapping).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pino, type Logger } from 'pino';
 import { Redis } from 'ioredis';
@@ -13,8 +14,9 @@ import { clientAddress, rateLimitKey } from './http/client-ip.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
 import { sendError, toCatalogError } from './http/reply.ts';
 import { Router, type RequestContext, type Route } from './http/router.ts';
-import { createStaticFiles, type StaticFiles } from './http/static-files.ts';
-import { keywordListingSearch } from './routes/catalog-routes.ts';
+import { createStaticFiles, negotiateMediaType, type StaticFiles } from './http/static-files.ts';
+import { createHybridSearch } from './search/hybrid-search.ts';
+import { SemanticIndex } from './search/semantic-index.ts';
 import { ROUTE_MODULES } from './routes/index.ts';
 import { createConfiguredSignals, listingPageSlug } from './signals/index.ts';
 import type { Services } from './services.ts';
@@ -25,6 +27,8 @@ export interface App {
   router: Router;
   listen(): Promise<AddressInfo>;
   close(): Promise<void>;
+  /** The served snapshot's embeddings: loaded in the background once listening, and after every swap. */
+  semantic: SemanticIndex;
   /** Switches to another build directory (after a rebuild); the old one keeps serving if it fails to load. */
   reload(buildDir: string): void;
 }
@@ -47,13 +51,14 @@ export function createApp(config: Config, options: AppOptions): App {
   // No offline queue: when Redis is down, calls fail at once and the stores fall back instead of waiting.
   const redis = config.redisUrl ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false }) : undefined;
   redis?.on('error', (error) => logger.warn({ err: error }, 'redis unavailable'));
+  const semantic = new SemanticIndex(logger);
   const services: Services = {
     config,
     logger,
     catalog,
     redis,
     rateLimiter: createRateLimiter({ max: config.rateLimit.max, windowSeconds: config.rateLimit.windowSeconds, redis }),
-    listingSearch: keywordListingSearch,
+    listingSearch: createHybridSearch(semantic),
   };
   const signals = createConfiguredSignals(config, logger, redis);
   services.signals = signals;
@@ -63,6 +68,7 @@ export function createApp(config: Config, options: AppOptions): App {
 
   let staticFiles: StaticFiles = createStaticFiles(join(options.buildDir, 'site'));
   catalog.onSwap((next) => {
+    void semantic.load(next);
     staticFiles = createStaticFiles(join(next.buildDir, 'site'));
   });
 
@@ -148,6 +154,18 @@ export function createApp(config: Config, options: AppOptions): App {
     if (allow.length > 0) {
       throw new CatalogError('method_not_allowed', `${method} is not allowed on ${path}.`, { headers: { Allow: allow.join(', ') } });
     }
+    // A browser navigating to a page that does not exist gets the site's 404 page; API clients keep the JSON error.
+    if ((method === 'GET' || method === 'HEAD') && negotiateMediaType(req.headers.accept, ['application/json', 'text/html']) === 1) {
+      const page = await readFile(join(catalog.current.buildDir, 'site', '404.html')).catch(() => undefined);
+      if (page) {
+        res.statusCode = 404;
+        res.setHeader('Content-Type', 'text/html; charset=utf-8');
+        res.setHeader('Content-Length', page.length);
+        res.setHeader('Cache-Control', 'no-cache');
+        res.end(method === 'HEAD' ? undefined : page);
+        return;
+      }
+    }
     throw new CatalogError('not_found', `Nothing is served at ${path}.`, {
       resolution: 'See /openapi.json for the API and /llms.txt for a map of the site.',
     });
@@ -171,11 +189,14 @@ export function createApp(config: Config, options: AppOptions): App {
     server,
     services,
     router,
+    semantic,
     listen() {
       return new Promise((resolve, reject) => {
         server.once('error', reject);
         server.listen(config.port, config.host, () => {
           server.off('error', reject);
+          // After listening, so loading the model and vectors never delays the first answer.
+          void semantic.load(catalog.current);
           resolve(server.address() as AddressInfo);
         });
       });
@@ -186,6 +207,7 @@ export function createApp(config: Config, options: AppOptions): App {
         server.closeAllConnections();
       });
       await signals?.close();
+      await semantic.close();
       catalog.current.store.close();
       redis?.disconnect();
     },

@@ -41,6 +41,8 @@ export interface MirrorReport {
   bytesFetched: number;
   /** Files of an earlier snapshot that the manifest no longer lists. */
   removed: number;
+  /** Times the origin's rate limit made the mirror wait (429 with Retry-After). */
+  rateLimited: number;
   indexed: boolean;
 }
 
@@ -48,12 +50,30 @@ export type MirrorFailure = 'http' | 'checksum' | 'manifest';
 
 export class MirrorError extends Error {
   readonly kind: MirrorFailure;
-  constructor(kind: MirrorFailure, message: string) {
+  /** Seconds the origin asked to wait (429 or 503 with Retry-After). */
+  readonly retryAfter: number | undefined;
+  constructor(kind: MirrorFailure, message: string, retryAfter?: number) {
     super(message);
     this.name = 'MirrorError';
     this.kind = kind;
+    this.retryAfter = retryAfter;
   }
 }
+
+/** The longest Retry-After a mirror waits out; an origin asking for more fails the file like any other error. */
+const MAX_RETRY_AFTER_SECONDS = 120;
+/** Waits for the origin's rate limit that one file may sit through before the mirror gives up. */
+const MAX_WAITS_PER_FILE = 20;
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    }, { once: true });
+  });
 
 const sha256 = (body: Uint8Array) => createHash('sha256').update(body).digest('hex');
 
@@ -72,7 +92,13 @@ async function download(url: string, signal: AbortSignal | undefined): Promise<B
     if (signal?.aborted) throw error;
     throw new MirrorError('http', `GET ${url} failed: ${(error as Error).message}`);
   }
-  if (!response.ok) throw new MirrorError('http', `GET ${url} answered ${response.status}`);
+  if (!response.ok) {
+    await response.body?.cancel();
+    // The origin's rate limit (SERVICE.md: 429 with Retry-After) is a pause, not a failure.
+    const retryAfter = Number(response.headers.get('retry-after'));
+    const wait = (response.status === 429 || response.status === 503) && Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : undefined;
+    throw new MirrorError('http', `GET ${url} answered ${response.status}`, wait);
+  }
   return Buffer.from(await response.arrayBuffer());
 }
 
@@ -98,7 +124,22 @@ export async function mirror(options: MirrorOptions): Promise<MirrorReport> {
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
 
-  const manifestText = (await download(origin + SHARD_MANIFEST_PATH, signal)).toString('utf8');
+  let rateLimited = 0;
+  /** A download that waits out the origin's rate limit (Retry-After) instead of failing on it. */
+  const patient = async (url: string): Promise<Buffer> => {
+    for (let waits = 0; ; waits++) {
+      try {
+        return await download(url, signal);
+      } catch (error) {
+        const after = error instanceof MirrorError ? error.retryAfter : undefined;
+        if (after === undefined || after > MAX_RETRY_AFTER_SECONDS || waits >= MAX_WAITS_PER_FILE) throw error;
+        rateLimited++;
+        await sleep(Math.max(1, after) * 1000, signal);
+      }
+    }
+  };
+
+  const manifestText = (await patient(origin + SHARD_MANIFEST_PATH)).toString('utf8');
   let manifest;
   try {
     manifest = parseShardManifest(manifestText);
@@ -117,6 +158,7 @@ export async function mirror(options: MirrorOptions): Promise<MirrorReport> {
     repaired: 0,
     bytesFetched: 0,
     removed: 0,
+    rateLimited: 0,
     indexed: false,
   };
 
@@ -134,7 +176,7 @@ export async function mirror(options: MirrorOptions): Promise<MirrorReport> {
     for (let attempt = 0; ; attempt++) {
       signal.throwIfAborted();
       try {
-        const body = await download(origin + entry.path, signal);
+        const body = await patient(origin + entry.path);
         if (body.length !== entry.bytes || sha256(body) !== entry.sha256) {
           throw new MirrorError('checksum', `${entry.path}: the fetched file does not match the manifest's SHA-256 (${entry.sha256})`);
         }
@@ -174,6 +216,7 @@ export async function mirror(options: MirrorOptions): Promise<MirrorReport> {
     rmSync(file, { force: true });
     if (!basename(file).includes('.part-')) report.removed++;
   }
+  report.rateLimited = rateLimited;
   writeAtomically(join(siteDir, SHARD_MANIFEST_PATH), manifestText);
   const stamp: MirrorStamp = { origin, mirroredAt: new Date().toISOString(), snapshotHash: manifest.snapshotHash };
   writeAtomically(join(options.dir, MIRROR_STAMP), JSON.stringify(stamp, null, 2) + '\n');

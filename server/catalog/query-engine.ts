@@ -121,8 +121,28 @@ export class QueryEngine {
     };
   }
 
+  /**
+   * The documents the request's filters (type/types, category, owner) admit, ascending; undefined when nothing
+   * is filtered. The same filter search() applies, for candidates found outside the keyword index (vectors).
+   */
+  filterDocs(request: Pick<SearchRequest, 'types' | 'category' | 'owner'>): Uint32Array | undefined {
+    const filter = this.compileFilter(request);
+    if (filter === undefined) return new Uint32Array(0);
+    if (filter.lists.length === 0 && filter.typeMask === ALL_TYPES) return undefined;
+    const driver = filter.lists[0];
+    const test = this.predicate(filter, driver !== undefined);
+    const n = driver ? driver.length : this.store.count;
+    const out = new Uint32Array(n);
+    let m = 0;
+    for (let i = 0; i < n; i++) {
+      const doc = driver ? driver[i]! : i;
+      if (test(doc)) out[m++] = doc;
+    }
+    return out.subarray(0, m);
+  }
+
   /** undefined when the filter can match nothing. */
-  private compileFilter(request: SearchRequest): Filter | undefined {
+  private compileFilter(request: Pick<SearchRequest, 'types' | 'category' | 'owner'>): Filter | undefined {
     let typeMask = ALL_TYPES;
     if (request.types) {
       typeMask = 0;

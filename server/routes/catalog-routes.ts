@@ -72,11 +72,13 @@ export function catalogRoutes(services: Services): Route[] {
     }
     const query = parseListingQuery(ctx.query, versioned);
     const { result, headers } = services.listingSearch(current, query);
+    // A keyword fallback may be temporary (the embedding model still loading): never keep it past that.
+    const cacheable = headers['Search-Mode'] !== 'keyword-fallback';
     const items = listingsJson(services, current, result.docs);
     services.signals?.appeared(current, result.docs, query.offset);
     if (!versioned) {
       const body = `[${items.join(',')}]`;
-      cache.set(key, { body, headers, docs: result.docs, offset: query.offset });
+      if (cacheable) cache.set(key, { body, headers, docs: result.docs, offset: query.offset });
       sendJson(ctx.res, 200, body, headers);
       return;
     }
@@ -92,7 +94,7 @@ export function catalogRoutes(services: Services): Route[] {
     const body =
       `{"items":[${items.join(',')}],"limit":${query.limit},"offset":${query.offset},"hasMore":${result.hasMore},` +
       `"next":${JSON.stringify(next)},"pageToken":${JSON.stringify(token)},"cursor":${JSON.stringify(token)}}`;
-    cache.set(key, { body, headers, docs: result.docs, offset: query.offset });
+    if (cacheable) cache.set(key, { body, headers, docs: result.docs, offset: query.offset });
     sendJson(ctx.res, 200, body, headers);
   };
 

@@ -4,6 +4,7 @@ import type { Services } from '../services.ts';
 import { authRoutes } from '../auth/auth-routes.ts';
 import { agentRoutes } from './agent-routes.ts';
 import { catalogRoutes } from './catalog-routes.ts';
+import { siteRoutes } from './site-routes.ts';
 import { staffRoutes } from './staff-routes.ts';
 
-export const ROUTE_MODULES: ReadonlyArray<(services: Services) => Route[]> = [catalogRoutes, authRoutes, staffRoutes, agentRoutes];
+export const ROUTE_MODULES: ReadonlyArray<(services: Services) => Route[]> = [catalogRoutes, authRoutes, staffRoutes, agentRoutes, siteRoutes];

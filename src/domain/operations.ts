@@ -239,6 +239,33 @@ export const OPERATIONS: readonly Operation[] = [
   staticFile('getPricing', ['/pricing.md'], 'Pricing: free', 'text/markdown'),
   staticFile('getAuthRecipe', ['/auth.md'], 'Authentication recipe', 'text/markdown'),
   staticFile('getShardManifest', ['/shards/manifest.json'], 'Manifest of the JSON shards (counts and SHA-256 checksums)', 'application/json'),
+  staticFile('getRobotsTxt', ['/robots.txt'], 'Crawling rules; names the sitemap index', 'text/plain'),
+
+  {
+    id: 'browsePage',
+    method: 'GET',
+    paths: ['/browse'],
+    summary: 'Search page for people (HTML, rendered on the server; works without JavaScript)',
+    description:
+      'The same search as GET /api/v1/listings (20 results a page, next page by cursor), as an HTML page with filters. ' +
+      'An invalid parameter is shown on the page with status 400. Every other page of the site is a static file (see /sitemap.xml).',
+    tag: 'catalog',
+    servedBy: 'route',
+    query: LISTING_QUERY_PARAMS.filter((p) => ['q', 'type', 'category', 'sort', 'cursor'].includes(p.name)),
+    responses: {
+      200: ok('The search page with its results', text('text/html')),
+      400: ok('The search page showing which parameter is invalid', text('text/html')),
+    },
+  },
+  {
+    id: 'loginPage',
+    method: 'GET',
+    paths: ['/login'],
+    summary: 'Staff sign-in page (HTML): there are no public accounts; staff routes take a Bearer JWT',
+    tag: 'auth',
+    servedBy: 'static',
+    responses: { 200: ok('The sign-in page', text('text/html')) },
+  },
 
   {
     id: 'mcpSseHandshake',

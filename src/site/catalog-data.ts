@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { LISTING_TYPES, RANKING_METRIC, type ListingType } from '../domain/listing-types.ts';
 import type { StoredListing } from '../domain/listing-view.ts';
-import { compareBy } from '../domain/ranking.ts';
+import { compareBy, type SortKey } from '../domain/ranking.ts';
 import type { CatalogStats, Category, ListingFile } from '../domain/schemas.ts';
 import { hasShortlist, SHORTLIST, shortlistSort } from '../domain/shortlists.ts';
 import { SITE_PATHS } from '../domain/site-paths.ts';
@@ -83,7 +83,7 @@ async function load(runtimeDir: string, baseUrl: string): Promise<CatalogData> {
       else members.set(key, [listing]);
     }
   }
-  const ranked = (list: PageListing[], type: ListingType, size: number, sort = RANKING_METRIC[type]) =>
+  const ranked = (list: PageListing[], type: ListingType, size: number, sort: SortKey = RANKING_METRIC[type]) =>
     [...list].sort(compareBy(sort)).slice(0, size);
 
   const topByType = Object.fromEntries(LISTING_TYPES.map((type) => [type, ranked(byType[type], type, TYPE_TOP_SIZE)])) as Record<ListingType, PageListing[]>;

@@ -14,7 +14,7 @@ export interface Figure {
   real: boolean;
   /** e.g. "320,400 installs" or "≈ 1,200 stars": the number as a reader sees it. */
   text: string;
-  /** e.g. "real: skills.sh, 2026-04-16" or "estimated — synthetic": where the number comes from. */
+  /** e.g. "real, skills.sh, as of 2026-04-16" or "estimated — synthetic": where the number comes from. */
   provenance: string;
 }
 
@@ -38,8 +38,8 @@ export function figure(listing: FigureSource, metric: Metric): Figure {
   if (!real) return { metric, value, real, text: `≈ ${estimate(value)} ${unit}`, provenance: 'estimated — synthetic' };
   const source = metric === 'stars' ? listing.metrics.starsSource : undefined;
   const asOf = metric === 'stars' ? listing.metrics.starsAsOf : listing.metrics.installsAsOf;
-  const details = [source, asOf].filter(Boolean).join(', ');
-  return { metric, value, real, text: `${formatCount(value)} ${unit}`, provenance: details ? `real: ${details}` : 'real' };
+  const provenance = ['real', source, asOf && `as of ${asOf}`].filter(Boolean).join(', ');
+  return { metric, value, real, text: `${formatCount(value)} ${unit}`, provenance };
 }
 
 /** "2026-04-14" from an ISO 8601 time; the input unchanged when it does not parse. */

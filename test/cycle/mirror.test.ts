@@ -110,6 +110,19 @@ describe('mirror', () => {
     }
   });
 
+  it('waits out the origin\'s rate limit (429 with Retry-After) instead of failing', async () => {
+    const limited = await startServer({}, { buildDir }, { CATALOG_DATA_DIR: dataDir, SEARCH_SIGNALS: 'off', RATE_LIMIT_MAX: '20', RATE_LIMIT_WINDOW_SECONDS: '1' });
+    try {
+      const dir = join(tempDir('catalog-mirror-limited-'), 'm');
+      const report = await mirror({ baseUrl: limited.origin, dir, index: false });
+      expect(report).toMatchObject({ files: entryCount(), fetched: entryCount() });
+      expect(report.rateLimited).toBeGreaterThan(0);
+      expect(readFileSync(join(dir, 'site/shards/manifest.json'), 'utf8')).toBe(readFileSync(join(buildDir, 'site/shards/manifest.json'), 'utf8'));
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('an origin that is not a catalog is a fetch failure, not a crash', async () => {
     const cli = await runCli(['mirror', `${origin.origin}/nothing-here`, join(tempDir(), 'm')]);
     expect(cli.code).toBe(3);

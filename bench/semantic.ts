@@ -1,0 +1,175 @@
+// The `semantic` bench section: the embeddings stage's cost (cold and cached) on the embedded snapshot and
+// the generated catalog, then semantic search, /ask and MCP search_catalog latency through the shim next to
+// plain keyword listing search. Every request URL (or body) is distinct, so the shim's response cache never
+// answers and the figures are the search itself.
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { ROOT, serve, table, timedBuild, type LoadFigures, type Served } from './harness.ts';
+
+export interface SemanticBenchOptions {
+  count: number;
+  seconds: number;
+  /** The generated catalog's data directory, built with the default stages. */
+  ensureBuilt(count: number): Promise<string>;
+  scaleExport(count: number): Promise<string>;
+  /** The search section's keyword queries, for the side-by-side row. */
+  searchPaths: readonly string[];
+}
+
+/** Natural-language requests of the kind people and agents send (no catalog vocabulary required). */
+export const SEMANTIC_QUERIES = [
+  'something to let my agent query Postgres',
+  'automate a browser to fill web forms',
+  'turn a PDF into text',
+  'send a message to slack when a build fails',
+  'generate images from a text prompt',
+  'review my pull requests for bugs',
+  'read and write files in google drive',
+  'deploy my app to kubernetes',
+  'write unit tests for python code',
+  'search the web and summarize results',
+  'manage jira tickets from chat',
+  'transcribe audio recordings',
+  'track expenses in a spreadsheet',
+  'scrape product prices from websites',
+  'help me design a landing page',
+  'monitor server logs for errors',
+  'translate documents into other languages',
+  'connect to a mysql database',
+  'create presentation slides',
+  'schedule meetings on my calendar',
+];
+
+/** Filters combined with the queries: none, a type, several types, a category, an owner-free mix, a sort. */
+const FILTERS = ['', '&type=mcp', '&types=skill,plugin', '&category=databases', '&type=skill&category=developer-tools', '&sort=stars', '&type=workflow', '&category=productivity'];
+
+function semanticPaths(total: number): string[] {
+  const paths: string[] = [];
+  for (let i = 0; paths.length < total; i++) {
+    const q = SEMANTIC_QUERIES[i % SEMANTIC_QUERIES.length]!;
+    const filter = FILTERS[Math.floor(i / SEMANTIC_QUERIES.length) % FILTERS.length]!;
+    // `n` is ignored by the API but makes the URL distinct, so the response cache never answers.
+    paths.push(`/api/v1/listings?semantic=${encodeURIComponent(q)}${filter}&limit=20&n=${i}`);
+  }
+  return paths;
+}
+
+interface Request {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+async function loadRequests(origin: string, requests: Request[], seconds: number, connections: number): Promise<LoadFigures> {
+  const result = await autocannon({ url: origin, connections, duration: seconds, requests });
+  return {
+    requestsPerSecond: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+  };
+}
+
+/** Waits until the shim answers semantic queries from embeddings (the model loads after it listens). */
+async function waitForSemantic(shim: Served): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    const res = await fetch(`${shim.origin}/api/v1/listings?semantic=postgres&limit=1&n=${Math.random()}`);
+    await res.arrayBuffer();
+    const mode = res.headers.get('search-mode');
+    if (mode === 'hybrid') return performance.now() - started;
+    if (performance.now() - started > 120_000) throw new Error(`semantic search never became ready (Search-Mode: ${mode})`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Times the embeddings stage on a listings file: a cold cache (train + embed) and a warm one (reuse). */
+async function stageCost(listingsPath: string): Promise<{ cold: number; warm: number; count: number; detail: string }> {
+  const { buildEmbeddings } = await import('../build/embeddings/embeddings-stage.ts');
+  const dir = mkdtempSync(join(tmpdir(), 'catalog-bench-embeddings-'));
+  try {
+    const runtimeDir = join(dir, 'runtime');
+    mkdirSync(runtimeDir);
+    // The stage reads only name and description from each line, so an export stands in for runtime/listings.jsonl.
+    symlinkSync(listingsPath, join(runtimeDir, 'listings.jsonl'));
+    const cacheDir = join(dir, 'cache');
+    let t = performance.now();
+    const first = await buildEmbeddings({ runtimeDir, cacheDir });
+    const cold = (performance.now() - t) / 1000;
+    t = performance.now();
+    await buildEmbeddings({ runtimeDir, cacheDir });
+    const warm = (performance.now() - t) / 1000;
+    const detail = Object.entries(first.timingsMs).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}`).join(', ');
+    return { cold, warm, count: first.count, detail };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function semanticSection(options: SemanticBenchOptions): Promise<void> {
+  const { count, seconds } = options;
+  const stageRows: Array<Record<string, string | number>> = [];
+  for (const [label, path] of [
+    ['embedded snapshot', join(ROOT, 'data/listings.jsonl')],
+    [`generated ${count.toLocaleString('en')}`, await options.scaleExport(count)],
+  ] as const) {
+    const cost = await stageCost(path);
+    stageRows.push({ catalog: label, listings: cost.count, 'cold cache s': cost.cold.toFixed(1), 'cold steps s': cost.detail, 'unchanged text s': cost.warm.toFixed(1) });
+  }
+  console.log('\n## embeddings stage (train + embed with a cold cache; reuse when the text is unchanged)\n');
+  console.log(table(stageRows));
+
+  const dataDir = await options.ensureBuilt(count);
+  // A build made before the embeddings stage existed has no vectors: rebuild it (no ingest) with the default stages.
+  if (!existsSync(join(dataDir, 'current', 'runtime', 'embeddings', 'vectors.json'))) {
+    const rebuilt = await timedBuild(dataDir, undefined);
+    console.log(`\nrebuilt ${dataDir} with the embeddings stage: ${rebuilt.seconds.toFixed(1)} s (embeddings ${((rebuilt.stages.embeddings ?? 0) / 1000).toFixed(1)} s)`);
+  }
+  const buildTimings = JSON.parse(readFileSync(join(dataDir, 'current', 'build.json'), 'utf8')) as { timings?: Record<string, number> };
+
+  const shim = await serve('server/start.ts', { CATALOG_DATA_DIR: dataDir, CATALOG_BUILD_ON_START: 'false', RATE_LIMIT_MAX: '1000000000' });
+  try {
+    const semanticReadyMs = await waitForSemantic(shim);
+    const total = 20_000;
+    const semantic = semanticPaths(total).map((path): Request => ({ method: 'GET', path }));
+    const keyword = Array.from({ length: total }, (_, i): Request => ({ method: 'GET', path: `${options.searchPaths[i % options.searchPaths.length]}&n=${i}` }));
+    const ask = Array.from({ length: total }, (_, i): Request => ({
+      method: 'GET',
+      path: `/ask?q=${encodeURIComponent(SEMANTIC_QUERIES[i % SEMANTIC_QUERIES.length]!)}&n=${i}`,
+      headers: { accept: 'application/json' },
+    }));
+    const mcp = Array.from({ length: 2000 }, (_, i): Request => ({
+      method: 'POST',
+      path: '/.well-known/mcp',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'search_catalog', arguments: { query: SEMANTIC_QUERIES[i % SEMANTIC_QUERIES.length] } } }),
+    }));
+    const rows: Array<Record<string, string | number>> = [];
+    const warm = Math.max(1, Math.round(seconds / 5));
+    await loadRequests(shim.origin, semantic.slice(total / 2), warm, 4);
+    for (const [label, requests] of [
+      ['listings: keyword q (uncached)', keyword],
+      ['listings: semantic (hybrid)', semantic],
+      ['/ask', ask],
+      ['MCP tools/call search_catalog', mcp],
+    ] as const) {
+      for (const connections of [1, 16]) {
+        const figures = await loadRequests(shim.origin, [...requests], seconds, connections);
+        rows.push({ request: label, connections, 'req/s': figures.requestsPerSecond, 'p50 ms': figures.p50, 'p99 ms': figures.p99, errors: figures.errors + figures.non2xx });
+      }
+    }
+    const { loadavg } = await import('node:os');
+    console.log(`\n## semantic search at ${count.toLocaleString('en')} listings (${seconds} s per run; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')})\n`);
+    console.log(table(rows));
+    const semantic1 = rows.find((r) => r.request === 'listings: semantic (hybrid)' && r.connections === 1)!;
+    console.log(`\nsemantic p99 at 1 connection: ${semantic1['p99 ms']} ms (target < 25 ms)`);
+    console.log(`shim start (spawn → first answer): ${Math.round(shim.readyMs)} ms; semantic ready ${Math.round(semanticReadyMs)} ms later`);
+    console.log(`embeddings stage in the ${count.toLocaleString('en')} build: ${(((buildTimings.timings ?? {}).embeddings ?? 0) / 1000).toFixed(1)} s; RSS after load ${shim.rssMB()} MB, peak ${shim.peakRssMB()} MB`);
+  } finally {
+    await shim.stop();
+  }
+}

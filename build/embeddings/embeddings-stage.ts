@@ -1,0 +1,230 @@
+// The embeddings stage: one vector per listing, in document order, next to the model that made them,
+// so the shim can embed a `semantic` query with the same model and search the listings' vectors.
+//
+//   <build>/runtime/embeddings/model/     the model (Transformers.js layout), loaded by the shim
+//   <build>/runtime/embeddings/vectors.i8 + vectors.json   row i = document i (line i of runtime/listings.jsonl)
+//
+// Training (~10 s at 31k listings) and embedding (~7 s) are skipped when the catalog text has not changed:
+//   <data>/cache/embeddings/<corpus hash>/model/           the model trained on that corpus
+//   <data>/cache/embeddings/<corpus hash>/vectors-<key>/   its vectors, one per distinct text in sorted order
+// The corpus hash covers the sorted texts (a reorder by installs is not a change) and the trainer's source,
+// so a changed trainer retrains. Vectors are keyed by model id and the embedding code. Files reach the build
+// by hard link (copy across file systems); they are never modified in place.
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync } from 'node:fs';
+import { copyFile, link, mkdir, readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Stage } from '../pipeline.ts';
+import { EMBEDDINGS_DIR, MODEL_SUBDIR } from './artifact-layout.ts';
+import { MODEL_DIR_ENV, listingText, loadEmbedder, resolveModelDir } from './embedder.ts';
+import { MANIFEST_FILE } from './model-manifest.ts';
+import { trainStaticModel } from './train-static-model.ts';
+import { VECTORS_FILE, VECTORS_MANIFEST, quantize, writeVectors, type Quantized, type VectorsManifest } from './vectors.ts';
+
+/** Corpus hashes kept in the cache: the one just used and the one before (a rebuild that is rolled back). */
+const CACHE_KEEP = 2;
+/** Texts per embed call: bounds the float vectors held at once (the rest are int8 already). */
+const EMBED_CHUNK = 4096;
+
+/** Source files whose change must invalidate cached models (trainer) and vectors (embedder, quantizer). */
+const TRAINER_SOURCES = ['train-static-model.ts', 'tokenizer.ts', 'linalg.ts', 'onnx.ts', 'model-manifest.ts'];
+const EMBEDDING_SOURCES = ['embedder.ts', 'vectors.ts'];
+
+export interface EmbeddingsReport {
+  count: number;
+  modelId: string;
+  dims: number;
+  /** 'trained', 'cached' (reused from <data>/cache) or 'configured' (CATALOG_EMBEDDING_MODEL_DIR). */
+  model: 'trained' | 'cached' | 'configured';
+  vectors: 'embedded' | 'cached';
+  timingsMs: Record<string, number>;
+}
+
+export interface EmbeddingsOptions {
+  runtimeDir: string;
+  /** <data>/cache/embeddings */
+  cacheDir: string;
+  env?: Record<string, string | undefined>;
+  log?: (message: string) => void;
+  progress?: (done: number, total: number) => void;
+}
+
+export const EMBEDDINGS_STAGE: Stage = {
+  name: 'embeddings',
+  async run(ctx) {
+    const report = await buildEmbeddings({
+      runtimeDir: join(ctx.buildDir, 'runtime'),
+      cacheDir: join(ctx.dirs.dataDir, 'cache', EMBEDDINGS_DIR),
+      log: ctx.log,
+      progress: ctx.progress,
+    });
+    ctx.log(`embeddings: ${report.count} listings, ${report.modelId} (${report.dims} dims), model ${report.model}, vectors ${report.vectors}`);
+  },
+};
+
+async function readTexts(listingsPath: string): Promise<string[]> {
+  const texts: string[] = [];
+  const lines = createInterface({ input: createReadStream(listingsPath, 'utf8'), crlfDelay: Infinity });
+  for await (const line of lines) {
+    if (line.length === 0) continue;
+    const listing = JSON.parse(line) as { name?: string | null; description?: string | null };
+    texts.push(listingText(listing));
+  }
+  return texts;
+}
+
+async function sourcesHash(files: readonly string[]): Promise<string> {
+  const hash = createHash('sha256');
+  for (const file of files) hash.update(file).update('\u0000').update(await readFile(join(import.meta.dirname, file))).update('\u0000');
+  return hash.digest('hex');
+}
+
+/** Hard-links every file of a directory tree (copies when linking is not possible, e.g. across devices). */
+async function linkTree(from: string, to: string): Promise<void> {
+  await mkdir(to, { recursive: true });
+  for (const entry of await readdir(from, { withFileTypes: true })) {
+    const source = join(from, entry.name);
+    const target = join(to, entry.name);
+    if (entry.isDirectory()) await linkTree(source, target);
+    else if (entry.isFile()) {
+      try {
+        await link(source, target);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'EMLINK') throw error;
+        await copyFile(source, target);
+      }
+    }
+  }
+}
+
+/** The vectors.i8 layout (see vectors.ts) back to rows, checked against its manifest. */
+async function readQuantized(dir: string, modelId: string): Promise<Quantized | undefined> {
+  let manifest: VectorsManifest;
+  try {
+    manifest = JSON.parse(await readFile(join(dir, VECTORS_MANIFEST), 'utf8')) as VectorsManifest;
+  } catch {
+    return undefined;
+  }
+  if (manifest.modelId !== modelId) return undefined;
+  const bytes = await readFile(join(dir, VECTORS_FILE));
+  if (bytes.length !== manifest.layout.bytes || createHash('sha256').update(bytes).digest('hex') !== manifest.sha256) return undefined;
+  const { dims, count } = manifest;
+  const data = new Int8Array(count * dims);
+  data.set(new Int8Array(bytes.buffer, bytes.byteOffset, count * dims));
+  const scales = new Float32Array(count);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let r = 0; r < count; r++) scales[r] = view.getFloat32(manifest.layout.scalesOffset + r * 4, true);
+  return { dims, count, data, scales };
+}
+
+/** Writes into `<dir>.tmp-<pid>` and renames, so a cache entry is complete or absent. */
+async function atomicDir(dir: string, fill: (tmp: string) => Promise<void>): Promise<void> {
+  const tmp = `${dir}.tmp-${process.pid}`;
+  await rm(tmp, { recursive: true, force: true });
+  await fill(tmp);
+  await rm(dir, { recursive: true, force: true });
+  await rename(tmp, dir);
+}
+
+/** Drops all but the newest CACHE_KEEP corpus entries (by last use). */
+async function pruneCache(cacheDir: string, used: string): Promise<void> {
+  const now = new Date();
+  await utimes(join(cacheDir, used), now, now);
+  const entries = await Promise.all(
+    (await readdir(cacheDir, { withFileTypes: true }))
+      .filter((e) => e.isDirectory() && /^[0-9a-f]{64}$/.test(e.name))
+      .map(async (e) => ({ name: e.name, mtime: (await stat(join(cacheDir, e.name))).mtimeMs })),
+  );
+  const others = entries.filter((e) => e.name !== used).sort((a, b) => b.mtime - a.mtime);
+  for (const entry of others.slice(CACHE_KEEP - 1)) await rm(join(cacheDir, entry.name), { recursive: true, force: true });
+}
+
+/** Embeds every listing of a runtime directory (see the header) and writes runtime/embeddings. */
+export async function buildEmbeddings(options: EmbeddingsOptions): Promise<EmbeddingsReport> {
+  const env = options.env ?? process.env;
+  const log = options.log ?? (() => undefined);
+  const timings: Record<string, number> = {};
+  let t0 = performance.now();
+  const lap = (name: string) => {
+    const t = performance.now();
+    timings[name] = Math.round(t - t0);
+    t0 = t;
+  };
+
+  const texts = await readTexts(join(options.runtimeDir, 'listings.jsonl'));
+  // Distinct texts in code-unit order: the model and the cached vectors depend only on the set of texts.
+  const sorted = [...new Set(texts)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const row = new Map<string, number>();
+  sorted.forEach((text, i) => row.set(text, i));
+  const corpus = createHash('sha256').update(await sourcesHash(TRAINER_SOURCES));
+  for (const text of sorted) corpus.update(text).update('\u0000');
+  const corpusHash = corpus.digest('hex');
+  const entryDir = join(options.cacheDir, corpusHash);
+  await mkdir(entryDir, { recursive: true });
+  lap('read');
+
+  const outDir = join(options.runtimeDir, EMBEDDINGS_DIR);
+  const modelOut = join(outDir, MODEL_SUBDIR);
+  await rm(outDir, { recursive: true, force: true });
+  let model: EmbeddingsReport['model'];
+  if (env[MODEL_DIR_ENV]?.trim()) {
+    // An operator's (pretrained) model is copied into the build, so the shim loads exactly what embedded the listings.
+    model = 'configured';
+    await linkTree(resolveModelDir(modelOut, env), modelOut);
+  } else {
+    const cachedModel = join(entryDir, MODEL_SUBDIR);
+    model = existsSync(join(cachedModel, MANIFEST_FILE)) ? 'cached' : 'trained';
+    if (model === 'trained') {
+      log(`embeddings: training the static model on ${sorted.length} distinct texts`);
+      await atomicDir(cachedModel, async (tmp) => {
+        await trainStaticModel(sorted, tmp);
+      });
+    }
+    await linkTree(cachedModel, modelOut);
+  }
+  lap('model');
+
+  const embedder = await loadEmbedder(modelOut);
+  let vectors: EmbeddingsReport['vectors'] = 'cached';
+  try {
+    const vectorsKey = createHash('sha256').update(embedder.modelId).update('\u0000').update(await sourcesHash(EMBEDDING_SOURCES)).digest('hex').slice(0, 16);
+    const cachedVectors = join(entryDir, `vectors-${vectorsKey}`);
+    let distinct = await readQuantized(cachedVectors, embedder.modelId);
+    if (!distinct || distinct.count !== sorted.length) {
+      vectors = 'embedded';
+      const dims = embedder.dims;
+      const data = new Int8Array(sorted.length * dims);
+      const scales = new Float32Array(sorted.length);
+      for (let start = 0; start < sorted.length; start += EMBED_CHUNK) {
+        const chunk = quantize(await embedder.embed(sorted.slice(start, start + EMBED_CHUNK)), dims);
+        data.set(chunk.data, start * dims);
+        scales.set(chunk.scales, start);
+        options.progress?.(Math.min(sorted.length, start + EMBED_CHUNK), sorted.length);
+      }
+      distinct = { dims, count: sorted.length, data, scales };
+      const made = distinct;
+      await atomicDir(cachedVectors, async (tmp) => {
+        await writeVectors(tmp, made, { modelId: embedder.modelId });
+      });
+    }
+    lap('embed');
+
+    // Document order: row doc = the distinct row of its text (rows are copied as int8, never re-quantized).
+    const dims = distinct.dims;
+    const data = new Int8Array(texts.length * dims);
+    const scales = new Float32Array(texts.length);
+    for (let doc = 0; doc < texts.length; doc++) {
+      const r = row.get(texts[doc]!)!;
+      data.set(distinct.data.subarray(r * dims, (r + 1) * dims), doc * dims);
+      scales[doc] = distinct.scales[r]!;
+    }
+    await writeVectors(outDir, { dims, count: texts.length, data, scales }, { modelId: embedder.modelId });
+    lap('write');
+    await pruneCache(options.cacheDir, corpusHash);
+    return { count: texts.length, modelId: embedder.modelId, dims, model, vectors, timingsMs: timings };
+  } finally {
+    await embedder.dispose();
+  }
+}

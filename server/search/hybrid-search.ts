@@ -1,0 +1,128 @@
+// The listing search behind every surface (API, /ask, MCP, A2A): keyword search for `q`, and for `semantic`
+// a hybrid of the listings' embedding vectors and the keyword engine, fused by reciprocal rank
+// (src/docs/ranking.md, "Semantic search"). Without embeddings (no vectors in the build, model still
+// loading, or a query with no word the model knows) `semantic` runs as keywords: Search-Mode: keyword-fallback.
+import type { VectorIndex } from '../../build/embeddings/vectors.ts';
+import type { SearchRequest, SearchResult } from '../catalog/query-engine.ts';
+import type { Snapshot } from '../catalog/live-catalog.ts';
+import { keywordListingSearch, type ListingSearch } from '../routes/catalog-routes.ts';
+import type { SemanticSource } from './semantic-index.ts';
+
+/** Reciprocal rank fusion constant (Cormack et al. 2009): score = Σ 1 / (RRF_K + rank). */
+export const RRF_K = 60;
+/** Candidates taken from each ranked list; a semantic search returns at most their union. */
+export const SEMANTIC_CANDIDATES = 300;
+/**
+ * A filter admitting at most this share of the catalog is searched row by row (searchSubset, cost ∝ its
+ * size); a broader one by the full scan with enough extra hits to survive the filter (the scan reads rows
+ * sequentially, about twice as fast per row).
+ */
+const SUBSET_SHARE = 0.5;
+
+export type SearchMode = 'hybrid' | 'semantic' | 'keyword-fallback';
+export const SEARCH_MODE_HEADER = 'Search-Mode';
+
+export interface HybridSearchOptions {
+  /** 'hybrid' (default): vectors fused with keywords; 'vector': vectors alone (for evaluation). */
+  fuse?: 'hybrid' | 'vector';
+}
+
+type Filters = Pick<SearchRequest, 'types' | 'category' | 'owner'>;
+
+// embedder.ts has the same test, but importing it would load transformers.js on the shim's thread.
+function isZeroVector(vec: Float32Array): boolean {
+  for (let i = 0; i < vec.length; i++) if (vec[i] !== 0) return false;
+  return true;
+}
+
+function contains(sorted: Uint32Array, doc: number): boolean {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const v = sorted[mid]!;
+    if (v === doc) return true;
+    if (v < doc) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
+/** The `k` listings most similar to the query among those the filters admit, best first. */
+export function vectorCandidates(snapshot: Snapshot, vectors: VectorIndex, query: Float32Array, filters: Filters, k: number): number[] {
+  const admitted = snapshot.engine.filterDocs(filters);
+  if (admitted === undefined) return vectors.search(query, k).map((hit) => hit.index);
+  const want = Math.min(k, admitted.length);
+  if (want === 0) return [];
+  if (admitted.length <= vectors.count * SUBSET_SHARE) return vectors.searchSubset(query, admitted, k).map((hit) => hit.index);
+  // A broad filter: scan everything for enough hits that `want` of them pass, with margin.
+  const fetch = Math.min(vectors.count, Math.ceil((want * vectors.count) / admitted.length) * 2 + 32);
+  const docs: number[] = [];
+  for (const hit of vectors.search(query, fetch)) {
+    if (contains(admitted, hit.index)) docs.push(hit.index);
+    if (docs.length === want) return docs;
+  }
+  return fetch === vectors.count ? docs : vectors.searchSubset(query, admitted, k).map((hit) => hit.index);
+}
+
+/**
+ * Reciprocal rank fusion of ranked lists (each best first): score(d) = Σ_lists 1 / (RRF_K + rank), rank from 1.
+ * Ties (equal scores) go to the lower id, as everywhere in the catalog.
+ */
+export function fuse(snapshot: Snapshot, lists: ReadonlyArray<readonly number[]>): number[] {
+  const scores = new Map<number, number>();
+  for (const list of lists) {
+    for (let i = 0; i < list.length; i++) {
+      const doc = list[i]!;
+      scores.set(doc, (scores.get(doc) ?? 0) + 1 / (RRF_K + i + 1));
+    }
+  }
+  const { idRank } = snapshot.store.columns;
+  return [...scores.keys()].sort((a, b) => scores.get(b)! - scores.get(a)! || idRank[a]! - idRank[b]!);
+}
+
+export function createHybridSearch(source: SemanticSource, options: HybridSearchOptions = {}): ListingSearch {
+  const fuseKeywords = (options.fuse ?? 'hybrid') === 'hybrid';
+
+  const fallback: ListingSearch = (snapshot, query) => {
+    const answer = keywordListingSearch(snapshot, query);
+    return { result: answer.result, headers: { ...answer.headers, [SEARCH_MODE_HEADER]: 'keyword-fallback' } };
+  };
+
+  return (snapshot, query) => {
+    if (query.semantic === undefined) return keywordListingSearch(snapshot, query);
+    const ready = source.ready(snapshot);
+    const vector = ready?.embed(query.semantic);
+    if (!ready || !vector || isZeroVector(vector)) return fallback(snapshot, query);
+
+    const { engine, store } = snapshot;
+    const filters: Filters = { types: query.types, category: query.category, owner: query.owner };
+    let ranked: number[];
+    let mode: SearchMode;
+    if (query.q !== undefined) {
+      // q restricts (its words must match, as in a keyword search, filters applied); similarity ranks.
+      const matched = engine.search({ q: query.q, ...filters, sort: 'installs', offset: 0, limit: store.count }).docs;
+      ranked = ready.vectors.searchSubset(vector, matched, SEMANTIC_CANDIDATES).map((hit) => hit.index);
+      mode = 'semantic';
+    } else {
+      const nearest = vectorCandidates(snapshot, ready.vectors, vector, filters, SEMANTIC_CANDIDATES);
+      if (fuseKeywords) {
+        const keyword = engine.search({ q: query.semantic, ...filters, offset: 0, limit: SEMANTIC_CANDIDATES, match: 'any' }).docs;
+        ranked = fuse(snapshot, [nearest, keyword]);
+        mode = 'hybrid';
+      } else {
+        ranked = nearest;
+        mode = 'semantic';
+      }
+    }
+
+    if (query.sort) {
+      // An explicit sort orders the relevant set by that sort (CONTRACT.md); relevance only chose the set.
+      const { rank } = store.order(query.sort);
+      ranked.sort(rank ? (a, b) => rank[a]! - rank[b]! : (a, b) => a - b);
+    }
+    const end = query.offset + query.limit;
+    const result: SearchResult = { docs: ranked.slice(query.offset, end), hasMore: ranked.length > end, order: query.sort ?? 'relevance' };
+    return { result, headers: { [SEARCH_MODE_HEADER]: mode } };
+  };
+}

@@ -1,0 +1,99 @@
+// The vectors and the query model of the snapshot being served. Loaded in the background after the server
+// listens and again after each snapshot swap; until then (and for builds without embeddings) `ready`
+// answers undefined and the listing search falls back to keywords, saying so in Search-Mode.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { EMBEDDINGS_DIR, MODEL_SUBDIR } from '../../build/embeddings/artifact-layout.ts';
+import { readVectors, VECTORS_MANIFEST, type VectorIndex, type VectorsManifest } from '../../build/embeddings/vectors.ts';
+import type { Snapshot } from '../catalog/live-catalog.ts';
+import { QueryEmbedder } from './query-embedder.ts';
+
+/** What a semantic search needs for one snapshot. */
+export interface SemanticReady {
+  vectors: VectorIndex;
+  /** The query's vector; undefined when the model could not answer (then fall back). */
+  embed(text: string): Float32Array | undefined;
+}
+
+export interface SemanticSource {
+  ready(snapshot: Snapshot): SemanticReady | undefined;
+}
+
+export type SemanticStatus = 'loading' | 'ready' | 'unavailable';
+
+export class SemanticIndex implements SemanticSource {
+  private readonly logger: Logger | undefined;
+  private embedder: QueryEmbedder | undefined;
+  private loaded: { snapshot: Snapshot; ready: SemanticReady } | undefined;
+  /** The snapshot the latest load() was for; an older load that finishes later is dropped. */
+  private target: Snapshot | undefined;
+  private state: SemanticStatus = 'unavailable';
+  private latest: Promise<SemanticStatus> | undefined;
+  private closed = false;
+
+  constructor(logger?: Logger) {
+    this.logger = logger;
+  }
+
+  get status(): SemanticStatus {
+    return this.state;
+  }
+
+  /** The outcome of the latest load (for tests, tools and the evaluation, which wait for the model). */
+  get settled(): Promise<SemanticStatus> {
+    return this.latest ?? Promise.resolve(this.state);
+  }
+
+  ready(snapshot: Snapshot): SemanticReady | undefined {
+    const loaded = this.loaded;
+    if (!loaded || loaded.snapshot !== snapshot || !this.embedder?.ready) return undefined;
+    return loaded.ready;
+  }
+
+  /**
+   * Loads the snapshot's model (in the worker) and vectors; resolves to the status reached, never rejects.
+   * A build without runtime/embeddings is 'unavailable': semantic queries keep falling back.
+   */
+  load(snapshot: Snapshot): Promise<SemanticStatus> {
+    this.latest = this.loadSnapshot(snapshot);
+    return this.latest;
+  }
+
+  private async loadSnapshot(snapshot: Snapshot): Promise<SemanticStatus> {
+    this.target = snapshot;
+    this.loaded = undefined;
+    const dir = join(snapshot.buildDir, 'runtime', EMBEDDINGS_DIR);
+    if (this.closed || !existsSync(join(dir, VECTORS_MANIFEST))) {
+      this.state = 'unavailable';
+      return this.state;
+    }
+    this.state = 'loading';
+    const started = performance.now();
+    try {
+      const manifest = JSON.parse(readFileSync(join(dir, VECTORS_MANIFEST), 'utf8')) as VectorsManifest;
+      if (manifest.count !== snapshot.store.count) throw new Error(`${manifest.count} vectors for ${snapshot.store.count} listings`);
+      this.embedder ??= new QueryEmbedder();
+      const [, vectors] = await Promise.all([
+        this.embedder.load(join(dir, MODEL_SUBDIR), manifest.modelId),
+        readVectors(dir, { expectModelId: manifest.modelId }),
+      ]);
+      if (this.target !== snapshot || this.closed) return this.state;
+      const embedder = this.embedder;
+      this.loaded = { snapshot, ready: { vectors, embed: (text) => embedder.embed(text) } };
+      this.state = 'ready';
+      this.logger?.info({ modelId: manifest.modelId, dims: manifest.dims, count: manifest.count, ms: Math.round(performance.now() - started) }, 'semantic search ready');
+    } catch (error) {
+      if (this.target !== snapshot) return this.state;
+      this.state = 'unavailable';
+      this.logger?.warn({ err: error, buildDir: snapshot.buildDir }, 'semantic search unavailable; semantic queries fall back to keywords');
+    }
+    return this.state;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.loaded = undefined;
+    await this.embedder?.close();
+  }
+}

@@ -1,0 +1,187 @@
+// Guarantees what a person sees in a real browser (Debian's Chromium driven by playwright-core): the home page,
+// search results on /browse with and without JavaScript and as they type, a listing page with its labelled
+// figures, third-party install line and SKILL.md first, the MCP hub as HTML; and that every page checked has one
+// h1, a language, labelled form controls, images with alt text, the main landmarks and the disclaimer.
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DISCLAIMER } from '../../src/domain/brand.ts';
+import { SITE_PATHS } from '../../src/domain/site-paths.ts';
+import type { Listing } from '../../src/domain/schemas.ts';
+import { json, startServer, type TestServer } from '../support/server.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SKILL_WITH_FILES = 'vercel-react-best-practices';
+
+let server: TestServer;
+let browser: Browser;
+let withJs: BrowserContext;
+let withoutJs: BrowserContext;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)`);
+  server = await startServer();
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  withJs = await browser.newContext({ baseURL: server.origin, viewport: { width: 1280, height: 900 } });
+  withoutJs = await browser.newContext({ baseURL: server.origin, javaScriptEnabled: false });
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function open(context: BrowserContext, path: string): Promise<Page> {
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  const response = await page.goto(path);
+  expect(response?.status(), path).toBe(200);
+  expect(response?.headers()['content-type'], path).toMatch(/^text\/html/);
+  (page as Page & { errors: string[] }).errors = errors;
+  return page;
+}
+
+/** The basic accessibility facts of a page, read from the live DOM. */
+async function accessibilityFacts(page: Page) {
+  return page.evaluate(() => {
+    const labelled = (el: Element) =>
+      ((el as HTMLInputElement).labels?.length ?? 0) > 0 || el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby');
+    const ids = [...document.querySelectorAll('[id]')].map((el) => el.id);
+    return {
+      lang: document.documentElement.lang,
+      title: document.title,
+      h1: [...document.querySelectorAll('h1')].map((h) => h.textContent?.trim()),
+      unlabelled: [...document.querySelectorAll('input:not([type=hidden]), select, textarea')].filter((el) => !labelled(el)).map((el) => el.outerHTML),
+      imagesWithoutAlt: [...document.querySelectorAll('img')].filter((img) => !img.hasAttribute('alt')).map((img) => img.outerHTML),
+      landmarks: { banner: document.querySelectorAll('header').length, nav: document.querySelectorAll('nav').length, main: document.querySelectorAll('main').length, contentinfo: document.querySelectorAll('footer').length },
+      duplicateIds: ids.filter((id, i) => ids.indexOf(id) !== i),
+      emptyLinks: [...document.querySelectorAll('a')].filter((a) => !a.textContent?.trim() && !a.getAttribute('aria-label')).map((a) => a.outerHTML),
+    };
+  });
+}
+
+describe('what a person sees', () => {
+  it('the home page: what the catalog is, a search box, counts per type and the disclaimer', async () => {
+    const page = await open(withJs, SITE_PATHS.home);
+    await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('Find agent skills, MCP servers and plugins');
+    expect(await page.getByRole('searchbox', { name: 'Search the catalog' }).first().isVisible()).toBe(true);
+    for (const name of ['Top skills', 'Top MCP servers']) expect(await page.getByRole('heading', { name, level: 2 }).isVisible()).toBe(true);
+    const stats = await json<{ byType: Record<string, number> }>(await server.fetch('/api/v1/catalog/stats'));
+    expect(await page.locator('.cards').innerText()).toContain(stats.byType.skill!.toLocaleString('en-US'));
+    expect(await page.getByText(DISCLAIMER).isVisible()).toBe(true);
+  });
+
+  it('/browse?q=postgres shows server-rendered results without JavaScript', async () => {
+    const page = await open(withoutJs, '/browse?q=postgres');
+    const results = page.locator('#browse-results > li');
+    expect(await results.count()).toBe(20);
+    expect((await results.first().innerText()).toLowerCase()).toContain('postgres');
+    expect(await page.getByRole('heading', { name: 'Results for “postgres”' }).isVisible()).toBe(true);
+    expect(await page.locator('#browse-q').inputValue()).toBe('postgres');
+    await page.getByRole('link', { name: 'Next 20' }).click();
+    await page.waitForURL(/cursor=/);
+    expect(await page.locator('#browse-status').innerText()).toMatch(/^Showing 21–/);
+  });
+
+  it('/browse searches through the API as a person types, and keeps the address in step', async () => {
+    const page = await open(withJs, '/browse?q=postgres');
+    expect(await page.locator('#browse-results > li').count()).toBe(20);
+    const api = page.waitForResponse((response) => response.url().includes('/api/v1/listings?') && response.url().includes('q=pdf'));
+    await page.locator('#browse-q').fill('pdf');
+    await api;
+    await expect(page.getByRole('heading', { name: 'Results for “pdf”' }).waitFor()).resolves.toBeUndefined();
+    expect(page.url()).toMatch(/\/browse\?q=pdf$/);
+    const first = await json<{ items: Listing[] }>(await server.fetch('/api/v1/listings?q=pdf&limit=20'));
+    await expect(page.locator('#browse-results > li').first().locator('a.title').innerText()).resolves.toBe(first.items[0]!.name);
+    expect((page as Page & { errors: string[] }).errors).toEqual([]);
+  });
+
+  it('a skill page: name, labelled figures, the third-party install line and SKILL.md before the bundled files', async () => {
+    const listing = await json<Listing>(await server.fetch(`/api/v1/listings/${SKILL_WITH_FILES}`));
+    const page = await open(withJs, SITE_PATHS.listing(SKILL_WITH_FILES));
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toContain(listing.name);
+    const facts = await page.locator('dl.facts').innerText();
+    expect(facts).toMatch(new RegExp(`Installs\\s+${listing.installs.toLocaleString('en-US')} installs \\(real, as of \\d{4}-\\d{2}-\\d{2}\\)`));
+    expect(facts).toMatch(/Stars\s+[\d,]+ stars \(real/);
+    const install = page.getByRole('region', { name: 'Install' });
+    expect(await install.locator('pre').innerText()).toBe(listing.installCommand);
+    expect(await install.innerText()).toContain('Third-party installer: this command runs the third-party skills CLI');
+    const sections = await page.locator('main h2').allInnerTexts();
+    expect(sections.indexOf('SKILL.md')).toBeGreaterThan(-1);
+    expect(sections.indexOf('SKILL.md')).toBeLessThan(sections.findIndex((text) => text.startsWith('Bundled files')));
+    const files = await json<Array<{ path: string; content: string }>>(await server.fetch(`/api/v1/listings/${SKILL_WITH_FILES}/files`));
+    expect(files[0]!.path).toBe('SKILL.md');
+    expect(await page.locator('.skill-md pre').isVisible()).toBe(true);
+    expect((await page.locator('.skill-md pre').innerText()).trim()).toBe(files[0]!.content.trim());
+    // Bundled files are collapsed until opened.
+    const file = page.locator('.file-list details').first();
+    expect(await file.locator('pre').isVisible()).toBe(false);
+    await file.locator('summary').click();
+    expect(await file.locator('pre').isVisible()).toBe(true);
+  });
+
+  it('a listing with synthetic figures shows them as estimates, never as counts', async () => {
+    const { items } = await json<{ items: Listing[] }>(await server.fetch('/api/v1/listings?type=mcp&limit=50&sort=trending'));
+    const synthetic = items.find((listing) => listing.metrics.installs === 'synthetic' && listing.metrics.stars === 'synthetic')!;
+    const page = await open(withJs, SITE_PATHS.listing(synthetic.slug));
+    const facts = await page.locator('dl.facts').innerText();
+    expect(facts).toMatch(/Installs\s+≈ [\d,]+ installs? \(estimated — synthetic\)/);
+    expect(facts).toMatch(/Stars\s+≈ [\d,]+ stars? \(estimated — synthetic\)/);
+    expect(facts).not.toContain(`${synthetic.installs.toLocaleString('en-US')} installs (real`);
+  });
+
+  it('GET /mcp in a browser is the HTML MCP hub, not JSON', async () => {
+    const page = await open(withJs, SITE_PATHS.mcpHub);
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('MCP servers');
+    expect(await page.getByRole('heading', { name: "Connect to catalog's own MCP server" }).isVisible()).toBe(true);
+    expect(await page.locator('main').innerText()).toContain('npx -y catalog-mcp');
+    expect(await page.locator('main').innerText()).toContain(`${server.config.baseUrl}/.well-known/mcp`);
+    expect(await page.locator('#top-mcp ~ ol > li').count()).toBeGreaterThan(0);
+  });
+});
+
+describe('accessibility basics', () => {
+  it.each([
+    SITE_PATHS.home,
+    '/browse?q=postgres',
+    SITE_PATHS.listing(SKILL_WITH_FILES),
+    SITE_PATHS.type('mcp'),
+    SITE_PATHS.category('skill', 'databases'),
+    SITE_PATHS.compare('skill', 'databases'),
+    SITE_PATHS.mcpHub,
+    SITE_PATHS.docsIndex,
+    SITE_PATHS.doc('ranking'),
+    SITE_PATHS.login,
+  ])('%s has one h1, a language, labelled controls, alt texts, landmarks and the disclaimer', async (path) => {
+    const page = await open(withJs, path);
+    const facts = await accessibilityFacts(page);
+    expect(facts.lang).toBe('en');
+    expect(facts.title.length).toBeGreaterThan(3);
+    expect(facts.h1).toHaveLength(1);
+    expect(facts.unlabelled).toEqual([]);
+    expect(facts.imagesWithoutAlt).toEqual([]);
+    expect(facts.duplicateIds).toEqual([]);
+    expect(facts.emptyLinks).toEqual([]);
+    expect(facts.landmarks).toMatchObject({ banner: 1, main: 1, contentinfo: 1 });
+    expect(facts.landmarks.nav).toBeGreaterThanOrEqual(1);
+    expect(await page.locator('footer').getByText(DISCLAIMER).isVisible()).toBe(true);
+    // Keyboard users land on the skip link first, and it leads to the main content.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    await page.close();
+  });
+
+  it('the 404 page reaches a browser with status 404 and is a page of the site', async () => {
+    const page = await withJs.newPage();
+    const response = await page.goto('/listings/not-a-real-listing/');
+    expect(response?.status()).toBe(404);
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('Page not found');
+    expect(await page.getByText(DISCLAIMER).isVisible()).toBe(true);
+  });
+});

@@ -1,0 +1,210 @@
+// Guarantees the build made every page of the site and the shim serves it: each URL of the sitemap (every page
+// but listings, and a sample of listing pages across shards) answers 200 HTML with its one right h1 and the
+// disclaimer; pages agree with the API on rankings; /browse renders results and errors on the server; unknown
+// pages get the HTML 404 in a browser and JSON otherwise; large pages are precompressed.
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { XMLParser } from 'fast-xml-parser';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { PAGE_COMPRESS_MIN_BYTES } from '../../build/site-stage.ts';
+import { DISCLAIMER } from '../../src/domain/brand.ts';
+import { RANKING_METRIC } from '../../src/domain/listing-types.ts';
+import type { Listing } from '../../src/domain/schemas.ts';
+import { hasShortlist, SHORTLIST } from '../../src/domain/shortlists.ts';
+import { SITE_PATHS } from '../../src/domain/site-paths.ts';
+import { BROWSE_PAGE_SIZE } from '../../src/site/browse.ts';
+import { figure } from '../../src/site/format.ts';
+import { json, startServer, TEST_BASE_URL, type TestServer } from '../support/server.ts';
+import { decodeEntities, expectedH1, headingsOf, readBuiltCatalog, textOf, type BuiltCatalog } from './site-expectations.ts';
+
+const HTML = { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+const LISTING_SAMPLE = 200;
+
+let server: TestServer;
+let catalog: BuiltCatalog;
+const buildDir = inject('catalogBuildDir');
+beforeAll(async () => {
+  server = await startServer();
+  catalog = readBuiltCatalog(buildDir);
+});
+afterAll(() => server.close());
+
+const page = async (path: string, init: RequestInit = {}): Promise<{ status: number; type: string; html: string; res: Response }> => {
+  const res = await server.fetch(path, { ...init, headers: { ...HTML, ...(init.headers as Record<string, string>) } });
+  return { status: res.status, type: res.headers.get('content-type') ?? '', html: await res.text(), res };
+};
+/** Listing slugs in page order, from the rows of a listing list (links to SITE_PATHS.listing). */
+const listedSlugs = (html: string): string[] => [...html.matchAll(/<a class="title" href="\/listings\/([^/]+)\/">/g)].map((m) => m[1]!);
+
+describe('the build', () => {
+  it('made one page per listing, the fixed pages and the server bundle of /browse', () => {
+    const site = join(buildDir, 'site');
+    expect(readdirSync(join(site, 'listings')).filter((slug) => existsSync(join(site, 'listings', slug, 'index.html')))).toHaveLength(catalog.count);
+    for (const file of ['index.html', '404.html', 'robots.txt', 'login/index.html', 'mcp/index.html', 'docs/index.html']) expect(existsSync(join(site, file)), file).toBe(true);
+    expect(readdirSync(join(site, '_astro')).some((name) => name.endsWith('.css'))).toBe(true);
+    expect(existsSync(join(buildDir, 'astro', 'server', 'entry.mjs'))).toBe(true);
+  });
+});
+
+describe('every sitemap URL is a page', () => {
+  const parser = new XMLParser({ isArray: (name) => name === 'url' || name === 'sitemap' });
+  let urls: string[] = [];
+
+  beforeAll(async () => {
+    const index = parser.parse(await (await server.fetch('/sitemap.xml')).text()) as { sitemapindex: { sitemap: Array<{ loc: string }> } };
+    for (const { loc } of index.sitemapindex.sitemap) {
+      const shard = parser.parse(await (await server.fetch(loc.slice(TEST_BASE_URL.length))).text()) as { urlset: { url: Array<{ loc: string }> } };
+      urls.push(...shard.urlset.url.map((url) => url.loc.slice(TEST_BASE_URL.length)));
+    }
+  });
+
+  it('lists every listing page and the other pages', () => {
+    expect(urls.filter((path) => path.startsWith('/listings/'))).toHaveLength(catalog.count);
+    expect(urls).toEqual(expect.arrayContaining([SITE_PATHS.home, SITE_PATHS.browse, SITE_PATHS.mcpHub, SITE_PATHS.docsIndex]));
+  });
+
+  it(`answers 200 HTML with the right h1 and the disclaimer for every non-listing page and ${LISTING_SAMPLE} listing pages across shards`, async () => {
+    const listings = urls.filter((path) => path.startsWith('/listings/'));
+    const step = listings.length / LISTING_SAMPLE;
+    const sample = [...urls.filter((path) => !path.startsWith('/listings/')), ...Array.from({ length: LISTING_SAMPLE }, (_, i) => listings[Math.floor(i * step)]!)];
+    const failures: string[] = [];
+    for (let i = 0; i < sample.length; i += 16) {
+      await Promise.all(
+        sample.slice(i, i + 16).map(async (path) => {
+          const { status, type, html } = await page(path);
+          const h1 = headingsOf(html);
+          const expected = expectedH1(catalog, path);
+          if (status !== 200 || !type.startsWith('text/html') || h1.length !== 1 || h1[0] !== expected || !textOf(html).includes(DISCLAIMER))
+            failures.push(`${path}: ${status} ${type} h1=${JSON.stringify(h1)} expected ${JSON.stringify(expected)}`);
+        }),
+      );
+    }
+    expect(failures).toEqual([]);
+    expect(sample.length).toBeGreaterThan(LISTING_SAMPLE + 100);
+  });
+});
+
+describe('pages agree with the API', () => {
+  const apiSlugs = async (query: string): Promise<string[]> =>
+    (await json<{ items: Listing[] }>(await server.fetch(`/api/v1/listings?${query}`))).items.map((item) => item.slug);
+
+  it('a category page ranks its listings as GET /api/v1/listings?type=&category=&sort=<metric> does', async () => {
+    const categories = catalog.categories.filter((c) => c.count > 1).slice(0, 12);
+    expect(categories.length).toBeGreaterThan(5);
+    for (const category of categories) {
+      const onPage = listedSlugs((await page(SITE_PATHS.category(category.type, category.name))).html);
+      expect(onPage.length).toBe(Math.min(category.count, 100));
+      const fromApi = await apiSlugs(`type=${category.type}&category=${category.name}&sort=${RANKING_METRIC[category.type]}&limit=${onPage.length}`);
+      expect(onPage, `${category.type}/${category.name}`).toEqual(fromApi);
+    }
+  });
+
+  it('a comparison page exists exactly where shortlists.ts says, and shows the top listings of the API', async () => {
+    for (const category of catalog.categories.slice(0, 40)) {
+      const { status, html } = await page(SITE_PATHS.compare(category.type, category.name));
+      expect(status, `${category.type}/${category.name}`).toBe(hasShortlist(category) ? 200 : 404);
+      if (!hasShortlist(category)) continue;
+      const rows = [...html.matchAll(/<th scope="row"><a href="\/listings\/([^/]+)\/">/g)].map((m) => m[1]);
+      expect(rows).toEqual(await apiSlugs(`type=${category.type}&category=${category.name}&sort=${RANKING_METRIC[category.type]}&limit=${SHORTLIST.size}`));
+    }
+  });
+
+  it('a listing page labels each figure real or synthetic as its JSON says, and links to that JSON', async () => {
+    const listings = await json<{ items: Listing[] }>(await server.fetch('/api/v1/listings?limit=200&sort=trending'));
+    const mixed = listings.items.filter((l) => l.metrics.installs !== l.metrics.stars).slice(0, 5);
+    const synthetic = listings.items.filter((l) => l.metrics.installs === 'synthetic').slice(0, 5);
+    expect(mixed.length + synthetic.length).toBeGreaterThan(3);
+    for (const listing of [...mixed, ...synthetic]) {
+      const text = textOf((await page(SITE_PATHS.listing(listing.slug))).html);
+      for (const metric of ['installs', 'stars'] as const) {
+        const f = figure(listing, metric);
+        expect(text).toContain(`${f.text} (${f.provenance})`);
+        if (!f.real) expect(f.text.startsWith('≈ ')).toBe(true);
+      }
+      const { html } = await page(SITE_PATHS.listing(listing.slug));
+      const href = decodeEntities(/<dt>JSON<\/dt><dd><a href="([^"]+)"/.exec(html)?.[1] ?? '');
+      expect(href).toBe(`/api/v1/listings/${listing.slug}`);
+      expect((await json<Listing>(await server.fetch(href))).id).toBe(listing.id);
+    }
+  });
+
+  it('a listing page has its canonical URL, JSON-LD SoftwareApplication and the listing\'s own url', async () => {
+    const listing = await json<Listing>(await server.fetch('/api/v1/listings/vercel-react-best-practices'));
+    const { html } = await page(SITE_PATHS.listing(listing.slug));
+    expect(html).toContain(`<link rel="canonical" href="${listing.url}">`);
+    const ld = JSON.parse(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(html)![1]!) as Record<string, unknown>;
+    expect(ld).toMatchObject({ '@context': 'https://schema.org', '@type': 'SoftwareApplication', name: listing.name, url: listing.url });
+  });
+});
+
+describe('/browse', () => {
+  it('renders the results of ?q= on the server, the same as the API, with a working next page', async () => {
+    const first = await page('/browse?q=postgres');
+    expect(first.status).toBe(200);
+    expect(first.type).toMatch(/^text\/html/);
+    const slugs = listedSlugs(first.html);
+    expect(slugs).toHaveLength(BROWSE_PAGE_SIZE);
+    const api = await json<{ items: Listing[]; cursor: string }>(await server.fetch(`/api/v1/listings?q=postgres&limit=${BROWSE_PAGE_SIZE}`));
+    expect(slugs).toEqual(api.items.map((item) => item.slug));
+    const next = decodeEntities(/<a href="([^"]+)" rel="next">/.exec(first.html)![1]!);
+    expect(next).toBe(`/browse?q=postgres&cursor=${api.cursor}`);
+    const second = await page(next);
+    expect(second.status).toBe(200);
+    expect(textOf(second.html)).toContain(`Showing ${BROWSE_PAGE_SIZE + 1}–`);
+    expect(listedSlugs(second.html)[0]).not.toBe(slugs[0]);
+  });
+
+  it('keeps the filters in the form and narrows the results', async () => {
+    const { html } = await page('/browse?q=postgres&type=mcp&sort=stars');
+    expect(html).toMatch(/<option value="mcp" selected>/);
+    expect(html).toMatch(/<option value="stars" selected>/);
+    expect(html).toContain('value="postgres"');
+    expect([...html.matchAll(/<span class="badge">([^<]+)<\/span>/g)].map((m) => m[1])).toEqual(Array(BROWSE_PAGE_SIZE).fill('MCP server'));
+  });
+
+  it.each([
+    ['type=bogus', "Parameter 'type' must be one of"],
+    ['sort=newest', "Parameter 'sort' must be one of"],
+    ['q=a&q=b', "Parameter 'q' must be given at most once"],
+    ['cursor=not-a-token', "Parameter 'cursor' is not a token this service issued"],
+    [`q=${'x'.repeat(129)}`, "Parameter 'q' must be at most 128 characters"],
+  ])('shows an invalid %s on the page with status 400', async (query, message) => {
+    const { status, type, html } = await page(`/browse?${query}`);
+    expect(status).toBe(400);
+    expect(type).toMatch(/^text\/html/);
+    expect(textOf(html)).toContain(message);
+    expect(headingsOf(html)).toEqual(['Browse the catalog']);
+  });
+});
+
+describe('not found, robots.txt and compression', () => {
+  it('answers a browser with the 404 page and an API client with the JSON error', async () => {
+    const browser = await page('/listings/no-such-listing-anywhere/');
+    expect(browser.status).toBe(404);
+    expect(browser.type).toMatch(/^text\/html/);
+    expect(headingsOf(browser.html)).toEqual(['Page not found']);
+    const client = await server.fetch('/listings/no-such-listing-anywhere/');
+    expect(client.status).toBe(404);
+    expect(await json(client)).toMatchObject({ code: 'not_found' });
+  });
+
+  it('serves robots.txt naming the sitemap index', async () => {
+    const text = await (await server.fetch('/robots.txt')).text();
+    expect(text).toContain(`Sitemap: ${TEST_BASE_URL}/sitemap.xml`);
+  });
+
+  it('serves large pages and the stylesheet brotli-compressed, and small pages as they are', async () => {
+    const large = await page(SITE_PATHS.listing('vercel-react-best-practices'), { headers: { 'Accept-Encoding': 'br, gzip' } });
+    expect(large.res.headers.get('content-encoding')).toBe('br');
+    expect(large.html.length).toBeGreaterThan(PAGE_COMPRESS_MIN_BYTES);
+    const css = /<link rel="stylesheet" href="(\/_astro\/[^"]+\.css)">/.exec(large.html)![1]!;
+    const style = await server.fetch(css, { headers: { 'Accept-Encoding': 'gzip' } });
+    expect(style.headers.get('content-encoding')).toBe('gzip');
+    expect(style.headers.get('cache-control')).toContain('immutable');
+    const small = [...catalog.listings.keys()].at(-1)!;
+    const plain = await page(SITE_PATHS.listing(small), { headers: { 'Accept-Encoding': 'br, gzip' } });
+    expect(plain.status).toBe(200);
+    expect(plain.html.length).toBeLessThan(PAGE_COMPRESS_MIN_BYTES);
+    expect(plain.res.headers.get('content-encoding')).toBeNull();
+  });
+});
