@@ -23,8 +23,10 @@ export default defineConfig({
   prerenderConflictBehavior: 'error',
   devToolbar: { enabled: false },
   // No sessions, no image service, nothing fetched: the pages only read the build's runtime artifacts.
-  session: { driver: undefined },
+  session: false,
   image: { service: { entrypoint: 'astro/assets/services/noop' } },
+  // Code in the docs is shown as plain preformatted text, in the site's own colours.
+  markdown: { syntaxHighlight: false },
   vite: {
     // The bundles live in the build directory, outside this project, where no node_modules is found: bundle
     // their dependencies into them (the prerender bundle runs during the build, the server bundle in the shim).

@@ -11,7 +11,8 @@ const [root, outDir] = process.argv.slice(2);
 if (!root || !outDir) throw new Error('usage: node build/astro-build.ts <root> <outDir>');
 
 const started = performance.now();
-await build({ root, outDir, logLevel: 'warn' });
+// A cache directory of its own, so builds running at once (tests, a rebuild beside a start) never share one.
+await build({ root, outDir, cacheDir: join(outDir, '.cache'), logLevel: 'warn' });
 const seconds = (performance.now() - started) / 1000;
 const pages = (readdirSync(join(outDir, 'client'), { recursive: true, encoding: 'utf8' }) as string[]).filter((path) => path.endsWith('.html')).length;
 const report = { pages, seconds, maxRssKB: process.resourceUsage().maxRSS };

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, loadConfig, type Config } from '../server/config.ts';
-import { pidFilePath } from '../server/pid-file.ts';
+import { pidFilePath } from './cycle/pid-file.ts';
 import { buildDirs } from './build-dirs.ts';
 import { exportCatalog } from './export-writer.ts';
 import { ingest, IngestError, readIngestChanges, type IngestReport, type Reject } from './ingest.ts';

@@ -2,7 +2,7 @@
 // name says so), with its stored files under files/<slug>/ and the history end in build-summary.json beside
 // it, so ingest(export(ingest(x))) yields the same listings. Records are written as they were ingested; with
 // `withHistory` each carries the whole daily history the store kept instead of the export's own window.
-import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { dirname, join, resolve } from 'node:path';
 import { createGzip } from 'node:zlib';
@@ -46,10 +46,11 @@ export async function exportCatalog(options: ExportOptions): Promise<ExportRepor
   const dir = dirname(out);
   mkdirSync(dir, { recursive: true });
   const db = openCatalogDb(options.database);
+  const temp = `${out}.tmp-${process.pid}`;
   try {
     const meta = readMeta(db);
     const total = Number(meta.listings ?? 0);
-    const file = createWriteStream(`${out}.tmp-${process.pid}`);
+    const file = createWriteStream(temp);
     let sink: Writable = file;
     if (out.endsWith('.gz')) {
       const gzip = createGzip();
@@ -92,9 +93,12 @@ export async function exportCatalog(options: ExportOptions): Promise<ExportRepor
       }
       writeFileSync(summaryPath, JSON.stringify({ ...summary, historyEnd: meta.historyEnd }, null, 1) + '\n');
     }
-    renameSync(`${out}.tmp-${process.pid}`, out);
+    renameSync(temp, out);
     options.onProgress?.(listings, total);
     return { path: out, listings, files, snapshotHash: meta.snapshotHash ?? '' };
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
   } finally {
     db.close();
   }

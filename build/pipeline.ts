@@ -68,10 +68,11 @@ export async function defaultStages(): Promise<Stage[]> {
 export async function runBuild(options: BuildOptions): Promise<BuildResult> {
   const dirs = buildDirs(options.dataDir);
   const timings: Record<string, number> = {};
-  const bars = options.quiet
+  // Progress bars only on a terminal; elsewhere (CI logs, pipes) the per-stage timing lines say enough.
+  const bars = options.quiet || !process.stderr.isTTY
     ? undefined
     : new cliProgress.MultiBar(
-        { format: '{stage} [{bar}] {percentage}% {value}/{total} {duration_formatted}', hideCursor: true, clearOnComplete: false, noTTYOutput: false },
+        { format: '{stage} [{bar}] {percentage}% {value}/{total} {duration_formatted}', hideCursor: true, clearOnComplete: false },
         cliProgress.Presets.shades_classic,
       );
   const log = (message: string) => {

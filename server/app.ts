@@ -33,9 +33,12 @@ export interface App {
   reload(buildDir: string): void;
 }
 
-/** Static assets a page pulls in are not counted against the API budget; a page view costs one request. */
+/**
+ * Static assets a page pulls in are not counted against the API budget (a page view costs one request), nor
+ * are the JSON shards, which exist for CDNs and mirrors to fetch in bulk.
+ */
 function countsAgainstLimit(path: string): boolean {
-  return !path.startsWith('/_astro/') && path !== '/favicon.ico' && path !== '/favicon.svg';
+  return !path.startsWith('/_astro/') && !path.startsWith('/shards/') && path !== '/favicon.ico' && path !== '/favicon.svg';
 }
 
 export interface AppOptions {

@@ -3,7 +3,7 @@ import './heap-tuning.ts';
 import { loadConfig, ConfigError } from './config.ts';
 import { createApp } from './app.ts';
 import { buildDirs, currentBuild } from '../build/build-dirs.ts';
-import { pidFilePath, writePidFile } from './pid-file.ts';
+import { pidFilePath, writePidFile } from '../build/cycle/pid-file.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();

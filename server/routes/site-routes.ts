@@ -1,6 +1,7 @@
 // The site's one on-demand page, /browse: rendered by the Astro server bundle of the build being served
 // (<buildDir>/astro/server/entry.mjs, made by build/site-stage.ts), with `locals` that search the live catalog
 // through the same parser and search function as GET /api/v1/listings. Every other page is a static file.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -52,8 +53,11 @@ export function siteRoutes(services: Services): Route[] {
   let loaded: { buildDir: string; handler: Promise<AstroHandler>; categories: BrowseLocals['categories'] } | undefined;
   const forSnapshot = (snapshot: Snapshot) => {
     if (loaded?.buildDir !== snapshot.buildDir) {
-      const entry = pathToFileURL(join(snapshot.buildDir, 'astro', 'server', 'entry.mjs')).href;
-      const handler = import(entry).then((module: { handler: AstroHandler }) => module.handler);
+      const entry = join(snapshot.buildDir, 'astro', 'server', 'entry.mjs');
+      // A mirror (build/mirror) or a build made without the site stage has static pages but no server bundle.
+      const handler = existsSync(entry)
+        ? import(pathToFileURL(entry).href).then((module: { handler: AstroHandler }) => module.handler)
+        : Promise.reject(new Error(`${entry} does not exist`));
       // Loading failures are reported per request (503) and retried on the next one.
       handler.catch(() => {
         if (loaded?.handler === handler) loaded = undefined;
@@ -77,7 +81,7 @@ export function siteRoutes(services: Services): Route[] {
         try {
           handler = await site.handler;
         } catch (error) {
-          services.logger.error({ err: error, buildDir: snapshot.buildDir }, 'the site server bundle could not be loaded');
+          services.logger.warn({ err: error, buildDir: snapshot.buildDir }, 'the site server bundle could not be loaded');
           throw new CatalogError('service_unavailable', 'The search page is not available in this build.', {
             resolution: `Search with GET /api/v1/listings?q=...; the page returns after the next build.`,
           });

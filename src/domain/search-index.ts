@@ -10,7 +10,9 @@ export const SEARCH_FIELDS: readonly SearchField[] = ['name', 'ident', 'descript
 export function createEncoder(): Encoder {
   // The constructor merges several option sets at run time; its type declares only one.
   const MergingEncoder = Encoder as unknown as new (...options: EncoderOptions[]) => Encoder;
-  return new MergingEncoder(Charset.Normalize, English as EncoderOptions);
+  // No encoder cache: FlexSearch's cache expires on a timer and changes results while warm, which would make
+  // two builds of the same catalog differ.
+  return new MergingEncoder(Charset.Normalize, English as EncoderOptions, { cache: false });
 }
 
 const TOKENIZE: Record<SearchField, 'forward' | 'strict'> = {

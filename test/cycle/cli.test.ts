@@ -11,11 +11,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify as toYaml } from 'yaml';
 import { openCatalogDb } from '../../build/catalog-db.ts';
 import type { ListingRecord } from '../../src/domain/schemas.ts';
-import { sampleRecords, snapshotRecords, tempDir, writeExport } from '../support/fixtures.ts';
+import { sampleRecords, snapshotRecords, writeExport } from '../support/fixtures.ts';
 import { TEST_BASE_URL } from '../support/server.ts';
 import { ISSUER, mint } from '../auth/tokens.ts';
 import { jsonOf, runCli } from './cli-runner.ts';
 import { nextDay } from './daily-exports.ts';
+import { scratchDirs } from './scratch.ts';
+
+const tempDir = scratchDirs();
 
 interface IngestJson {
   listings: number;

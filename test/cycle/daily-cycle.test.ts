@@ -9,10 +9,13 @@ import { openCatalogDb } from '../../build/catalog-db.ts';
 import type { ShardManifest } from '../../build/shards.ts';
 import type { Listing, ListingPage, ListingRecord } from '../../src/domain/schemas.ts';
 import { listingPath } from '../../src/domain/listing-view.ts';
-import { sampleRecords, snapshotRecords, tempDir, writeExport } from '../support/fixtures.ts';
+import { sampleRecords, snapshotRecords, writeExport } from '../support/fixtures.ts';
 import { json, startServer, TEST_BASE_URL, type TestServer } from '../support/server.ts';
 import { jsonOf, runCli } from './cli-runner.ts';
 import { nextDay, sharpGain } from './daily-exports.ts';
+import { scratchDirs } from './scratch.ts';
+
+const tempDir = scratchDirs();
 
 interface IngestJson {
   listings: number;

@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { detectExportFormat, formatFromContent, jsonArrayElements, readExport } from '../../build/export-reader.ts';
-import { tempDir } from '../support/fixtures.ts';
+import { scratchDirs } from './scratch.ts';
+
+const tempDir = scratchDirs();
 
 const collect = async (path: string) => {
   const out = [];

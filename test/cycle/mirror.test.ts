@@ -13,9 +13,12 @@ import { manifestEntries } from '../../build/mirror/shard-manifest.ts';
 import type { ShardManifest } from '../../build/shards.ts';
 import type { App } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
-import { sampleRecords, tempDir, writeExport } from '../support/fixtures.ts';
+import { sampleRecords, writeExport } from '../support/fixtures.ts';
 import { startServer, TEST_BASE_URL, type TestServer } from '../support/server.ts';
 import { jsonOf, runCli } from './cli-runner.ts';
+import { scratchDirs } from './scratch.ts';
+
+const tempDir = scratchDirs();
 
 const dataDir = tempDir('catalog-origin-');
 const mirrorDir = join(tempDir('catalog-mirror-'), 'mirror');

@@ -12,10 +12,13 @@ import { searchTrendScore } from '../../src/domain/ranking.ts';
 import { SITE_PATHS } from '../../src/domain/site-paths.ts';
 import type { Listing, ListingPage, StaffBuildStatus } from '../../src/domain/schemas.ts';
 import type { SignalCounts } from '../../server/signals/signal-store.ts';
-import { sampleRecords, tempDir, writeExport } from '../support/fixtures.ts';
+import { sampleRecords, writeExport } from '../support/fixtures.ts';
 import { startRedis, type TestRedis } from '../support/redis-server.ts';
 import { json, startServer, TEST_BASE_URL, type TestServer } from '../support/server.ts';
 import { bearer, ISSUER, mint } from '../auth/tokens.ts';
+import { scratchDirs } from './scratch.ts';
+
+const tempDir = scratchDirs();
 
 const SECRET = 'a-test-secret-of-at-least-thirty-two-bytes';
 const staffEnv = { STAFF_JWT_ISSUER: ISSUER, STAFF_JWT_SECRET: SECRET };

@@ -52,16 +52,16 @@ async function accessibilityFacts(page: Page) {
   return page.evaluate(() => {
     const labelled = (el: Element) =>
       ((el as HTMLInputElement).labels?.length ?? 0) > 0 || el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby');
-    const ids = [...document.querySelectorAll('[id]')].map((el) => el.id);
+    const ids = Array.from(document.querySelectorAll('[id]')).map((el) => el.id);
     return {
       lang: document.documentElement.lang,
       title: document.title,
-      h1: [...document.querySelectorAll('h1')].map((h) => h.textContent?.trim()),
-      unlabelled: [...document.querySelectorAll('input:not([type=hidden]), select, textarea')].filter((el) => !labelled(el)).map((el) => el.outerHTML),
-      imagesWithoutAlt: [...document.querySelectorAll('img')].filter((img) => !img.hasAttribute('alt')).map((img) => img.outerHTML),
+      h1: Array.from(document.querySelectorAll('h1')).map((h) => h.textContent?.trim()),
+      unlabelled: Array.from(document.querySelectorAll('input:not([type=hidden]), select, textarea')).filter((el) => !labelled(el)).map((el) => el.outerHTML),
+      imagesWithoutAlt: Array.from(document.querySelectorAll('img')).filter((img) => !img.hasAttribute('alt')).map((img) => img.outerHTML),
       landmarks: { banner: document.querySelectorAll('header').length, nav: document.querySelectorAll('nav').length, main: document.querySelectorAll('main').length, contentinfo: document.querySelectorAll('footer').length },
       duplicateIds: ids.filter((id, i) => ids.indexOf(id) !== i),
-      emptyLinks: [...document.querySelectorAll('a')].filter((a) => !a.textContent?.trim() && !a.getAttribute('aria-label')).map((a) => a.outerHTML),
+      emptyLinks: Array.from(document.querySelectorAll('a')).filter((a) => !a.textContent?.trim() && !a.getAttribute('aria-label')).map((a) => a.outerHTML),
     };
   });
 }

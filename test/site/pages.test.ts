@@ -162,6 +162,13 @@ describe('/browse', () => {
     expect([...html.matchAll(/<span class="badge">([^<]+)<\/span>/g)].map((m) => m[1])).toEqual(Array(BROWSE_PAGE_SIZE).fill('MCP server'));
   });
 
+  it('still renders after the shim switches builds (the server bundle of the new build is imported)', async () => {
+    server.app.reload(buildDir);
+    const { status, html } = await page('/browse?q=pdf');
+    expect(status).toBe(200);
+    expect(listedSlugs(html).length).toBeGreaterThan(0);
+  });
+
   it.each([
     ['type=bogus', "Parameter 'type' must be one of"],
     ['sort=newest', "Parameter 'sort' must be one of"],

@@ -1,5 +1,5 @@
-// <data>/shim.pid: written when the shim listens and removed when it exits, so the daily rebuild can find
-// the shim to signal (SIGHUP) without being told its pid.
+// <data>/shim.pid: written by the shim (server/start.ts) when it listens and removed when it exits, so the
+// daily rebuild (catalog rebuild) can find the shim to signal (SIGHUP) without being told its pid.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
