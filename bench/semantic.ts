@@ -45,15 +45,12 @@ export const SEMANTIC_QUERIES = [
 /** Filters combined with the queries: none, a type, several types, a category, an owner-free mix, a sort. */
 const FILTERS = ['', '&type=mcp', '&types=skill,plugin', '&category=databases', '&type=skill&category=developer-tools', '&sort=stars', '&type=workflow', '&category=productivity'];
 
-function semanticPaths(total: number): string[] {
-  const paths: string[] = [];
-  for (let i = 0; paths.length < total; i++) {
-    const q = SEMANTIC_QUERIES[i % SEMANTIC_QUERIES.length]!;
-    const filter = FILTERS[Math.floor(i / SEMANTIC_QUERIES.length) % FILTERS.length]!;
-    // `n` is ignored by the API but makes the URL distinct, so the response cache never answers.
-    paths.push(`/api/v1/listings?semantic=${encodeURIComponent(q)}${filter}&limit=20&n=${i}`);
-  }
-  return paths;
+/**
+ * Every query with every filter. `n=[<id>]` becomes a unique id per request (autocannon idReplacement): the
+ * API ignores the parameter, but the URL is new, so the shim's response cache never answers.
+ */
+function semanticPaths(): string[] {
+  return FILTERS.flatMap((filter) => SEMANTIC_QUERIES.map((q) => `/api/v1/listings?semantic=${encodeURIComponent(q)}${filter}&limit=20&n=[<id>]`));
 }
 
 interface Request {
@@ -64,7 +61,7 @@ interface Request {
 }
 
 async function loadRequests(origin: string, requests: Request[], seconds: number, connections: number): Promise<LoadFigures> {
-  const result = await autocannon({ url: origin, connections, duration: seconds, requests });
+  const result = await autocannon({ url: origin, connections, duration: seconds, requests, idReplacement: true });
   return {
     requestsPerSecond: Math.round(result.requests.average),
     p50: result.latency.p50,
@@ -110,6 +107,80 @@ async function stageCost(listingsPath: string): Promise<{ cold: number; warm: nu
   }
 }
 
+/** More requests for the recall measurement: the load queries plus short keyword-like ones. */
+const RECALL_QUERIES = [
+  ...SEMANTIC_QUERIES,
+  'postgres',
+  'slack',
+  'image generation',
+  'kubernetes helm charts',
+  'react components',
+  'email',
+  'weather forecast',
+  'notion pages',
+  'figma designs',
+  'pdf',
+  'browser automation testing',
+  'stripe payments',
+];
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? Number.NaN;
+}
+
+/** In-process: exact top-k against the IVF index on the build's vectors (recall@10, latency). */
+async function vectorSearchFigures(buildDir: string): Promise<Array<Record<string, string | number>>> {
+  const { loadSnapshot } = await import('../server/catalog/live-catalog.ts');
+  const { SemanticIndex } = await import('../server/search/semantic-index.ts');
+  const { SEMANTIC_CANDIDATES } = await import('../server/search/hybrid-search.ts');
+  const snapshot = loadSnapshot(buildDir);
+  const semantic = new SemanticIndex();
+  try {
+    if ((await semantic.load(snapshot)) !== 'ready') throw new Error(`no embeddings in ${buildDir}`);
+    const ready = semantic.ready(snapshot)!;
+    const queries = RECALL_QUERIES.map((q) => ready.embed(q)!);
+    const time = (run: (q: Float32Array) => unknown) => {
+      const ms: number[] = [];
+      for (let rep = 0; rep < 3; rep++) {
+        for (const q of queries) {
+          const started = performance.now();
+          run(q);
+          ms.push(performance.now() - started);
+        }
+      }
+      return ms;
+    };
+    const rows: Array<Record<string, string | number>> = [];
+    for (const k of [10, SEMANTIC_CANDIDATES]) {
+      const exactMs = time((q) => ready.vectors.search(q, k));
+      const row: Record<string, string | number> = { search: `exact top-${k}`, rows: ready.vectors.count, 'p50 ms': percentile(exactMs, 0.5).toFixed(2), 'p99 ms': percentile(exactMs, 0.99).toFixed(2), 'recall@10': '1.000' };
+      rows.push(row);
+      if (ready.ivf) {
+        const ivf = ready.ivf;
+        const ivfMs = time((q) => ivf.approximate(q, k));
+        let found = 0;
+        for (const q of queries) {
+          const exact = ready.vectors.search(q, 10).map((h) => h.index);
+          const approx = new Set(ivf.approximate(q, k).slice(0, 10).map((h) => h.index));
+          found += exact.filter((d) => approx.has(d)).length;
+        }
+        rows.push({
+          search: `IVF top-${k} (${ivf.nprobe}/${ivf.lists} lists)`,
+          rows: ready.vectors.count,
+          'p50 ms': percentile(ivfMs, 0.5).toFixed(2),
+          'p99 ms': percentile(ivfMs, 0.99).toFixed(2),
+          'recall@10': (found / (10 * queries.length)).toFixed(3),
+        });
+      }
+    }
+    return rows;
+  } finally {
+    await semantic.close();
+    snapshot.store.close();
+  }
+}
+
 export async function semanticSection(options: SemanticBenchOptions): Promise<void> {
   const { count, seconds } = options;
   const stageRows: Array<Record<string, string | number>> = [];
@@ -129,28 +200,27 @@ export async function semanticSection(options: SemanticBenchOptions): Promise<vo
     const rebuilt = await timedBuild(dataDir, undefined);
     console.log(`\nrebuilt ${dataDir} with the embeddings stage: ${rebuilt.seconds.toFixed(1)} s (embeddings ${((rebuilt.stages.embeddings ?? 0) / 1000).toFixed(1)} s)`);
   }
+  const { realpathSync } = await import('node:fs');
+  const vectorRows = await vectorSearchFigures(realpathSync(join(dataDir, 'current')));
+  console.log(`\n## vector search at ${count.toLocaleString('en')} listings, in-process (${RECALL_QUERIES.length} queries × 3; recall@10 against exact)\n`);
+  console.log(table(vectorRows));
   const buildTimings = JSON.parse(readFileSync(join(dataDir, 'current', 'build.json'), 'utf8')) as { timings?: Record<string, number> };
 
   const shim = await serve('server/start.ts', { CATALOG_DATA_DIR: dataDir, CATALOG_BUILD_ON_START: 'false', RATE_LIMIT_MAX: '1000000000' });
   try {
     const semanticReadyMs = await waitForSemantic(shim);
-    const total = 20_000;
-    const semantic = semanticPaths(total).map((path): Request => ({ method: 'GET', path }));
-    const keyword = Array.from({ length: total }, (_, i): Request => ({ method: 'GET', path: `${options.searchPaths[i % options.searchPaths.length]}&n=${i}` }));
-    const ask = Array.from({ length: total }, (_, i): Request => ({
-      method: 'GET',
-      path: `/ask?q=${encodeURIComponent(SEMANTIC_QUERIES[i % SEMANTIC_QUERIES.length]!)}&n=${i}`,
-      headers: { accept: 'application/json' },
-    }));
-    const mcp = Array.from({ length: 2000 }, (_, i): Request => ({
+    const semantic = semanticPaths().map((path): Request => ({ method: 'GET', path }));
+    const keyword = options.searchPaths.map((path): Request => ({ method: 'GET', path: `${path}&n=[<id>]` }));
+    const ask = SEMANTIC_QUERIES.map((q): Request => ({ method: 'GET', path: `/ask?q=${encodeURIComponent(q)}&n=[<id>]`, headers: { accept: 'application/json' } }));
+    const mcp = SEMANTIC_QUERIES.map((q, i): Request => ({
       method: 'POST',
       path: '/.well-known/mcp',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'search_catalog', arguments: { query: SEMANTIC_QUERIES[i % SEMANTIC_QUERIES.length] } } }),
+      body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'search_catalog', arguments: { query: q } } }),
     }));
     const rows: Array<Record<string, string | number>> = [];
     const warm = Math.max(1, Math.round(seconds / 5));
-    await loadRequests(shim.origin, semantic.slice(total / 2), warm, 4);
+    await loadRequests(shim.origin, semantic, warm, 4);
     for (const [label, requests] of [
       ['listings: keyword q (uncached)', keyword],
       ['listings: semantic (hybrid)', semantic],

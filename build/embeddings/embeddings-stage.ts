@@ -3,6 +3,7 @@
 //
 //   <build>/runtime/embeddings/model/     the model (Transformers.js layout), loaded by the shim
 //   <build>/runtime/embeddings/vectors.i8 + vectors.json   row i = document i (line i of runtime/listings.jsonl)
+//   <build>/runtime/embeddings/ivf.bin + ivf.json          approximate index, for catalogs of IVF_MIN_ROWS or more
 //
 // Training (~10 s at 31k listings) and embedding (~7 s) are skipped when the catalog text has not changed:
 //   <data>/cache/embeddings/<corpus hash>/model/           the model trained on that corpus
@@ -16,11 +17,12 @@ import { copyFile, link, mkdir, readdir, readFile, rename, rm, stat, utimes } fr
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Stage } from '../pipeline.ts';
-import { EMBEDDINGS_DIR, MODEL_SUBDIR } from './artifact-layout.ts';
+import { EMBEDDINGS_DIR, MODEL_SUBDIR, readQuantized } from './artifacts.ts';
+import { IVF_MIN_ROWS, readIvf, trainIvf, writeIvf, type IvfModel } from './ivf.ts';
 import { MODEL_DIR_ENV, listingText, loadEmbedder, resolveModelDir } from './embedder.ts';
 import { MANIFEST_FILE } from './model-manifest.ts';
 import { trainStaticModel } from './train-static-model.ts';
-import { VECTORS_FILE, VECTORS_MANIFEST, quantize, writeVectors, type Quantized, type VectorsManifest } from './vectors.ts';
+import { quantize, writeVectors } from './vectors.ts';
 
 /** Corpus hashes kept in the cache: the one just used and the one before (a rebuild that is rolled back). */
 const CACHE_KEEP = 2;
@@ -38,6 +40,8 @@ export interface EmbeddingsReport {
   /** 'trained', 'cached' (reused from <data>/cache) or 'configured' (CATALOG_EMBEDDING_MODEL_DIR). */
   model: 'trained' | 'cached' | 'configured';
   vectors: 'embedded' | 'cached';
+  /** Lists of the approximate index; 0 when the catalog is small enough for exact search. */
+  ivfLists: number;
   timingsMs: Record<string, number>;
 }
 
@@ -48,6 +52,8 @@ export interface EmbeddingsOptions {
   env?: Record<string, string | undefined>;
   log?: (message: string) => void;
   progress?: (done: number, total: number) => void;
+  /** Catalogs with at least this many listings also get an IVF index (default IVF_MIN_ROWS). */
+  ivfMinRows?: number;
 }
 
 export const EMBEDDINGS_STAGE: Stage = {
@@ -59,7 +65,10 @@ export const EMBEDDINGS_STAGE: Stage = {
       log: ctx.log,
       progress: ctx.progress,
     });
-    ctx.log(`embeddings: ${report.count} listings, ${report.modelId} (${report.dims} dims), model ${report.model}, vectors ${report.vectors}`);
+    ctx.log(
+      `embeddings: ${report.count} listings, ${report.modelId} (${report.dims} dims), model ${report.model}, vectors ${report.vectors}` +
+        (report.ivfLists ? `, IVF ${report.ivfLists} lists` : ''),
+    );
   },
 };
 
@@ -97,26 +106,6 @@ async function linkTree(from: string, to: string): Promise<void> {
       }
     }
   }
-}
-
-/** The vectors.i8 layout (see vectors.ts) back to rows, checked against its manifest. */
-async function readQuantized(dir: string, modelId: string): Promise<Quantized | undefined> {
-  let manifest: VectorsManifest;
-  try {
-    manifest = JSON.parse(await readFile(join(dir, VECTORS_MANIFEST), 'utf8')) as VectorsManifest;
-  } catch {
-    return undefined;
-  }
-  if (manifest.modelId !== modelId) return undefined;
-  const bytes = await readFile(join(dir, VECTORS_FILE));
-  if (bytes.length !== manifest.layout.bytes || createHash('sha256').update(bytes).digest('hex') !== manifest.sha256) return undefined;
-  const { dims, count } = manifest;
-  const data = new Int8Array(count * dims);
-  data.set(new Int8Array(bytes.buffer, bytes.byteOffset, count * dims));
-  const scales = new Float32Array(count);
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  for (let r = 0; r < count; r++) scales[r] = view.getFloat32(manifest.layout.scalesOffset + r * 4, true);
-  return { dims, count, data, scales };
 }
 
 /** Writes into `<dir>.tmp-<pid>` and renames, so a cache entry is complete or absent. */
@@ -191,7 +180,7 @@ export async function buildEmbeddings(options: EmbeddingsOptions): Promise<Embed
   try {
     const vectorsKey = createHash('sha256').update(embedder.modelId).update('\u0000').update(await sourcesHash(EMBEDDING_SOURCES)).digest('hex').slice(0, 16);
     const cachedVectors = join(entryDir, `vectors-${vectorsKey}`);
-    let distinct = await readQuantized(cachedVectors, embedder.modelId);
+    let distinct = (await readQuantized(cachedVectors, embedder.modelId))?.q;
     if (!distinct || distinct.count !== sorted.length) {
       vectors = 'embedded';
       const dims = embedder.dims;
@@ -222,8 +211,28 @@ export async function buildEmbeddings(options: EmbeddingsOptions): Promise<Embed
     }
     await writeVectors(outDir, { dims, count: texts.length, data, scales }, { modelId: embedder.modelId });
     lap('write');
+
+    let ivfLists = 0;
+    if (texts.length >= (options.ivfMinRows ?? IVF_MIN_ROWS)) {
+      // Trained on the distinct texts (cached with their vectors), then mapped to documents like the rows.
+      const ivfCache = join(cachedVectors, `ivf-${(await sourcesHash(['ivf.ts'])).slice(0, 16)}`);
+      let ivf: IvfModel | undefined = (await readIvf(ivfCache, { modelId: embedder.modelId, count: distinct.count }))?.model;
+      if (!ivf) {
+        const trained = trainIvf(distinct);
+        await atomicDir(ivfCache, async (tmp) => {
+          await mkdir(tmp, { recursive: true });
+          await writeIvf(tmp, trained, embedder.modelId);
+        });
+        ivf = trained;
+      }
+      const assign = new Uint32Array(texts.length);
+      for (let doc = 0; doc < texts.length; doc++) assign[doc] = ivf.assign[row.get(texts[doc]!)!]!;
+      await writeIvf(outDir, { ...ivf, assign }, embedder.modelId);
+      ivfLists = ivf.lists;
+      lap('ivf');
+    }
     await pruneCache(options.cacheDir, corpusHash);
-    return { count: texts.length, modelId: embedder.modelId, dims, model, vectors, timingsMs: timings };
+    return { count: texts.length, modelId: embedder.modelId, dims, model, vectors, ivfLists, timingsMs: timings };
   } finally {
     await embedder.dispose();
   }

@@ -186,20 +186,29 @@ export interface IvfHit {
  * Search side. The rows are copied grouped by list, and each list is its own VectorIndex over its slice of
  * that copy, so probing a list is a sequential scan with VectorIndex's fast kernel rather than scattered
  * reads across the whole matrix (measured ≈4× cheaper per row than searchSubset over the same rows).
+ * The same copy also answers exact search and searchSubset in row (document) numbers, so a catalog with an
+ * IVF index holds its vectors once; exact ties then resolve to the lower position in list order.
  */
 export class IvfIndex {
   readonly lists: number;
   readonly nprobe: number;
+  readonly count: number;
+  readonly dims: number;
   private readonly centroids: VectorIndex;
   private readonly offsets: Uint32Array;
   /** Row (document) numbers in list order. */
   private readonly rows: Uint32Array;
+  /** Position in list order of each row. */
+  private readonly positions: Uint32Array;
+  private readonly all: VectorIndex;
   private readonly listIndexes: VectorIndex[];
 
   constructor(model: IvfModel, vectors: Quantized, nprobe: number) {
     if (vectors.count !== model.assign.length || vectors.dims !== model.dims) throw new Error('the IVF model does not match the vectors');
     const { dims, count } = vectors;
     this.lists = model.lists;
+    this.count = count;
+    this.dims = dims;
     this.nprobe = Math.max(1, Math.min(model.lists, nprobe));
     this.centroids = new VectorIndex(quantize(splitRows(model.centroids, model.lists, dims), dims), 'ivf-centroids');
     // Counting sort by list: rows of a list stay ascending, so ties still resolve to the lower row.
@@ -218,6 +227,11 @@ export class IvfIndex {
       data.set(vectors.data.subarray(r * dims, (r + 1) * dims), i * dims);
       scales[i] = vectors.scales[r]!;
     }
+    this.all = new VectorIndex({ dims, count, data, scales }, 'ivf-all');
+    this.positions = new Uint32Array(count);
+    rows.forEach((r, i) => {
+      this.positions[r] = i;
+    });
     this.listIndexes = Array.from({ length: model.lists }, (_, k) => {
       const from = offsets[k]!;
       const to = offsets[k + 1]!;
@@ -227,11 +241,23 @@ export class IvfIndex {
     this.rows = rows;
   }
 
+  /** Exact top-k over all rows (as VectorIndex.search, in row numbers). */
+  search(query: Float32Array, k: number): IvfHit[] {
+    return this.all.search(query, k).map((hit) => ({ index: this.rows[hit.index]!, score: hit.score }));
+  }
+
+  /** Exact top-k over the given rows (as VectorIndex.searchSubset, in row numbers). */
+  searchSubset(query: Float32Array, rows: ArrayLike<number>, k: number): IvfHit[] {
+    const positions = new Uint32Array(rows.length);
+    for (let i = 0; i < rows.length; i++) positions[i] = this.positions[rows[i]!]!;
+    return this.all.searchSubset(query, positions, k).map((hit) => ({ index: this.rows[hit.index]!, score: hit.score }));
+  }
+
   /**
    * Approximate top-k: the k best rows (exact scores) among the lists nearest the query, optionally only rows
    * `admit` accepts; `widen` > 1 probes proportionally more lists, for filters that drop most candidates.
    */
-  search(query: Float32Array, k: number, options: { admit?: (row: number) => boolean; widen?: number } = {}): IvfHit[] {
+  approximate(query: Float32Array, k: number, options: { admit?: (row: number) => boolean; widen?: number } = {}): IvfHit[] {
     const probes = Math.min(this.lists, Math.ceil(this.nprobe * (options.widen ?? 1)));
     const hits: IvfHit[] = [];
     for (const list of this.centroids.search(query, probes)) {

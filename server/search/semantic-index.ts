@@ -4,14 +4,20 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { EMBEDDINGS_DIR, MODEL_SUBDIR } from '../../build/embeddings/artifact-layout.ts';
-import { readVectors, VECTORS_MANIFEST, type VectorIndex, type VectorsManifest } from '../../build/embeddings/vectors.ts';
+import { EMBEDDINGS_DIR, MODEL_SUBDIR, readQuantized } from '../../build/embeddings/artifacts.ts';
+import { IvfIndex, readIvf } from '../../build/embeddings/ivf.ts';
+import { VECTORS_MANIFEST, VectorIndex, type VectorsManifest } from '../../build/embeddings/vectors.ts';
 import type { Snapshot } from '../catalog/live-catalog.ts';
 import { QueryEmbedder } from './query-embedder.ts';
 
 /** What a semantic search needs for one snapshot. */
+/** Exact search over the listing vectors, in document numbers (a VectorIndex, or an IvfIndex holding them). */
+export type ExactVectors = Pick<VectorIndex, 'count' | 'search' | 'searchSubset'>;
+
 export interface SemanticReady {
-  vectors: VectorIndex;
+  vectors: ExactVectors;
+  /** The approximate index, present for large catalogs (see build/embeddings/ivf.ts). */
+  ivf?: IvfIndex | undefined;
   /** The query's vector; undefined when the model could not answer (then fall back). */
   embed(text: string): Float32Array | undefined;
 }
@@ -74,15 +80,20 @@ export class SemanticIndex implements SemanticSource {
       const manifest = JSON.parse(readFileSync(join(dir, VECTORS_MANIFEST), 'utf8')) as VectorsManifest;
       if (manifest.count !== snapshot.store.count) throw new Error(`${manifest.count} vectors for ${snapshot.store.count} listings`);
       this.embedder ??= new QueryEmbedder();
-      const [, vectors] = await Promise.all([
+      const [, rows, ivfModel] = await Promise.all([
         this.embedder.load(join(dir, MODEL_SUBDIR), manifest.modelId),
-        readVectors(dir, { expectModelId: manifest.modelId }),
+        readQuantized(dir, manifest.modelId),
+        readIvf(dir, { modelId: manifest.modelId, count: manifest.count }),
       ]);
+      if (!rows) throw new Error(`${dir}: vectors.i8 is missing or fails its checksum`);
       if (this.target !== snapshot || this.closed) return this.state;
+      // With an IVF index the vectors are held once, in its list order (it answers exact search too).
+      const ivf = ivfModel ? new IvfIndex(ivfModel.model, rows.q, ivfModel.manifest.nprobe) : undefined;
+      const vectors: ExactVectors = ivf ?? new VectorIndex(rows.q, manifest.modelId);
       const embedder = this.embedder;
-      this.loaded = { snapshot, ready: { vectors, embed: (text) => embedder.embed(text) } };
+      this.loaded = { snapshot, ready: { vectors, ivf, embed: (text) => embedder.embed(text) } };
       this.state = 'ready';
-      this.logger?.info({ modelId: manifest.modelId, dims: manifest.dims, count: manifest.count, ms: Math.round(performance.now() - started) }, 'semantic search ready');
+      this.logger?.info({ modelId: manifest.modelId, dims: manifest.dims, count: manifest.count, ivfLists: ivf?.lists ?? 0, ms: Math.round(performance.now() - started) }, 'semantic search ready');
     } catch (error) {
       if (this.target !== snapshot) return this.state;
       this.state = 'unavailable';

@@ -52,6 +52,12 @@ export function typeLabel(type: ListingType, plural = false): string {
   return plural ? TYPE_LABELS[type].plural : TYPE_LABELS[type].singular;
 }
 
+/** The type as a word inside a sentence: "skills", "MCP servers" (an acronym keeps its capitals). */
+export function typeNoun(type: ListingType, plural = false): string {
+  const label = typeLabel(type, plural);
+  return /^[A-Z]{2}/.test(label) ? label : label.charAt(0).toLowerCase() + label.slice(1);
+}
+
 /** Plain text cut on a word boundary, for list summaries and meta descriptions. */
 export function truncate(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();

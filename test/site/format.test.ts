@@ -1,7 +1,7 @@
 // Guarantees a figure is never shown as measured unless its metrics say real: synthetic figures are rounded,
-// marked ≈ and labelled estimated; real ones carry their source and date.
+// marked ≈ and labelled estimated; real ones carry their source and date; type names read right inside a sentence.
 import { describe, expect, it } from 'vitest';
-import { figure, truncate, type FigureSource } from '../../src/site/format.ts';
+import { figure, truncate, typeNoun, type FigureSource } from '../../src/site/format.ts';
 
 const listing = (metrics: Partial<FigureSource['metrics']>, installs = 320_400, stars = 25_213): FigureSource => ({
   installs,
@@ -29,5 +29,17 @@ describe('truncate', () => {
   it('keeps short text and cuts long text on a word boundary with an ellipsis', () => {
     expect(truncate('  a  short\n text ', 40)).toBe('a short text');
     expect(truncate('React and Next.js performance optimization guidelines from Vercel Engineering.', 40)).toBe('React and Next.js performance…');
+  });
+});
+
+describe('typeNoun', () => {
+  it.each([
+    ['skill', false, 'skill'],
+    ['skill', true, 'skills'],
+    ['mcp', false, 'MCP server'],
+    ['mcp', true, 'MCP servers'],
+    ['marketplace', true, 'marketplaces'],
+  ] as const)('%s (plural %s) reads "%s" inside a sentence', (type, plural, noun) => {
+    expect(typeNoun(type, plural)).toBe(noun);
   });
 });

@@ -8,6 +8,7 @@ import type { StoredListing } from '../../src/domain/listing-view.ts';
 import type { Category } from '../../src/domain/schemas.ts';
 import { SHORTLIST } from '../../src/domain/shortlists.ts';
 import { SITE_PATHS } from '../../src/domain/site-paths.ts';
+import { typeNoun } from '../../src/site/format.ts';
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", '#39': "'", nbsp: ' ' };
 
@@ -63,7 +64,7 @@ export function expectedH1(catalog: BuiltCatalog, path: string): string | undefi
   for (const category of catalog.categories) {
     if (path === SITE_PATHS.category(category.type, category.name)) return `${plural(category.type)}: ${category.label}`;
     if (path === SITE_PATHS.compare(category.type, category.name))
-      return `Top ${Math.min(SHORTLIST.size, category.count)} ${plural(category.type).toLowerCase()} for ${category.label}, compared`;
+      return `Top ${Math.min(SHORTLIST.size, category.count)} ${typeNoun(category.type, true)} for ${category.label}, compared`;
   }
   const slug = /^\/listings\/([^/]+)\/$/.exec(path)?.[1];
   const listing = slug === undefined ? undefined : catalog.listings.get(slug);

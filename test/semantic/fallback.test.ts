@@ -1,0 +1,111 @@
+// Guarantees `semantic` falls back to keyword search, saying `Search-Mode: keyword-fallback`, whenever
+// embeddings cannot answer: a build without them, a model not loaded yet, a request that embeds to the zero
+// vector; and that a fallback answer is never served from the response cache once the model is ready.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { INDEX_STAGE, runBuild } from '../../build/pipeline.ts';
+import type { ListingQuery } from '../../src/domain/listing-query.ts';
+import { loadSnapshot, type Snapshot } from '../../server/catalog/live-catalog.ts';
+import { keywordListingSearch } from '../../server/routes/catalog-routes.ts';
+import { createHybridSearch } from '../../server/search/hybrid-search.ts';
+import { SemanticIndex } from '../../server/search/semantic-index.ts';
+import { json, startServer, TEST_BASE_URL, type TestServer } from '../support/server.ts';
+
+interface Page {
+  items: Array<{ id: string }>;
+  hasMore: boolean;
+}
+
+const query = (partial: Partial<ListingQuery>): ListingQuery => ({
+  q: undefined,
+  semantic: undefined,
+  types: undefined,
+  category: undefined,
+  owner: undefined,
+  sort: undefined,
+  offset: 0,
+  limit: 20,
+  ...partial,
+});
+
+describe('a build without embeddings', () => {
+  let dataDir: string;
+  let buildDir: string;
+  let server: TestServer;
+  let snapshot: Snapshot;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'catalog-semantic-fallback-'));
+    const exportPath = join(dataDir, 'listings.jsonl');
+    writeFileSync(exportPath, readFileSync('data/listings.jsonl', 'utf8').split('\n').slice(0, 400).join('\n'));
+    ({ buildDir } = await runBuild({ dataDir, exportPath, baseUrl: TEST_BASE_URL, quiet: true, stages: [INDEX_STAGE] }));
+    server = await startServer({}, { buildDir });
+    expect(await server.app.semantic.settled).toBe('unavailable');
+    snapshot = loadSnapshot(buildDir);
+  }, 120_000);
+  afterAll(async () => {
+    await server.close();
+    snapshot.store.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it.each(['automate a browser to fill in web forms', 'turn a PDF into text'])('answers semantic=%s with keyword results', async (text) => {
+    const res = await server.fetch(`/api/v1/listings?semantic=${encodeURIComponent(text)}&limit=10`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('search-mode')).toBe('keyword-fallback');
+    const expected = keywordListingSearch(snapshot, query({ semantic: text, limit: 10 })).result.docs.map((doc) => snapshot.store.ids[doc]);
+    expect(expected.length).toBeGreaterThan(0);
+    expect((await json<Page>(res)).items.map((item) => item.id)).toEqual(expected);
+  });
+
+  it('answers /ask with keyword results and says so', async () => {
+    const res = await server.fetch('/ask?q=browser+automation', { headers: { accept: 'application/json' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('search-mode')).toBe('keyword-fallback');
+  });
+});
+
+describe('the served build, with embeddings', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server.close());
+
+  it('never keeps a fallback answer in the response cache once the model is ready', async () => {
+    const path = '/api/v1/listings?semantic=send+a+message+to+slack&limit=5';
+    // Right after listening the model may still be loading: this answer can be either mode.
+    const first = await server.fetch(path);
+    expect(first.headers.get('search-mode')).toMatch(/^(keyword-fallback|hybrid)$/);
+    expect(await server.app.semantic.settled).toBe('ready');
+    const second = await server.fetch(path);
+    expect(second.headers.get('search-mode')).toBe('hybrid');
+  });
+
+  it.each(['ᚠᚢᚦ', '🙂🙂🙂'])('falls back for a request that embeds to the zero vector (%s)', async (text) => {
+    await server.app.semantic.settled;
+    const res = await server.fetch(`/api/v1/listings?semantic=${encodeURIComponent(text)}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('search-mode')).toBe('keyword-fallback');
+    const body = await json<Page>(res);
+    expect(Array.isArray(body.items)).toBe(true);
+  });
+});
+
+describe('a semantic index that has not loaded', () => {
+  it('makes the hybrid search answer exactly as the keyword search, marked as a fallback', () => {
+    const snapshot = loadSnapshot(inject('catalogBuildDir'));
+    try {
+      const search = createHybridSearch(new SemanticIndex());
+      for (const partial of [{ semantic: 'query a postgres database' }, { semantic: 'database', q: 'postgres' }, { semantic: 'images', types: ['mcp' as const] }]) {
+        const hybrid = search(snapshot, query(partial));
+        expect(hybrid.headers['Search-Mode']).toBe('keyword-fallback');
+        expect(hybrid.result).toEqual(keywordListingSearch(snapshot, query(partial)).result);
+      }
+    } finally {
+      snapshot.store.close();
+    }
+  });
+});
