@@ -159,6 +159,7 @@ interface BuildCommandOptions {
   skipInvalid?: boolean;
   rejects: string;
   quiet?: boolean;
+  force?: boolean;
 }
 
 async function buildFromOptions(opts: BuildCommandOptions, cfg: Config): Promise<BuildResult> {
@@ -173,6 +174,7 @@ async function buildFromOptions(opts: BuildCommandOptions, cfg: Config): Promise
       rejectsPath: opts.skipInvalid ? resolve(opts.rejects) : undefined,
       // The pipeline's bars only make sense on a terminal; the stage timings are printed after the build.
       quiet: opts.quiet || !process.stderr.isTTY,
+      force: opts.force,
     });
     if (result.ingest) {
       result.ingest.changes = result.ingest.snapshotUnchanged ? { added: [], changed: [], removed: [] } : readIngestChanges(result.ingest.database);
@@ -185,6 +187,10 @@ async function buildFromOptions(opts: BuildCommandOptions, cfg: Config): Promise
 
 function buildLines(result: BuildResult, source: string | undefined): string[] {
   const lines = result.ingest ? ingestLines(result.ingest, source ?? 'the export') : ['ingest: skipped (--no-ingest), built from the existing database'];
+  if (result.unchanged) {
+    lines.push(`unchanged: ${result.buildDir} already serves this snapshot, origin, search counters and code (--force builds anyway)`);
+    return lines;
+  }
   lines.push(`built ${result.runtime.count} listings into ${result.buildDir}`);
   lines.push(`  ${Object.entries(result.timings).map(([stage, ms]) => `${stage} ${(ms / 1000).toFixed(1)} s`).join(', ')}`);
   return lines;
@@ -200,6 +206,7 @@ program
   .option('--rejects <path>', 'where --skip-invalid writes the rejected records', 'rejects.jsonl')
   .option('--quiet', 'no progress bars')
   .option('--report', 'print a JSON line with stage timings and peak memory (for benchmarks)')
+  .option('--force', 'build even when nothing changed since the build being served')
   .action(async (opts: BuildCommandOptions & { report?: boolean }) => {
     const cfg = config(opts);
     const result = await buildFromOptions(opts, cfg);
@@ -221,6 +228,7 @@ program
   .option('--url <base>', 'switch the shim at this base URL through POST /api/v1/staff/reload')
   .option('--token <jwt>', 'staff Bearer token for --url (default CATALOG_STAFF_TOKEN)')
   .option('--no-notify', 'build only; do not tell any shim')
+  .option('--force', 'build even when nothing changed since the build being served')
   .option('--json', 'print one JSON document: ingest report, build and how the shim was told')
   .option('--quiet', 'no progress bars')
   .action(async (opts: BuildCommandOptions & { pid?: number; pidFile?: string; url?: string; token?: string; notify: boolean; json?: boolean }) => {

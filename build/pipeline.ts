@@ -1,10 +1,11 @@
 // The one build command: ingest → index → (embeddings, site, discovery, shards: later stages) → switch.
 // Every stage writes into a fresh build directory; `current` moves to it only when all stages succeeded,
 // so a failed build leaves the previous output serving.
-import { rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import cliProgress from 'cli-progress';
-import { openCatalogDb, type CatalogDb } from './catalog-db.ts';
+import { openCatalogDb, readMeta, type CatalogDb } from './catalog-db.ts';
 import { buildDirs, currentBuild, newBuildDir, switchCurrent, type BuildDirs } from './build-dirs.ts';
 import { ingest, type IngestReport } from './ingest.ts';
 import { buildRuntimeArtifacts, type RuntimeManifest } from './runtime-artifacts.ts';
@@ -16,6 +17,8 @@ export interface StageContext {
   baseUrl: string;
   db: CatalogDb;
   runtime: RuntimeManifest | undefined;
+  /** searchTrend per listing id, folded in from the shim's counters of the recent window. */
+  searchTrend: ReadonlyMap<string, number>;
   progress(done: number, total: number): void;
   log(message: string): void;
 }
@@ -35,10 +38,14 @@ export interface BuildOptions {
   quiet?: boolean;
   /** Stages after "index"; the default list is the product's. */
   stages?: Stage[];
+  /** Build even when nothing that shapes the output changed since the build being served. */
+  force?: boolean;
 }
 
 export interface BuildResult {
   buildDir: string;
+  /** True when nothing changed and the build being served was kept. */
+  unchanged: boolean;
   timings: Record<string, number>;
   ingest: IngestReport | undefined;
   runtime: RuntimeManifest;
@@ -47,10 +54,7 @@ export interface BuildResult {
 export const INDEX_STAGE: Stage = {
   name: 'index',
   async run(ctx) {
-    // searchTrend folds in the shim's counters of the recent window: Redis when the shims share one
-    // (the same REDIS_URL the shim reads), else <data>/signals.db.
-    const searchTrend = await readSearchTrend({ dataDir: ctx.dirs.dataDir, redisUrl: process.env.REDIS_URL || undefined });
-    ctx.runtime = await buildRuntimeArtifacts({ db: ctx.db, outDir: join(ctx.buildDir, 'runtime'), searchTrend, onProgress: ctx.progress });
+    ctx.runtime = await buildRuntimeArtifacts({ db: ctx.db, outDir: join(ctx.buildDir, 'runtime'), searchTrend: ctx.searchTrend, onProgress: ctx.progress });
   },
 };
 
@@ -63,6 +67,29 @@ export async function defaultStages(): Promise<Stage[]> {
   const { EMBEDDINGS_STAGE } = await import('./embeddings/embeddings-stage.ts');
   // The site stage moves Astro's output into site/, so it runs before the stages that add files there.
   return [INDEX_STAGE, EMBEDDINGS_STAGE, SITE_STAGE, SHARDS_STAGE, DISCOVERY_STAGE];
+}
+
+const REPO_ROOT = resolve(import.meta.dirname, '..');
+/** Everything of the checkout that shapes a build's output: a deploy of new code rebuilds even on unchanged data. */
+const CODE_PATHS = ['build', 'src', 'public', 'astro.config.mjs', 'package-lock.json'];
+
+function hashTree(hash: ReturnType<typeof createHash>, path: string): void {
+  if (!existsSync(path)) return;
+  if (statSync(path).isDirectory()) {
+    for (const name of readdirSync(path).sort()) if (name !== 'node_modules' && !name.startsWith('.')) hashTree(hash, join(path, name));
+    return;
+  }
+  hash.update(path.slice(REPO_ROOT.length)).update('\0').update(readFileSync(path)).update('\0');
+}
+
+/** What a build's output depends on: the snapshot, the public origin, the search counters, the code, the model. */
+function buildFingerprint(db: CatalogDb, baseUrl: string, searchTrend: ReadonlyMap<string, number>, stages: Stage[]): string {
+  const hash = createHash('sha256');
+  const meta = readMeta(db);
+  hash.update(JSON.stringify({ snapshot: meta.snapshotHash, historyEnd: meta.historyEnd, baseUrl, model: process.env.CATALOG_EMBEDDING_MODEL_DIR ?? '', stages: stages.map((s) => s.name) }));
+  for (const [id, value] of [...searchTrend.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) hash.update(`${id}=${value};`);
+  for (const path of CODE_PATHS) hashTree(hash, join(REPO_ROOT, path));
+  return hash.digest('hex');
 }
 
 export async function runBuild(options: BuildOptions): Promise<BuildResult> {
@@ -96,7 +123,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
   };
 
   let report: IngestReport | undefined;
-  const buildDir = newBuildDir(dirs);
+  let buildDir: string | undefined;
   try {
     if (options.exportPath) {
       const exportPath = options.exportPath;
@@ -107,22 +134,35 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     }
     const db = openCatalogDb(dirs.database);
     try {
-      const ctx: StageContext = { dirs, buildDir, baseUrl: options.baseUrl, db, runtime: undefined, progress: () => undefined, log };
-      for (const stage of options.stages ?? (await defaultStages())) {
+      // searchTrend folds in the shim's counters of the recent window: Redis when the shims share one
+      // (the same REDIS_URL the shim reads), else <data>/signals.db.
+      const searchTrend = await readSearchTrend({ dataDir: dirs.dataDir, redisUrl: process.env.REDIS_URL || undefined });
+      const stages = options.stages ?? (await defaultStages());
+      const fingerprint = buildFingerprint(db, options.baseUrl, searchTrend, stages);
+      const serving = currentBuild(dirs);
+      if (serving && !options.force && existsSync(join(serving, 'build.json')) && JSON.parse(readFileSync(join(serving, 'build.json'), 'utf8')).fingerprint === fingerprint) {
+        // Same snapshot, origin, counters, code and model as the build being served: its output would be identical.
+        log(`unchanged: ${serving} is current`);
+        const runtime = JSON.parse(readFileSync(join(serving, 'runtime', 'manifest.json'), 'utf8')) as RuntimeManifest;
+        return { buildDir: serving, unchanged: true, timings, ingest: report, runtime };
+      }
+      buildDir = newBuildDir(dirs);
+      const ctx: StageContext = { dirs, buildDir, baseUrl: options.baseUrl, db, runtime: undefined, searchTrend, progress: () => undefined, log };
+      for (const stage of stages) {
         await timed(stage.name, async (progress) => {
           ctx.progress = progress;
           await stage.run(ctx);
         });
       }
       if (!ctx.runtime) throw new Error('the build produced no runtime artifacts');
-      writeFileSync(join(buildDir, 'build.json'), JSON.stringify({ builtAt: new Date().toISOString(), baseUrl: options.baseUrl, timings, ingest: report && { ...report, rejected: report.rejected.length } }, null, 2));
+      writeFileSync(join(buildDir, 'build.json'), JSON.stringify({ builtAt: new Date().toISOString(), baseUrl: options.baseUrl, fingerprint, timings, ingest: report && { ...report, rejected: report.rejected.length } }, null, 2));
       switchCurrent(dirs, buildDir);
-      return { buildDir, timings, ingest: report, runtime: ctx.runtime };
+      return { buildDir, unchanged: false, timings, ingest: report, runtime: ctx.runtime };
     } finally {
       db.close();
     }
   } catch (error) {
-    rmSync(buildDir, { recursive: true, force: true });
+    if (buildDir) rmSync(buildDir, { recursive: true, force: true });
     throw error;
   } finally {
     bars?.stop();
