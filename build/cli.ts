@@ -1,4 +1,4 @@
-// `npm run catalog -- <command>`: the command-line tool for builds and the daily cycle (build/CLI.md).
+// `npm run catalog -- <command>`: the command-line tool for builds and the daily cycle (README: Command-line tool).
 // Human lines go to stdout (or one JSON document with --json), problems to stderr, progress bars to stderr
 // when it is a terminal; the exit code says what happened (EXIT below, listed in --help).
 import { existsSync } from 'node:fs';

@@ -29,7 +29,7 @@ export const VERSIONING_POLICY = {
   deprecationHeaders: ['Deprecation', 'Sunset', 'Link'],
 } as const;
 
-/** Listing search as used by every surface: keyword (q) or, until embeddings exist, semantic as keywords. */
+/** Listing search as used by every surface: keyword (q); semantic is server/search/hybrid-search.ts, falling back to this. */
 export interface ListingSearch {
   (snapshot: Snapshot, query: ListingQuery): { result: SearchResult; headers: Record<string, string> };
 }

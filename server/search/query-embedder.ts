@@ -35,6 +35,8 @@ type FromWorker =
 export interface QueryEmbedderOptions {
   /** How long a request may wait for its vector before it falls back to keyword search. */
   timeoutMs?: number;
+  /** Told when the worker dies; semantic search then falls back to keywords until the next load. */
+  onError?: (error: Error) => void;
 }
 
 export class QueryEmbedder {
@@ -49,8 +51,10 @@ export class QueryEmbedder {
   /** Loads sent and not yet answered: no embed is sent meanwhile, it would queue behind the load. */
   private loading = 0;
   private closed = false;
+  private readonly onError: ((error: Error) => void) | undefined;
 
   constructor(options: QueryEmbedderOptions = {}) {
+    this.onError = options.onError;
     this.timeoutMs = options.timeoutMs ?? 500;
     const shared: EmbedShared = { control: new SharedArrayBuffer(8), result: new SharedArrayBuffer(MAX_DIMS * 4) };
     this.control = new Int32Array(shared.control);
@@ -72,7 +76,12 @@ export class QueryEmbedder {
     this.worker.on('exit', (code) => this.fail(new Error(`the embedding worker exited (${code})`)));
   }
 
+  get alive(): boolean {
+    return !this.closed;
+  }
+
   private fail(error: Error): void {
+    if (!this.closed) this.onError?.(error);
     this.closed = true;
     for (const waiter of this.pending.values()) waiter.reject(error);
     this.pending.clear();

@@ -79,7 +79,10 @@ export class SemanticIndex implements SemanticSource {
     try {
       const manifest = JSON.parse(readFileSync(join(dir, VECTORS_MANIFEST), 'utf8')) as VectorsManifest;
       if (manifest.count !== snapshot.store.count) throw new Error(`${manifest.count} vectors for ${snapshot.store.count} listings`);
-      this.embedder ??= new QueryEmbedder();
+      // A worker that died (see onError) is replaced on the next load rather than leaving search degraded.
+      if (!this.embedder?.alive) {
+        this.embedder = new QueryEmbedder({ onError: (error) => this.logger?.error({ err: error }, 'the embedding worker failed; semantic queries fall back to keywords') });
+      }
       const [, rows, ivfModel] = await Promise.all([
         this.embedder.load(join(dir, MODEL_SUBDIR), manifest.modelId),
         readQuantized(dir, manifest.modelId),

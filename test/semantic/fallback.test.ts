@@ -1,7 +1,7 @@
 // Guarantees `semantic` falls back to keyword search, saying `Search-Mode: keyword-fallback`, whenever
 // embeddings cannot answer: a build without them, a model not loaded yet, a request that embeds to the zero
 // vector; and that a fallback answer is never served from the response cache once the model is ready.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -11,6 +11,7 @@ import { loadSnapshot, type Snapshot } from '../../server/catalog/live-catalog.t
 import { keywordListingSearch } from '../../server/routes/catalog-routes.ts';
 import { createHybridSearch } from '../../server/search/hybrid-search.ts';
 import { SemanticIndex } from '../../server/search/semantic-index.ts';
+import { snapshotRecords, writeExport } from '../support/fixtures.ts';
 import { json, startServer, TEST_BASE_URL, type TestServer } from '../support/server.ts';
 
 interface Page {
@@ -38,8 +39,7 @@ describe('a build without embeddings', () => {
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'catalog-semantic-fallback-'));
-    const exportPath = join(dataDir, 'listings.jsonl');
-    writeFileSync(exportPath, readFileSync('data/listings.jsonl', 'utf8').split('\n').slice(0, 400).join('\n'));
+    const exportPath = writeExport(join(dataDir, 'export'), snapshotRecords().slice(0, 400));
     ({ buildDir } = await runBuild({ dataDir, exportPath, baseUrl: TEST_BASE_URL, quiet: true, stages: [INDEX_STAGE] }));
     server = await startServer({}, { buildDir });
     expect(await server.app.semantic.settled).toBe('unavailable');

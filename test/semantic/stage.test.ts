@@ -2,29 +2,24 @@
 // reuses the cached model and vectors when the catalog text is unchanged (even when the documents are
 // reordered), retrains when the text changes, builds an IVF index for large catalogs, and copies an
 // operator-configured model (CATALOG_EMBEDDING_MODEL_DIR) into the build.
-import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMBEDDINGS_DIR, MODEL_SUBDIR } from '../../build/embeddings/artifacts.ts';
 import { buildEmbeddings, EMBEDDINGS_STAGE } from '../../build/embeddings/embeddings-stage.ts';
 import { IVF_MANIFEST } from '../../build/embeddings/ivf.ts';
-import { readVectors, type VectorsManifest } from '../../build/embeddings/vectors.ts';
+import { readVectors, type VectorIndex, type VectorsManifest } from '../../build/embeddings/vectors.ts';
 import { INDEX_STAGE, runBuild } from '../../build/pipeline.ts';
 import { loadSnapshot } from '../../server/catalog/live-catalog.ts';
 import { createHybridSearch } from '../../server/search/hybrid-search.ts';
 import { SemanticIndex } from '../../server/search/semantic-index.ts';
+import type { ListingRecord } from '../../src/domain/schemas.ts';
+import { snapshotRecords, writeExport } from '../support/fixtures.ts';
 import { TEST_BASE_URL } from '../support/server.ts';
 
-interface ExportRecord {
-  id: string;
-  name: string;
-  description: string;
-  installs: number;
-  installsHistory: number[];
-}
-
-const source = readFileSync('data/listings.jsonl', 'utf8').split('\n').filter(Boolean).slice(0, 1500);
+const source = snapshotRecords().slice(0, 1500);
+const copy = (): ListingRecord[] => structuredClone(source);
 let dataDir: string;
 const cacheDir = () => join(dataDir, 'cache', EMBEDDINGS_DIR);
 const cacheEntries = () => readdirSync(cacheDir()).filter((name) => /^[0-9a-f]{64}$/.test(name));
@@ -32,12 +27,9 @@ const embeddingsOf = (buildDir: string) => join(buildDir, 'runtime', EMBEDDINGS_
 const manifestOf = (buildDir: string) => JSON.parse(readFileSync(join(embeddingsOf(buildDir), 'vectors.json'), 'utf8')) as VectorsManifest;
 const idsOf = (buildDir: string) => readFileSync(join(buildDir, 'runtime', 'ids.txt'), 'utf8').split('\n');
 
-async function build(records: string[] | undefined): Promise<string> {
-  let exportPath: string | undefined;
-  if (records) {
-    exportPath = join(dataDir, `export-${Date.now()}-${Math.random()}.jsonl`);
-    writeFileSync(exportPath, `${records.join('\n')}\n`);
-  }
+let exports = 0;
+async function build(records: ListingRecord[] | undefined): Promise<string> {
+  const exportPath = records ? writeExport(join(dataDir, `export-${++exports}`), records) : undefined;
   return (await runBuild({ dataDir, exportPath, baseUrl: TEST_BASE_URL, quiet: true, stages: [INDEX_STAGE, EMBEDDINGS_STAGE] })).buildDir;
 }
 
@@ -47,9 +39,18 @@ beforeAll(() => {
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 describe('the embeddings stage', () => {
+  // Builds are kept two at a time (switchCurrent), so what later tests compare with is read up front.
   let first: string;
+  let firstManifest: VectorsManifest;
+  let firstIds: string[];
+  let firstVectors: VectorIndex;
+  let latest: string;
   beforeAll(async () => {
     first = await build(source);
+    latest = first;
+    firstManifest = manifestOf(first);
+    firstIds = idsOf(first);
+    firstVectors = await readVectors(embeddingsOf(first));
   }, 300_000);
 
   it('writes one vector per document and the model that made them into runtime/embeddings', async () => {
@@ -65,41 +66,44 @@ describe('the embeddings stage', () => {
 
   it('reuses the cached model and vectors when the text is unchanged', async () => {
     const again = await build(undefined);
-    expect(readFileSync(join(embeddingsOf(again), 'vectors.i8'))).toEqual(readFileSync(join(embeddingsOf(first), 'vectors.i8')));
+    latest = again;
+    expect(manifestOf(again).sha256).toBe(firstManifest.sha256);
     const report = await buildEmbeddings({ runtimeDir: join(again, 'runtime'), cacheDir: cacheDir() });
     expect(report).toMatchObject({ model: 'cached', vectors: 'cached', count: source.length });
   }, 120_000);
 
   it('keeps the model when only the order changes, and moves each listing’s vector with it', async () => {
-    const records = source.map((line) => JSON.parse(line) as ExportRecord);
+    const records = copy();
     // A listing from the end of the installs order jumps to the front: same texts, other document numbers.
     const moved = records[records.length - 1]!;
     moved.installs = 10 ** 9;
     moved.installsHistory[moved.installsHistory.length - 1] = moved.installs;
-    const reordered = await build(records.map((r) => JSON.stringify(r)));
-    expect(manifestOf(reordered).modelId).toBe(manifestOf(first).modelId);
+    const reordered = await build(records);
+    latest = reordered;
+    expect(manifestOf(reordered).modelId).toBe(firstManifest.modelId);
     expect(cacheEntries()).toHaveLength(1);
-    const [before, after] = await Promise.all([readVectors(embeddingsOf(first)), readVectors(embeddingsOf(reordered))]);
-    const oldIds = idsOf(first);
+    const after = await readVectors(embeddingsOf(reordered));
     const newIds = idsOf(reordered);
     expect(newIds[0]).toBe(records[records.length - 1]!.id);
-    for (const doc of [0, 1, 700, newIds.length - 1]) expect(after.vector(doc)).toEqual(before.vector(oldIds.indexOf(newIds[doc]!)));
+    expect(newIds).not.toEqual(firstIds);
+    for (const doc of [0, 1, 700, newIds.length - 1]) expect(after.vector(doc)).toEqual(firstVectors.vector(firstIds.indexOf(newIds[doc]!)));
   }, 120_000);
 
   it('retrains when the text changes, keeping the previous model cached too', async () => {
-    const records = source.map((line) => JSON.parse(line) as ExportRecord);
+    const records = copy();
     records[3]!.description = 'A completely rewritten description about orbital mechanics and telescopes.';
-    const changed = await build(records.map((r) => JSON.stringify(r)));
-    expect(manifestOf(changed).modelId).not.toBe(manifestOf(first).modelId);
+    const changed = await build(records);
+    latest = changed;
+    expect(manifestOf(changed).modelId).not.toBe(firstManifest.modelId);
     expect(cacheEntries()).toHaveLength(2);
   }, 300_000);
 
   it('builds an IVF index for a large catalog, which the shim loads and searches', async () => {
-    const runtimeDir = join(first, 'runtime');
+    const runtimeDir = join(latest, 'runtime');
     const report = await buildEmbeddings({ runtimeDir, cacheDir: cacheDir(), ivfMinRows: 1000 });
     expect(report.ivfLists).toBeGreaterThan(1);
-    expect(existsSync(join(embeddingsOf(first), IVF_MANIFEST))).toBe(true);
-    const snapshot = loadSnapshot(first);
+    expect(existsSync(join(embeddingsOf(latest), IVF_MANIFEST))).toBe(true);
+    const snapshot = loadSnapshot(latest);
     const semantic = new SemanticIndex();
     try {
       expect(await semantic.load(snapshot)).toBe('ready');
@@ -126,12 +130,12 @@ describe('the embeddings stage', () => {
   it('copies an operator-configured model into the build and embeds with it', async () => {
     const configured = join(cacheDir(), cacheEntries()[0]!, MODEL_SUBDIR);
     const modelId = (JSON.parse(readFileSync(join(configured, 'catalog-model.json'), 'utf8')) as { modelId: string }).modelId;
-    const runtimeDir = join(first, 'runtime');
+    const runtimeDir = join(latest, 'runtime');
     const report = await buildEmbeddings({ runtimeDir, cacheDir: cacheDir(), env: { CATALOG_EMBEDDING_MODEL_DIR: configured } });
     expect(report).toMatchObject({ model: 'configured', modelId });
-    expect(manifestOf(first).modelId).toBe(modelId);
+    expect(manifestOf(latest).modelId).toBe(modelId);
     // A copy (or hard link) inside the build, never a link out of it: the build must stand alone.
-    expect(lstatSync(join(embeddingsOf(first), MODEL_SUBDIR)).isSymbolicLink()).toBe(false);
-    expect(existsSync(join(embeddingsOf(first), MODEL_SUBDIR, 'onnx', 'model.onnx'))).toBe(true);
+    expect(lstatSync(join(embeddingsOf(latest), MODEL_SUBDIR)).isSymbolicLink()).toBe(false);
+    expect(existsSync(join(embeddingsOf(latest), MODEL_SUBDIR, 'onnx', 'model.onnx'))).toBe(true);
   }, 120_000);
 });
