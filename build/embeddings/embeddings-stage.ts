@@ -8,6 +8,7 @@
 // Training (~10 s at 31k listings) and embedding (~7 s) are skipped when the catalog text has not changed:
 //   <data>/cache/embeddings/<corpus hash>/model/           the model trained on that corpus
 //   <data>/cache/embeddings/<corpus hash>/vectors-<key>/   its vectors, one per distinct text in sorted order
+//   <data>/cache/embeddings/<corpus hash>/vectors-<key>/ivf-<key>/   their IVF index (large catalogs)
 // The corpus hash covers the sorted texts (a reorder by installs is not a change) and the trainer's source,
 // so a changed trainer retrains. Vectors are keyed by model id and the embedding code. Files reach the build
 // by hard link (copy across file systems); they are never modified in place.
