@@ -4,6 +4,8 @@
 // the API exactly as the origin does, deriving its runtime artifacts once and never again on a later start.
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { runBuild } from '../../build/pipeline.ts';
@@ -113,16 +115,33 @@ describe('mirror', () => {
     }
   });
 
-  it('waits out the origin\'s rate limit (429 with Retry-After) instead of failing', async () => {
-    const limited = await startServer({}, { buildDir }, { CATALOG_DATA_DIR: dataDir, SEARCH_SIGNALS: 'off', RATE_LIMIT_MAX: '20', RATE_LIMIT_WINDOW_SECONDS: '1' });
+  it('waits out a rate-limited origin (429 with Retry-After) instead of failing', async () => {
+    // The shim does not count /shards/ against the rate limit, but a mirror may sit behind a proxy or CDN that
+    // does: this stand-in answers 429 to the first request for every third file, then passes requests through.
+    const seen = new Set<string>();
+    let n = 0;
+    const proxy = createServer((req, res) => {
+      const url = req.url ?? '/';
+      if (!seen.has(url) && n++ % 3 === 0) {
+        seen.add(url);
+        res.writeHead(429, { 'Retry-After': '1', 'Content-Type': 'application/json' }).end('{"code":"rate_limited","message":"slow down","resolution":"wait"}');
+        return;
+      }
+      seen.add(url);
+      fetch(origin.origin + url).then(async (upstream) => {
+        res.writeHead(upstream.status, { 'Content-Type': upstream.headers.get('content-type') ?? 'application/octet-stream' });
+        res.end(Buffer.from(await upstream.arrayBuffer()));
+      }, () => res.writeHead(502).end());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     try {
       const dir = join(tempDir('catalog-mirror-limited-'), 'm');
-      const report = await mirror({ baseUrl: limited.origin, dir, index: false });
+      const report = await mirror({ baseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, dir, index: false });
       expect(report).toMatchObject({ files: entryCount(), fetched: entryCount() });
       expect(report.rateLimited).toBeGreaterThan(0);
       expect(readFileSync(join(dir, 'site/shards/manifest.json'), 'utf8')).toBe(readFileSync(join(buildDir, 'site/shards/manifest.json'), 'utf8'));
     } finally {
-      await limited.close();
+      proxy.close();
     }
   });
 
