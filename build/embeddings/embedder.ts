@@ -35,6 +35,11 @@ export interface LoadEmbedderOptions {
   dtype?: 'fp32' | 'fp16' | 'q8' | 'int8' | 'uint8' | 'q4';
   /** ONNX Runtime intra-op threads (default: runtime's choice). */
   threads?: number;
+  /**
+   * Embed one short query at a time with the least memory: no ONNX Runtime arena or memory-pattern
+   * buffers (they pay off for large batches only). The shim's query embedder sets it.
+   */
+  lowMemory?: boolean;
 }
 
 interface TensorLike {
@@ -96,7 +101,10 @@ export async function loadEmbedder(modelDir: string, options: LoadEmbedderOption
     // transformers.js memoizes config and file lookups by (id, revision); the content hash makes a
     // retrained model in the same directory a new key within one process.
     ...(isStatic ? { revision: manifest.contentHash } : {}),
-    ...(options.threads ? { session_options: { intraOpNumThreads: options.threads } } : {}),
+    session_options: {
+      ...(options.threads ? { intraOpNumThreads: options.threads } : {}),
+      ...(options.lowMemory ? { enableCpuMemArena: false, enableMemPattern: false } : {}),
+    },
   })) as unknown as FeatureExtractor;
 
   const batchSize = Math.max(1, options.batchSize ?? 64);

@@ -89,9 +89,13 @@ export class CatalogStore {
     return id.slice(id.lastIndexOf('#') + 1);
   }
 
-  /** Stored listing JSON (without url) of each document, reading runs of consecutive documents in one call. */
-  readJson(docs: ArrayLike<number>): string[] {
-    const out: string[] = new Array(docs.length);
+  /**
+   * Stored listing JSON (without url) of each document as UTF-8 bytes, reading runs of consecutive documents in
+   * one call. Answers are assembled from these bytes directly: decoding and re-encoding them costs more than
+   * the search.
+   */
+  readRaw(docs: ArrayLike<number>): Buffer[] {
+    const out: Buffer[] = new Array(docs.length);
     const { offsets } = this.columns;
     let i = 0;
     while (i < docs.length) {
@@ -104,11 +108,16 @@ export class CatalogStore {
       for (let k = i; k < j; k++) {
         const from = offsets[docs[k]!]! - start;
         const to = offsets[docs[k]! + 1]! - start - 1; // drop the newline
-        out[k] = buffer.toString('utf8', from, to);
+        out[k] = buffer.subarray(from, to);
       }
       i = j;
     }
     return out;
+  }
+
+  /** Stored listing JSON (without url) of each document. */
+  readJson(docs: ArrayLike<number>): string[] {
+    return this.readRaw(docs).map((raw) => raw.toString('utf8'));
   }
 
   /** Stored files of a listing as JSON text ('[]' when none are stored). */

@@ -4,7 +4,7 @@
 import { LRUCache } from 'lru-cache';
 
 export interface CachedSearch {
-  body: string;
+  body: Buffer;
   headers: Record<string, string>;
   /** Listings on the page, for the search-trend counters that run on hits too. */
   docs: number[];
@@ -14,6 +14,6 @@ export interface CachedSearch {
 export function createSearchCache(maxBytes = 64 * 1024 * 1024): LRUCache<string, CachedSearch> {
   return new LRUCache<string, CachedSearch>({
     maxSize: maxBytes,
-    sizeCalculation: (entry, key) => entry.body.length * 2 + key.length * 2 + entry.docs.length * 8 + 200,
+    sizeCalculation: (entry, key) => entry.body.length + key.length * 2 + entry.docs.length * 8 + 200,
   });
 }

@@ -9,12 +9,13 @@ export function sendJson(
   headers: Record<string, string | number> = {},
   contentType = 'application/json; charset=utf-8',
 ): void {
-  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  // Encoded once: Content-Length and the write then share the bytes.
+  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
   res.statusCode = status;
   res.setHeader('Content-Type', contentType);
-  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.setHeader('Content-Length', bytes.length);
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-  res.end(text);
+  res.end(bytes);
 }
 
 export function sendText(res: ServerResponse, status: number, text: string, contentType: string, headers: Record<string, string | number> = {}): void {

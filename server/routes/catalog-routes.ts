@@ -3,7 +3,7 @@
 import { CatalogError, invalidParameter } from '../../src/domain/errors.ts';
 import { LIMITS } from '../../src/domain/limits.ts';
 import { encodeCursor, parseListingQuery, queryFingerprint, type ListingQuery } from '../../src/domain/listing-query.ts';
-import { withUrl } from '../../src/domain/listing-view.ts';
+import { urlSuffix, withUrl } from '../../src/domain/listing-view.ts';
 import { BatchRequestSchema } from '../../src/domain/schemas.ts';
 import { STAGES } from '../../src/domain/stages.ts';
 import { BRAND, DISCLAIMER, TAGLINE } from '../../src/domain/brand.ts';
@@ -54,6 +54,23 @@ export function listingsJson(services: Services, snapshot: Snapshot, docs: Array
   return texts.map((json, i) => withUrl(json, store.slugOf(docs[i]!), services.config.baseUrl));
 }
 
+const OPEN_ARRAY = Buffer.from('[');
+const CLOSE_ARRAY = Buffer.from(']');
+const OPEN_ITEMS = Buffer.from('{"items":[');
+const COMMA = Buffer.from(',');
+
+/** Listing JSON of each document as bytes, comma-separated, straight from the stored bytes plus the url. */
+function listingsBytes(services: Services, snapshot: Snapshot, docs: ArrayLike<number>): Buffer[] {
+  const { store } = snapshot;
+  const raws = store.readRaw(docs);
+  const parts: Buffer[] = [];
+  raws.forEach((raw, i) => {
+    if (i > 0) parts.push(COMMA);
+    parts.push(raw.subarray(0, raw.length - 1), urlSuffix(store.slugOf(docs[i]!), services.config.baseUrl));
+  });
+  return parts;
+}
+
 export function catalogRoutes(services: Services): Route[] {
   const snapshot = () => services.catalog.current;
 
@@ -74,10 +91,10 @@ export function catalogRoutes(services: Services): Route[] {
     const { result, headers } = services.listingSearch(current, query);
     // A keyword fallback may be temporary (the embedding model still loading): never keep it past that.
     const cacheable = headers['Search-Mode'] !== 'keyword-fallback';
-    const items = listingsJson(services, current, result.docs);
+    const items = listingsBytes(services, current, result.docs);
     services.signals?.appeared(current, result.docs, query.offset);
     if (!versioned) {
-      const body = `[${items.join(',')}]`;
+      const body = Buffer.concat([OPEN_ARRAY, ...items, CLOSE_ARRAY]);
       if (cacheable) cache.set(key, { body, headers, docs: result.docs, offset: query.offset });
       sendJson(ctx.res, 200, body, headers);
       return;
@@ -91,9 +108,14 @@ export function catalogRoutes(services: Services): Route[] {
       params.set('cursor', token);
       next = `${services.config.baseUrl}${ctx.path}?${params.toString()}`;
     }
-    const body =
-      `{"items":[${items.join(',')}],"limit":${query.limit},"offset":${query.offset},"hasMore":${result.hasMore},` +
-      `"next":${JSON.stringify(next)},"pageToken":${JSON.stringify(token)},"cursor":${JSON.stringify(token)}}`;
+    const body = Buffer.concat([
+      OPEN_ITEMS,
+      ...items,
+      Buffer.from(
+        `],"limit":${query.limit},"offset":${query.offset},"hasMore":${result.hasMore},` +
+          `"next":${JSON.stringify(next)},"pageToken":${JSON.stringify(token)},"cursor":${JSON.stringify(token)}}`,
+      ),
+    ]);
     if (cacheable) cache.set(key, { body, headers, docs: result.docs, offset: query.offset });
     sendJson(ctx.res, 200, body, headers);
   };
@@ -115,7 +137,7 @@ export function catalogRoutes(services: Services): Route[] {
         const doc = listingDoc(ctx);
         const current = snapshot();
         services.signals?.opened(current, doc);
-        sendJson(ctx.res, 200, listingsJson(services, current, [doc])[0]!);
+        sendJson(ctx.res, 200, Buffer.concat(listingsBytes(services, current, [doc])));
       },
     },
     {
@@ -152,7 +174,7 @@ export function catalogRoutes(services: Services): Route[] {
             docs.push(doc);
           }
         }
-        sendJson(ctx.res, 200, `{"items":[${listingsJson(services, current, docs).join(',')}],"notFound":${JSON.stringify(notFound)}}`);
+        sendJson(ctx.res, 200, Buffer.concat([OPEN_ITEMS, ...listingsBytes(services, current, docs), Buffer.from(`],"notFound":${JSON.stringify(notFound)}}`)]));
       },
     },
     { method: 'GET', path: aliases('/catalog/stats'), handler: (ctx) => sendJson(ctx.res, 200, snapshot().store.stats) },

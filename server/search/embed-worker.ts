@@ -20,7 +20,7 @@ async function handle(message: ToWorker): Promise<void> {
         const previous = embedder;
         embedder = undefined;
         await previous?.dispose();
-        const next = await loadEmbedder(message.modelDir);
+        const next = await loadEmbedder(message.modelDir, { lowMemory: true, threads: 1 });
         if (next.dims > result.length) throw new Error(`model ${next.modelId} has ${next.dims} dims; at most ${result.length} are supported`);
         // The first run compiles the session's kernels; pay for it here rather than in a request.
         await next.embed(['warm up']);
