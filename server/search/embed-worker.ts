@@ -14,6 +14,13 @@ let embedder: Embedder | undefined;
 let loadedDir: string | undefined;
 
 async function handle(message: ToWorker): Promise<void> {
+  if (message.kind === 'close') {
+    const last = embedder;
+    embedder = undefined;
+    await last?.dispose().catch(() => undefined);
+    port.close();
+    return;
+  }
   if (message.kind === 'load') {
     try {
       if (!embedder || loadedDir !== message.modelDir || embedder.modelId !== message.modelId) {

@@ -26,7 +26,8 @@ export interface EmbedShared {
 
 export type ToWorker =
   | { kind: 'load'; id: number; modelDir: string; modelId: string }
-  | { kind: 'embed'; seq: number; text: string };
+  | { kind: 'embed'; seq: number; text: string }
+  | { kind: 'close' };
 
 type FromWorker =
   | { kind: 'loaded'; id: number; modelId: string; dims: number }
@@ -124,8 +125,17 @@ export class QueryEmbedder {
     return this.result.slice(0, this.dims);
   }
 
+  /**
+   * Asks the worker to release the ONNX session and exit on its own; terminating it while the session is
+   * alive can abort the whole process (ONNX Runtime throws from a native finalizer). terminate() only when
+   * the worker has not exited within a few seconds.
+   */
   async close(): Promise<void> {
+    if (this.closed && this.worker.threadId === -1) return;
     this.closed = true;
-    await this.worker.terminate();
+    const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
+    this.worker.postMessage({ kind: 'close' } satisfies ToWorker);
+    const timer = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 5000).unref());
+    if ((await Promise.race([exited, timer])) === 'timeout') await this.worker.terminate();
   }
 }
