@@ -123,6 +123,11 @@ export async function load(origin: string, paths: string[], options: { seconds?:
     duration: options.seconds ?? 10,
     requests: paths.map((path) => ({ method: (options.method ?? 'GET') as 'GET', path, body: options.body, headers: options.headers })),
   });
+  return loadFigures(result);
+}
+
+/** The figures every load run reports, from an autocannon result. */
+export function loadFigures(result: autocannon.Result): LoadFigures {
   return {
     requestsPerSecond: Math.round(result.requests.average),
     p50: result.latency.p50,

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, mkdirSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { ROOT, serve, table, timedBuild, type LoadFigures, type Served } from './harness.ts';
+import { loadFigures, ROOT, serve, table, timedBuild, type LoadFigures, type Served } from './harness.ts';
 
 export interface SemanticBenchOptions {
   count: number;
@@ -61,14 +61,7 @@ interface Request {
 }
 
 async function loadRequests(origin: string, requests: Request[], seconds: number, connections: number): Promise<LoadFigures> {
-  const result = await autocannon({ url: origin, connections, duration: seconds, requests, idReplacement: true });
-  return {
-    requestsPerSecond: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors,
-    non2xx: result.non2xx,
-  };
+  return loadFigures(await autocannon({ url: origin, connections, duration: seconds, requests, idReplacement: true }));
 }
 
 /** Waits until the shim answers semantic queries from embeddings (the model loads after it listens). */
