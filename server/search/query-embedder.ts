@@ -134,6 +134,8 @@ export class QueryEmbedder {
     if (this.closed && this.worker.threadId === -1) return;
     this.closed = true;
     const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
+    // Keep the process alive until the worker is gone: closing is the last thing a shutdown waits for.
+    this.worker.ref();
     this.worker.postMessage({ kind: 'close' } satisfies ToWorker);
     const timer = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 5000).unref());
     if ((await Promise.race([exited, timer])) === 'timeout') await this.worker.terminate();
