@@ -1,7 +1,7 @@
 // Catalog reads shared by the agent surfaces (MCP tools, A2A, /ask): a natural-language search through the same
 // listing search the API uses (its `semantic` field, so real embeddings slot in behind it), and the top lists.
 // Everything answers from the live in-memory snapshot; nothing calls the shim over HTTP.
-import type { ListingQuery } from '../../src/domain/listing-query.ts';
+import { listingQuery, type ListingQuery } from '../../src/domain/listing-query.ts';
 import { RANKING_METRIC, type ListingType } from '../../src/domain/listing-types.ts';
 import type { SortKey } from '../../src/domain/ranking.ts';
 import type { Snapshot } from '../catalog/live-catalog.ts';
@@ -30,7 +30,7 @@ export function searchMode(listings: AgentListings): string {
 }
 
 function query(partial: Partial<ListingQuery> & Pick<ListingQuery, 'limit'>): ListingQuery {
-  return { q: undefined, semantic: undefined, types: undefined, category: undefined, owner: undefined, sort: undefined, offset: 0, ...partial };
+  return listingQuery(partial);
 }
 
 /** Natural-language search: "something to let my agent query Postgres" finds Postgres MCP servers and skills. */

@@ -83,6 +83,21 @@ export interface ListingQuery {
   offset: number;
 }
 
+/** A ListingQuery with every filter unset, the first page and the default page size, overridden by `partial`. */
+export function listingQuery(partial: Partial<ListingQuery> = {}): ListingQuery {
+  return {
+    q: undefined,
+    semantic: undefined,
+    types: undefined,
+    category: undefined,
+    owner: undefined,
+    sort: undefined,
+    offset: 0,
+    limit: LIMITS.pageSize.default,
+    ...partial,
+  };
+}
+
 function parseInteger(name: string, raw: string, min: number, max: number): number {
   if (!/^-?\d+$/.test(raw.trim())) throw invalidParameter(name, 'must be an integer');
   const value = Number(raw);

@@ -3,7 +3,7 @@
 // (test/eval/run.ts) and by test/semantic/relevance.test.ts.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ListingQuery } from '../../src/domain/listing-query.ts';
+import { listingQuery, type ListingQuery } from '../../src/domain/listing-query.ts';
 import type { Snapshot } from '../../server/catalog/live-catalog.ts';
 import { keywordListingSearch, type ListingSearch } from '../../server/routes/catalog-routes.ts';
 import { createHybridSearch } from '../../server/search/hybrid-search.ts';
@@ -61,17 +61,7 @@ export function systems(semantic: SemanticSource): SystemUnderTest[] {
 }
 
 export function runQuery(snapshot: Snapshot, system: SystemUnderTest, text: string, limit = CUTOFF): { ids: string[]; mode: string } {
-  const query: ListingQuery = {
-    q: undefined,
-    semantic: undefined,
-    types: undefined,
-    category: undefined,
-    owner: undefined,
-    sort: undefined,
-    offset: 0,
-    limit,
-    ...system.query(text),
-  };
+  const query: ListingQuery = listingQuery({ limit, ...system.query(text) });
   const { result, headers } = system.search(snapshot, query);
   return { ids: result.docs.map((doc) => snapshot.store.ids[doc]!), mode: headers['Search-Mode'] ?? 'keyword' };
 }

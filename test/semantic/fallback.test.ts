@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { INDEX_STAGE, runBuild } from '../../build/pipeline.ts';
-import type { ListingQuery } from '../../src/domain/listing-query.ts';
+import { listingQuery, type ListingQuery } from '../../src/domain/listing-query.ts';
 import { loadSnapshot, type Snapshot } from '../../server/catalog/live-catalog.ts';
 import { keywordListingSearch } from '../../server/routes/catalog-routes.ts';
 import { createHybridSearch } from '../../server/search/hybrid-search.ts';
@@ -19,17 +19,7 @@ interface Page {
   hasMore: boolean;
 }
 
-const query = (partial: Partial<ListingQuery>): ListingQuery => ({
-  q: undefined,
-  semantic: undefined,
-  types: undefined,
-  category: undefined,
-  owner: undefined,
-  sort: undefined,
-  offset: 0,
-  limit: 20,
-  ...partial,
-});
+const query = (partial: Partial<ListingQuery>): ListingQuery => listingQuery({ limit: 20, ...partial });
 
 describe('a build without embeddings', () => {
   let dataDir: string;
