@@ -1,6 +1,6 @@
 // The "index" stage: listing records → the artifacts the shim loads at start without re-indexing anything:
-// listing JSON lines with byte offsets, numeric columns and sort orders, filter postings, the exported
-// FlexSearch indexes, stored files, and a manifest with stats and categories. The records come from a
+// listing JSON lines with byte offsets, numeric columns and sort orders, filter postings, the keyword
+// index (src/search/index-file.ts), stored files, and a manifest with stats and categories. The records come from a
 // RuntimeSource: the SQLite store for a build, or the published JSON shards for an offline mirror
 // (build/mirror/shard-source.ts); both go through this one code path, so a mirror serves the same answers.
 import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
@@ -9,13 +9,16 @@ import { join } from 'node:path';
 import { LISTING_TYPES, typeCode, type ListingType } from '../src/domain/listing-types.ts';
 import { categoryLabel } from '../src/domain/categories.ts';
 import { popularityPrior, trendingScore } from '../src/domain/ranking.ts';
-import { createEncoder, createSearchIndexes, fieldTexts, SEARCH_FIELDS } from '../src/domain/search-index.ts';
+import { KeywordIndexBuilder } from '../src/search/index-builder.ts';
+import { writeKeywordIndex } from '../src/search/index-file.ts';
 import { toStoredListing, type StoredListing } from '../src/domain/listing-view.ts';
 import type { ListingRecord, CatalogStats, Category, ListingFile } from '../src/domain/schemas.ts';
 import { readMeta, type CatalogDb } from './catalog-db.ts';
 import { writeColumns, type ColumnLayout } from './columns-file.ts';
 
-export const RUNTIME_FORMAT = 1;
+export const RUNTIME_FORMAT = 2;
+/** Folder of the keyword index inside the runtime artifacts. */
+export const KEYWORD_INDEX_DIR = 'search';
 
 export interface RuntimeManifest {
   format: number;
@@ -24,7 +27,6 @@ export interface RuntimeManifest {
   count: number;
   columns: ColumnLayout;
   postings: Record<string, [offset: number, length: number]>;
-  search: Record<string, string[]>;
   filesStored: number;
   stats: CatalogStats;
   categories: Category[];
@@ -108,7 +110,6 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
   const { outDir } = options;
   const source = options.source ?? (options.db ? catalogDbSource(options.db) : undefined);
   if (!source) throw new Error('buildRuntimeArtifacts needs a db or a source');
-  mkdirSync(join(outDir, 'search'), { recursive: true });
   mkdirSync(join(outDir, 'files'), { recursive: true });
   const meta = source.meta();
 
@@ -123,7 +124,6 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
   const trending = new Float32Array(count);
   const searchTrend = new Float32Array(count);
   const popularity = new Float32Array(count);
-  const nameTerms = new Uint8Array(count);
   rows.forEach((row, doc) => {
     ids[doc] = row.id;
     type[doc] = typeCode(row.type);
@@ -154,8 +154,7 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
   };
 
   // Pass 2: listing JSON lines in document order, the search indexes and the filter postings.
-  const indexes = createSearchIndexes();
-  const encoder = createEncoder();
+  const keywords = new KeywordIndexBuilder();
   const postings = new Map<string, number[]>();
   const post = (key: string, doc: number) => {
     const list = postings.get(key);
@@ -183,9 +182,7 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
     bytes += Buffer.byteLength(line);
     if (!listingsOut.write(line)) await once(listingsOut, 'drain');
 
-    const texts = fieldTexts(view);
-    for (const field of SEARCH_FIELDS) if (texts[field]) indexes[field].add(doc, texts[field]);
-    nameTerms[doc] = Math.min(255, encoder.encode(view.name).length);
+    keywords.add(view);
 
     for (const category of view.categories) {
       post(`c:${category}`, doc);
@@ -229,7 +226,6 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
     trending,
     searchTrend,
     popularity,
-    nameTerms,
     idRank,
     permStars,
     permTrending,
@@ -241,19 +237,7 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
   });
   writeFileSync(join(outDir, 'ids.txt'), ids.join('\n'));
 
-  const search: Record<string, string[]> = {};
-  for (const field of SEARCH_FIELDS) {
-    search[field] = [];
-    const chunks: Array<[string, string]> = [];
-    await indexes[field].export((key: string, data: string) => {
-      chunks.push([key, data]);
-    });
-    for (const [key, data] of chunks) {
-      const file = `${field}.${key}.json`;
-      writeFileSync(join(outDir, 'search', file), data);
-      search[field].push(file);
-    }
-  }
+  writeKeywordIndex(join(outDir, KEYWORD_INDEX_DIR), keywords.finish());
 
   let filesStored = 0;
   for await (const { id, json } of source.files()) {
@@ -277,7 +261,6 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
     count,
     columns,
     postings: postingIndex,
-    search,
     filesStored,
     stats: { total: count, byType, installs: totalInstalls, installsByType, realMetrics, updatedAt: lastUpdated },
     categories,

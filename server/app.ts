@@ -78,7 +78,7 @@ export function createApp(config: Config, options: AppOptions): App {
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     res.setHeader('API-Version', API_VERSION);
     res.setHeader('Access-Control-Allow-Origin', '*');
-    res.setHeader('Access-Control-Expose-Headers', 'API-Version, RateLimit, RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, Search-Mode, Idempotent-Replayed, WWW-Authenticate, ETag');
+    res.setHeader('Access-Control-Expose-Headers', 'API-Version, RateLimit, RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, Search-Mode, Search-Match, Idempotent-Replayed, WWW-Authenticate, ETag');
     res.setHeader('X-Content-Type-Options', 'nosniff');
     const rawUrl = req.url ?? '/';
     const q = rawUrl.indexOf('?');

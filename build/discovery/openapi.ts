@@ -136,6 +136,10 @@ export function openApiDocument(baseUrl: string): Json {
         Allow: { description: 'Methods allowed on the path (405)', schema: { type: 'string' } },
         'WWW-Authenticate': { description: 'Bearer realm="catalog", resource_metadata="{base_url}/.well-known/oauth-protected-resource"', schema: { type: 'string' } },
         'Search-Mode': { description: 'How semantic was answered: semantic, hybrid or keyword-fallback', schema: { type: 'string' } },
+        'Search-Match': {
+          description: 'partial: fewer than 10 listings contain every word of q, so the listings containing them all come first, then the best partial matches (listings with the most words). Absent when every result contains every word.',
+          schema: { type: 'string', enum: ['partial'] },
+        },
       },
       responses: {
         BadRequest: { description: 'Invalid query, header or body; the message names the parameter', headers: errorHeaders, content: errorBody },

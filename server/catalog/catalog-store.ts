@@ -2,11 +2,10 @@
 // from disk by byte offset so memory stays flat as the catalog grows.
 import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Index } from 'flexsearch';
-import { createSearchIndexes, SEARCH_FIELDS, type SearchIndexes } from '../../src/domain/search-index.ts';
+import { readKeywordIndex, type KeywordIndexData } from '../../src/search/index-file.ts';
 import type { CatalogStats, Category } from '../../src/domain/schemas.ts';
 import { readColumns } from '../../build/columns-file.ts';
-import { RUNTIME_FORMAT, type RuntimeManifest } from '../../build/runtime-artifacts.ts';
+import { KEYWORD_INDEX_DIR, RUNTIME_FORMAT, type RuntimeManifest } from '../../build/runtime-artifacts.ts';
 import type { SortKey } from '../../src/domain/ranking.ts';
 
 export interface Columns {
@@ -17,7 +16,6 @@ export interface Columns {
   trending: Float32Array;
   searchTrend: Float32Array;
   popularity: Float32Array;
-  nameTerms: Uint8Array;
   idRank: Uint32Array;
   permStars: Uint32Array;
   permTrending: Uint32Array;
@@ -34,7 +32,7 @@ export class CatalogStore {
   readonly count: number;
   readonly columns: Columns;
   readonly ids: string[];
-  readonly indexes: SearchIndexes;
+  readonly keywords: KeywordIndexData;
   readonly stats: CatalogStats;
   readonly categories: Category[];
   /** Identity order: documents are numbered by installs desc, id asc. */
@@ -56,14 +54,8 @@ export class CatalogStore {
       const id = this.ids[doc]!;
       this.bySlug.set(id.slice(id.lastIndexOf('#') + 1), doc);
     }
-    this.indexes = createSearchIndexes();
-    for (const field of SEARCH_FIELDS) {
-      const index: Index = this.indexes[field];
-      for (const file of manifest.search[field] ?? []) {
-        const key = file.slice(field.length + 1, -'.json'.length);
-        index.import(key, readFileSync(join(runtimeDir, 'search', file), 'utf8'));
-      }
-    }
+    this.keywords = readKeywordIndex(join(runtimeDir, KEYWORD_INDEX_DIR));
+    if (this.keywords.count !== this.count) throw new Error(`keyword index has ${this.keywords.count} listings, expected ${this.count}; rebuild`);
     this.stats = manifest.stats;
     this.categories = manifest.categories;
     this.identity = Uint32Array.from({ length: this.count }, (_, i) => i);

@@ -1,9 +1,9 @@
-// Listing search over the in-memory catalog: FlexSearch finds the keyword matches, typed arrays filter and
-// order them. Everything here is synchronous and reuses scratch buffers, so a request never allocates
+// Listing search over the in-memory catalog: the keyword index (src/search) finds and scores the keyword
+// matches, typed arrays filter and order them. Everything here is synchronous and reuses scratch buffers, so a request never allocates
 // per-listing objects; the shim is single-threaded, so the scratch state cannot be shared mid-query.
 import { typeCode } from '../../src/domain/listing-types.ts';
-import { FIELD_WEIGHTS, relevanceScore, type SortKey } from '../../src/domain/ranking.ts';
-import { createEncoder, queryWords, SEARCH_FIELDS } from '../../src/domain/search-index.ts';
+import { partialMatchScore, relevanceScore, type SortKey } from '../../src/domain/ranking.ts';
+import { KeywordSearcher } from '../../src/search/keyword-search.ts';
 import type { ListingQuery } from '../../src/domain/listing-query.ts';
 import type { CatalogStore } from './catalog-store.ts';
 import { smallestK } from './top-k.ts';
@@ -25,6 +25,11 @@ export interface SearchResult {
   hasMore: boolean;
   /** How the result was ordered. */
   order: SortKey | 'relevance';
+  /**
+   * True when no listing matched every keyword (mode 'all') and the results are the best partial matches,
+   * listings matching the most words first (the Search-Match: partial response header).
+   */
+  partial?: boolean;
 }
 
 /** A cheap set membership over document numbers: a stamp per document, reset by bumping the generation. */
@@ -73,29 +78,18 @@ const ID_SPAN = 2 ** 22;
 
 export class QueryEngine {
   private readonly store: CatalogStore;
-  private readonly encoder = createEncoder();
+  private readonly searcher: KeywordSearcher;
   private readonly listStamps: StampSet[];
-  private readonly termStamps: StampSet;
-  private readonly docStamps: StampSet;
-  private readonly score: Float32Array;
-  private readonly hits: Uint8Array;
-  private readonly nameHits: Uint8Array;
   private readonly byIdRank: Uint32Array;
   private readonly keys: Float64Array;
-  private readonly touched: Uint32Array;
 
   constructor(store: CatalogStore) {
     this.store = store;
     const n = store.count;
     this.listStamps = [new StampSet(n), new StampSet(n)];
-    this.termStamps = new StampSet(n);
-    this.docStamps = new StampSet(n);
-    this.score = new Float32Array(n);
-    this.hits = new Uint8Array(n);
-    this.nameHits = new Uint8Array(n);
+    this.searcher = new KeywordSearcher(store.keywords);
     this.byIdRank = new Uint32Array(n);
     this.keys = new Float64Array(n);
-    this.touched = new Uint32Array(n);
     const { idRank } = store.columns;
     for (let doc = 0; doc < n; doc++) this.byIdRank[idRank[doc]!] = doc;
   }
@@ -206,70 +200,28 @@ export class QueryEngine {
 
   private keyword(request: SearchRequest, filter: Filter): SearchResult {
     const store = this.store;
-    const words: string[] = [];
-    const seenTerms = new Set<string>();
-    for (const word of queryWords(request.q!)) {
-      const encoded = this.encoder.encode(word).join(' ');
-      if (encoded === '' || seenTerms.has(encoded)) continue; // stop words and repeats
-      seenTerms.add(encoded);
-      words.push(word);
-    }
     const order = request.sort ?? 'relevance';
-    if (words.length === 0) return { docs: [], hasMore: false, order };
-
-    const { score, hits, nameHits } = this;
-    const touched = this.touched;
-    let touchedCount = 0;
-    this.docStamps.next();
-    const limit = store.count;
-    for (const word of words) {
-      this.termStamps.next();
-      // Fields in descending weight: the first field a listing is seen in is the term's best for it.
-      for (const field of SEARCH_FIELDS) {
-        const weight = FIELD_WEIGHTS[field];
-        const found = store.indexes[field].search(word, { limit }) as number[];
-        for (let i = 0; i < found.length; i++) {
-          const doc = found[i]!;
-          if (this.docStamps.mark(doc)) {
-            score[doc] = 0;
-            hits[doc] = 0;
-            nameHits[doc] = 0;
-            touched[touchedCount++] = doc;
-          }
-          if (field === 'name') nameHits[doc]!++;
-          if (this.termStamps.mark(doc)) {
-            score[doc]! += weight;
-            hits[doc]!++;
-          }
-        }
-      }
-    }
-
-    const terms = words.length;
+    const query = this.searcher.resolve(request.q!);
+    if (query.words.length === 0) return { docs: [], hasMore: false, order };
     const test = this.predicate(filter, false);
-    const { popularity, nameTerms, idRank } = store.columns;
-    let matchAll = request.match !== 'any';
-    if (matchAll) {
-      let any = false;
-      for (let i = 0; i < touchedCount && !any; i++) any = hits[touched[i]!] === terms;
-      // A keyword query that no listing matches in full falls back to the listings matching most terms.
-      if (!any) matchAll = false;
-    }
+    const found = this.searcher.match(query, test, request.match ?? 'all');
+    const { score, hits, phrases, index } = this.searcher;
+    const { popularity, idRank } = store.columns;
+    const words = query.words.length;
     const keys = this.keys;
-    let m = 0;
     const rank = request.sort ? store.order(request.sort).rank : undefined;
-    for (let i = 0; i < touchedCount; i++) {
-      const doc = touched[i]!;
-      if ((matchAll && hits[doc] !== terms) || !test(doc)) continue;
+    const ranked = request.match === 'any' || found.partial;
+    for (let i = 0; i < found.count; i++) {
+      const doc = found.docs[i]!;
       if (request.sort) {
-        keys[m++] = rank ? rank[doc]! : doc;
+        keys[i] = rank ? rank[doc]! : doc;
         continue;
       }
-      const exact = nameHits[doc] === terms && nameTerms[doc] === terms;
-      const relevance = relevanceScore(score[doc]!, exact, popularity[doc]!) + (matchAll ? 0 : hits[doc]! * 100);
-      keys[m++] = Math.round((MAX_RELEVANCE - relevance) * RELEVANCE_SCALE) * ID_SPAN + idRank[doc]!;
+      let relevance = relevanceScore(score[doc]!, index.nameKeys[doc] === query.nameKey, phrases[doc]!, popularity[doc]!);
+      if (ranked) relevance = partialMatchScore(relevance, hits[doc]!, words);
+      keys[i] = Math.round((MAX_RELEVANCE - relevance) * RELEVANCE_SCALE) * ID_SPAN + idRank[doc]!;
     }
-    const sorted = smallestK(keys, m, request.offset + request.limit + 1);
+    const sorted = smallestK(keys, found.count, request.offset + request.limit + 1);
     const want = sorted.length;
     const docs: number[] = [];
     if (request.sort) {
@@ -278,7 +230,9 @@ export class QueryEngine {
     } else {
       for (let i = request.offset; i < want; i++) docs.push(this.byIdRank[sorted[i]! % ID_SPAN]!);
     }
-    return this.page(docs, request, order);
+    const result = this.page(docs, request, order);
+    if (found.partial) result.partial = true;
+    return result;
   }
 
   private page(docs: number[], request: SearchRequest, order: SortKey | 'relevance'): SearchResult {

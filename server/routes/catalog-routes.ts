@@ -29,6 +29,12 @@ export const VERSIONING_POLICY = {
   deprecationHeaders: ['Deprecation', 'Sunset', 'Link'],
 } as const;
 
+/**
+ * Says that a keyword search answered with partial matches: fewer than PARTIAL_BELOW listings contain every word,
+ * so they come first and the listings containing the most words follow (src/search/keyword-search.ts).
+ */
+export const SEARCH_MATCH_HEADER = 'Search-Match';
+
 /** Listing search as used by every surface: keyword (q); semantic is server/search/hybrid-search.ts, falling back to this. */
 export interface ListingSearch {
   (snapshot: Snapshot, query: ListingQuery): { result: SearchResult; headers: Record<string, string> };
@@ -39,7 +45,8 @@ export const keywordListingSearch: ListingSearch = (snapshot, query): { result: 
     const result = snapshot.engine.search({ ...QueryEngine.fromQuery(query, query.semantic), match: 'any' });
     return { result, headers: { 'Search-Mode': 'keyword-fallback' } };
   }
-  return { result: snapshot.engine.search(QueryEngine.fromQuery(query, query.q)), headers: {} };
+  const result = snapshot.engine.search(QueryEngine.fromQuery(query, query.q));
+  return { result, headers: result.partial ? { [SEARCH_MATCH_HEADER]: 'partial' } : {} };
 };
 
 function checkId(id: string | undefined): string {

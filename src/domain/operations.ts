@@ -152,7 +152,7 @@ export const OPERATIONS: readonly Operation[] = [
     tag: 'catalog',
     servedBy: 'route',
     query: LISTING_QUERY_PARAMS,
-    responses: { 200: { description: 'A page of listings', content: json(ListingPageSchema), headers: ['Search-Mode'] } },
+    responses: { 200: { description: 'A page of listings', content: json(ListingPageSchema), headers: ['Search-Mode', 'Search-Match'] } },
   },
   {
     id: 'searchListingsRaw',
@@ -162,7 +162,7 @@ export const OPERATIONS: readonly Operation[] = [
     tag: 'catalog',
     servedBy: 'route',
     query: LISTING_QUERY_PARAMS.filter((p) => !p.v1Only),
-    responses: { 200: { description: 'Listings', content: json(z.array(ListingSchema)), headers: ['Search-Mode'] } },
+    responses: { 200: { description: 'Listings', content: json(z.array(ListingSchema)), headers: ['Search-Mode', 'Search-Match'] } },
   },
   {
     id: 'getListing',

@@ -56,16 +56,55 @@ export function popularityPrior(type: ListingType, installs: number, stars: numb
   return Math.min(0.999, Math.log10(1 + value) / 8);
 }
 
-/** Weight of one query term by the best field it matched in. */
-export const FIELD_WEIGHTS = { name: 3, ident: 2, description: 1 } as const;
-export type SearchField = keyof typeof FIELD_WEIGHTS;
-/** Bonus when the query is the listing's whole name. */
-export const EXACT_NAME_BONUS = 2;
-
 /**
- * Relevance of a listing to a keyword query: the sum of per-term field weights, an exact-name bonus and the
- * popularity prior, which is < 1 so it only orders listings that match equally well.
+ * Keyword relevance (BM25F). Each listing has four fields; a term's pseudo-frequency in a listing is
+ *   tf~ = Σ_field FIELD_WEIGHTS[field] · tf_field / (1 − B[field] + B[field] · len_field / avgLen_field)
+ * and its impact is
+ *   impact = idf · tf~ · (K1 + 1) / (tf~ + K1),   idf = ln(1 + (N − df + 0.5) / (df + 0.5)).
+ * The build computes every impact once (src/search/index-builder.ts); a query adds, per query word, the
+ * impact of its term (PREFIX_FACTOR × the impact for a prefix match of the last word), then the bonuses and
+ * the popularity prior below (relevanceScore).
  */
-export function relevanceScore(termWeightSum: number, exactName: boolean, popularity: number): number {
-  return termWeightSum + (exactName ? EXACT_NAME_BONUS : 0) + popularity;
+export const FIELD_WEIGHTS = { name: 3, ident: 2, tags: 1.5, description: 1 } as const;
+export type SearchField = keyof typeof FIELD_WEIGHTS;
+/** Field order of the index: bit i of a posting's field mask is SEARCH_FIELDS[i]. */
+export const SEARCH_FIELDS: readonly SearchField[] = ['name', 'ident', 'tags', 'description'];
+export const BM25_K1 = 1.2;
+export const BM25_B: Record<SearchField, number> = { name: 0.5, ident: 0.3, tags: 0.3, description: 0.75 };
+/** A prefix match of the last query word (the user still typing) counts for this share of a whole word. */
+export const PREFIX_FACTOR = 0.5;
+/** Bonus when the query is the listing's whole name (separators and case aside: "find skills" = "find-skills"). */
+export const EXACT_NAME_BONUS = 1;
+/** Bonus per pair of adjacent query words that stands joined in the name ("google drive" in "Google Drive MCP"). */
+export const PHRASE_BONUS = 1.5;
+/** Weight of the popularity prior (in [0, 1)) in the relevance score. */
+export const POPULARITY_WEIGHT = 8;
+
+export function idf(count: number, df: number): number {
+  return Math.log(1 + (count - df + 0.5) / (df + 0.5));
+}
+
+/** Impact of one term in one listing from its per-field frequencies and length ratios (len / avgLen). */
+export function termImpact(termIdf: number, tf: readonly number[], lengthRatio: readonly number[]): number {
+  let pseudo = 0;
+  for (let f = 0; f < SEARCH_FIELDS.length; f++) {
+    const field = SEARCH_FIELDS[f]!;
+    if (tf[f]! > 0) pseudo += (FIELD_WEIGHTS[field] * tf[f]!) / (1 - BM25_B[field] + BM25_B[field] * lengthRatio[f]!);
+  }
+  return (termIdf * pseudo * (BM25_K1 + 1)) / (pseudo + BM25_K1);
+}
+
+/** Relevance of a listing to a keyword query: summed term impacts, exact-name and phrase bonuses, popularity. */
+export function relevanceScore(termImpacts: number, exactName: boolean, phrasePairs: number, popularity: number): number {
+  return termImpacts + (exactName ? EXACT_NAME_BONUS : 0) + phrasePairs * PHRASE_BONUS + POPULARITY_WEIGHT * popularity;
+}
+
+/** Weight of each matched word when only some words match (natural-language queries, best partial matches). */
+/** Listings matching every word come before any partial match. */
+export const FULL_MATCH_BONUS = 1000;
+export const PARTIAL_MATCH_WEIGHT = 3;
+
+/** Relevance of a listing matching `matched` of the query's `words` words, when not all need to match. */
+export function partialMatchScore(relevance: number, matched: number, words: number): number {
+  return relevance + PARTIAL_MATCH_WEIGHT * (matched / words) + (matched === words ? FULL_MATCH_BONUS : 0);
 }

@@ -1,0 +1,128 @@
+// Builds the keyword index at build time: postings per term in document order with BM25F impacts already
+// computed, so the shim only adds numbers at query time.
+import { SEARCH_FIELDS, idf, termImpact, type SearchField } from '../domain/ranking.ts';
+import { fieldLength, hash32, indexTerms, nameKey } from './tokenizer.ts';
+import type { KeywordIndexData } from './index-file.ts';
+
+/** The listing fields keyword search reads. */
+export interface SearchableListing {
+  name: string;
+  repo: string;
+  author: string;
+  description: string;
+  tags?: readonly string[] | undefined;
+  categories?: readonly string[] | undefined;
+}
+
+/** The text each index field holds for a listing. */
+export function fieldTexts(listing: SearchableListing): Record<SearchField, string> {
+  const [owner = '', repoName = ''] = listing.repo.split('/');
+  const ident = owner === listing.author ? `${owner} ${repoName}` : `${owner} ${repoName} ${listing.author}`;
+  const tags = [...(listing.tags ?? []), ...(listing.categories ?? [])].join(' ');
+  return { name: listing.name, ident, tags, description: listing.description };
+}
+
+/** A Uint32 array that grows by doubling. */
+class Growable {
+  data = new Uint32Array(1 << 16);
+  length = 0;
+  push(value: number): void {
+    if (this.length === this.data.length) {
+      const next = new Uint32Array(this.data.length * 2);
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data[this.length++] = value;
+  }
+}
+
+const FIELDS = SEARCH_FIELDS.length;
+
+export class KeywordIndexBuilder {
+  private readonly termIds = new Map<string, number>();
+  private readonly terms: string[] = [];
+  private readonly entryTerm = new Growable();
+  private readonly entryDoc = new Growable();
+  /** Per-field term frequencies, one byte each (capped at 255), packed in field order. */
+  private readonly entryTf = new Growable();
+  private readonly lengths: Growable[] = SEARCH_FIELDS.map(() => new Growable());
+  private readonly nameKeys = new Growable();
+  private count = 0;
+
+  /** Adds the next document; documents are numbered 0, 1, 2, ... in the order they are added. */
+  add(listing: SearchableListing): void {
+    const doc = this.count++;
+    const texts = fieldTexts(listing);
+    const tfs = new Map<number, number>();
+    SEARCH_FIELDS.forEach((field, f) => {
+      const text = texts[field];
+      this.lengths[f]!.push(Math.min(fieldLength(text), 0xffff));
+      for (const term of indexTerms(text, field === 'name')) {
+        let id = this.termIds.get(term);
+        if (id === undefined) {
+          id = this.terms.length;
+          this.termIds.set(term, id);
+          this.terms.push(term);
+        }
+        const packed = tfs.get(id) ?? 0;
+        const shift = 8 * f;
+        if (((packed >>> shift) & 0xff) < 0xff) tfs.set(id, packed + (1 << shift));
+      }
+    });
+    for (const [id, packed] of tfs) {
+      this.entryTerm.push(id);
+      this.entryDoc.push(doc);
+      this.entryTf.push(packed >>> 0);
+    }
+    this.nameKeys.push(hash32(nameKey(listing.name)));
+  }
+
+  finish(): KeywordIndexData {
+    const count = this.count;
+    const termCount = this.terms.length;
+    const avg = this.lengths.map((lengths) => {
+      let sum = 0;
+      for (let i = 0; i < count; i++) sum += lengths.data[i]!;
+      return count ? Math.max(sum / count, 1) : 1;
+    });
+    // Terms in code-unit order, so the shim finds a term and a prefix range by binary search.
+    const order = Array.from({ length: termCount }, (_, i) => i).sort((a, b) => (this.terms[a]! < this.terms[b]! ? -1 : 1));
+    const newId = new Uint32Array(termCount);
+    order.forEach((old, id) => (newId[old] = id));
+    const entries = this.entryTerm.length;
+    const offsets = new Uint32Array(termCount + 1);
+    for (let e = 0; e < entries; e++) offsets[newId[this.entryTerm.data[e]!]! + 1]!++;
+    for (let t = 0; t < termCount; t++) offsets[t + 1]! += offsets[t]!;
+    // Entries come in document order, so a stable counting sort by term leaves each posting list ascending.
+    const cursor = offsets.slice(0, termCount);
+    const docs = new Uint32Array(entries);
+    const impacts = new Float32Array(entries);
+    const fields = new Uint8Array(entries);
+    const tf = new Array<number>(FIELDS).fill(0);
+    const ratio = new Array<number>(FIELDS).fill(0);
+    for (let e = 0; e < entries; e++) {
+      const term = newId[this.entryTerm.data[e]!]!;
+      const doc = this.entryDoc.data[e]!;
+      const packed = this.entryTf.data[e]!;
+      let mask = 0;
+      for (let f = 0; f < FIELDS; f++) {
+        tf[f] = (packed >>> (8 * f)) & 0xff;
+        if (tf[f]! > 0) mask |= 1 << f;
+        ratio[f] = this.lengths[f]!.data[doc]! / avg[f]!;
+      }
+      const at = cursor[term]!++;
+      docs[at] = doc;
+      fields[at] = mask;
+      impacts[at] = termImpact(idf(count, offsets[term + 1]! - offsets[term]!), tf, ratio);
+    }
+    return {
+      count,
+      terms: order.map((old) => this.terms[old]!),
+      offsets,
+      docs,
+      impacts,
+      fields,
+      nameKeys: this.nameKeys.data.slice(0, count),
+    };
+  }
+}

@@ -1,0 +1,80 @@
+// The on-disk format of the keyword index, written by the build and read by the shim (no re-indexing):
+//   <dir>/terms.txt     the terms in code-unit order, one a line
+//   <dir>/postings.bin  typed arrays, each 8-byte aligned, laid out as index.json says
+//   <dir>/index.json    { format, count, terms, arrays: { name: { kind, byteOffset, length } } }
+// Posting list t is docs/impacts/fields[offsets[t] .. offsets[t + 1]), documents ascending.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const KEYWORD_INDEX_FORMAT = 1;
+
+export interface KeywordIndexData {
+  /** Number of documents. */
+  count: number;
+  terms: string[];
+  offsets: Uint32Array;
+  docs: Uint32Array;
+  /** BM25F impact of the term in the document (src/domain/ranking.ts). */
+  impacts: Float32Array;
+  /** Bit mask of the fields (SEARCH_FIELDS order) the term occurs in. */
+  fields: Uint8Array;
+  /** hash32 of each document's nameKey, for the exact-name bonus. */
+  nameKeys: Uint32Array;
+}
+
+const ARRAYS = ['offsets', 'docs', 'impacts', 'fields', 'nameKeys'] as const;
+type ArrayName = (typeof ARRAYS)[number];
+const CONSTRUCTORS = { Uint8Array, Uint32Array, Float32Array } as const;
+type Kind = keyof typeof CONSTRUCTORS;
+
+interface Layout {
+  format: number;
+  count: number;
+  terms: number;
+  arrays: Record<ArrayName, { kind: Kind; byteOffset: number; length: number }>;
+}
+
+export function writeKeywordIndex(dir: string, index: KeywordIndexData): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'terms.txt'), index.terms.join('\n'));
+  const arrays = {} as Layout['arrays'];
+  let offset = 0;
+  for (const name of ARRAYS) {
+    const array = index[name];
+    arrays[name] = { kind: array.constructor.name as Kind, byteOffset: offset, length: array.length };
+    offset = Math.ceil((offset + array.byteLength) / 8) * 8;
+  }
+  const buffer = Buffer.alloc(offset);
+  for (const name of ARRAYS) {
+    const array = index[name];
+    buffer.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), arrays[name].byteOffset);
+  }
+  writeFileSync(join(dir, 'postings.bin'), buffer);
+  const layout: Layout = { format: KEYWORD_INDEX_FORMAT, count: index.count, terms: index.terms.length, arrays };
+  writeFileSync(join(dir, 'index.json'), JSON.stringify(layout));
+}
+
+export function readKeywordIndex(dir: string): KeywordIndexData {
+  const layout = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as Layout;
+  if (layout.format !== KEYWORD_INDEX_FORMAT) throw new Error(`keyword index format ${layout.format}, expected ${KEYWORD_INDEX_FORMAT}; rebuild`);
+  const text = readFileSync(join(dir, 'terms.txt'), 'utf8');
+  const terms = layout.terms === 0 ? [] : text.split('\n');
+  if (terms.length !== layout.terms) throw new Error(`keyword index has ${terms.length} terms, expected ${layout.terms}`);
+  const file = readFileSync(join(dir, 'postings.bin'));
+  // A fresh ArrayBuffer: typed-array views need aligned offsets, and a Buffer may start anywhere in its pool.
+  const buffer = new ArrayBuffer(file.byteLength);
+  new Uint8Array(buffer).set(file);
+  const view = (name: ArrayName) => {
+    const { kind, byteOffset, length } = layout.arrays[name];
+    return new CONSTRUCTORS[kind](buffer, byteOffset, length);
+  };
+  return {
+    count: layout.count,
+    terms,
+    offsets: view('offsets') as Uint32Array,
+    docs: view('docs') as Uint32Array,
+    impacts: view('impacts') as Float32Array,
+    fields: view('fields') as Uint8Array,
+    nameKeys: view('nameKeys') as Uint32Array,
+  };
+}

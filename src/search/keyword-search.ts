@@ -1,0 +1,280 @@
+// Query execution over the keyword index: resolves query words to terms, intersects (or unites) their
+// posting lists with the caller's filter applied as each document is first seen, and leaves per-document
+// impact sums, matched-word counts and phrase counts in scratch arrays for the caller to rank. Synchronous
+// and allocation-free per document; one searcher per loaded index, used by one thread.
+import { idf, PREFIX_FACTOR } from '../domain/ranking.ts';
+import type { KeywordIndexData } from './index-file.ts';
+import { hash32, nameKey, normalize, queryTokens, stem, type Token } from './tokenizer.ts';
+
+/** Shortest last word that is also matched as a prefix ("postg" → postgres, postgresql). */
+export const PREFIX_MIN_LENGTH = 3;
+/** At most this many terms (the most frequent) stand for one prefix. */
+export const PREFIX_MAX_TERMS = 64;
+/**
+ * A query of several words that fewer listings than this match in full is answered with the full matches
+ * first, then the best partial matches (flagged partial): a natural-language request rarely has every word
+ * in the listing that answers it. The threshold depends on the query only, so every page agrees.
+ */
+export const PARTIAL_BELOW = 10;
+
+export interface QueryWord {
+  token: Token;
+  /** Term ids the word matches; the first is the whole word when the index has it. */
+  terms: number[];
+  /** Share of the impact each term counts for (1 for the whole word, PREFIX_FACTOR for a prefix). */
+  factors: number[];
+  /** Total posting length: the cost of walking this word. */
+  cost: number;
+}
+
+export interface ResolvedQuery {
+  words: QueryWord[];
+  /** hash32 of the query's name key, compared with each listing's for the exact-name bonus. */
+  nameKey: number;
+  /** Term ids of adjacent query words written joined ("google drive" → googledrive). */
+  pairs: number[];
+}
+
+export interface MatchResult {
+  /** Candidate documents, first `count` entries valid (a scratch view, overwritten by the next search). */
+  docs: Uint32Array;
+  count: number;
+  /** True when no document matched every word and the candidates match only some (best partial matches). */
+  partial: boolean;
+}
+
+/** Document set with O(1) reset: a stamp per document, cleared by moving to the next generation. */
+class Stamps {
+  private readonly stamps: Uint32Array;
+  generation = 0;
+  constructor(size: number) {
+    this.stamps = new Uint32Array(size);
+  }
+  next(): void {
+    if (++this.generation === 0xffffffff) {
+      this.stamps.fill(0);
+      this.generation = 1;
+    }
+  }
+  has(doc: number): boolean {
+    return this.stamps[doc] === this.generation;
+  }
+  mark(doc: number): boolean {
+    if (this.stamps[doc] === this.generation) return false;
+    this.stamps[doc] = this.generation;
+    return true;
+  }
+}
+
+export class KeywordSearcher {
+  readonly index: KeywordIndexData;
+  /** Summed term impacts of each candidate. */
+  readonly score: Float32Array;
+  /** Query words each candidate matched. */
+  readonly hits: Uint8Array;
+  /** Adjacent query-word pairs each candidate has joined in its name. */
+  readonly phrases: Uint8Array;
+  private readonly wordScore: Float32Array;
+  private readonly candidates: Uint32Array;
+  private readonly seen: Stamps;
+  private readonly wordSeen: Stamps;
+
+  constructor(index: KeywordIndexData) {
+    this.index = index;
+    const n = index.count;
+    this.score = new Float32Array(n);
+    this.hits = new Uint8Array(n);
+    this.phrases = new Uint8Array(n);
+    this.wordScore = new Float32Array(n);
+    this.candidates = new Uint32Array(n);
+    this.seen = new Stamps(n);
+    this.wordSeen = new Stamps(n);
+  }
+
+  /** Term id, or -1 when no listing has the term. */
+  termId(term: string): number {
+    const terms = this.index.terms;
+    let lo = 0;
+    let hi = terms.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (terms[mid]! < term) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < terms.length && terms[lo] === term ? lo : -1;
+  }
+
+  /** Ids of the terms starting with `prefix` (the most frequent PREFIX_MAX_TERMS of them). */
+  prefixTerms(prefix: string): number[] {
+    const terms = this.index.terms;
+    let lo = 0;
+    let hi = terms.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (terms[mid]! < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    const found: number[] = [];
+    for (let t = lo; t < terms.length && terms[t]!.startsWith(prefix); t++) found.push(t);
+    if (found.length <= PREFIX_MAX_TERMS) return found;
+    const { offsets } = this.index;
+    const df = (t: number) => offsets[t + 1]! - offsets[t]!;
+    return found.sort((a, b) => df(b) - df(a) || a - b).slice(0, PREFIX_MAX_TERMS);
+  }
+
+  resolve(query: string): ResolvedQuery {
+    const { offsets, count } = this.index;
+    const tokens = queryTokens(query);
+    const words = tokens.map((token, i): QueryWord => {
+      const terms: number[] = [];
+      const factors: number[] = [];
+      const whole = this.termId(token.term);
+      if (whole >= 0) {
+        terms.push(whole);
+        factors.push(1);
+      }
+      if (i === tokens.length - 1 && token.surface.length >= PREFIX_MIN_LENGTH) {
+        for (const t of this.prefixTerms(token.surface)) {
+          if (t !== whole) terms.push(t);
+        }
+      }
+      let cost = 0;
+      for (const t of terms) cost += offsets[t + 1]! - offsets[t]!;
+      // A prefix match is worth the prefix as one word: its rarity is that of all the terms it stands for
+      // (idf of their summed frequency), not the rarity of one long completion ("skills" → "skillselion").
+      const prefixIdf = idf(count, Math.min(count, cost));
+      for (let k = factors.length; k < terms.length; k++) {
+        const t = terms[k]!;
+        factors.push((PREFIX_FACTOR * prefixIdf) / idf(count, offsets[t + 1]! - offsets[t]!));
+      }
+      return { token, terms, factors, cost };
+    });
+    const pairs: number[] = [];
+    for (let i = 0; i + 1 < tokens.length; i++) {
+      const t = this.termId(stem(tokens[i]!.surface + tokens[i + 1]!.surface));
+      if (t >= 0) pairs.push(t);
+    }
+    return { words, nameKey: hash32(nameKey(normalize(query))), pairs };
+  }
+
+  /**
+   * Documents matching every word (mode 'all') or any word (mode 'any') among those `admit` accepts. In mode
+   * 'all', when fewer than PARTIAL_BELOW documents match every word, the documents matching any word, flagged
+   * partial (the caller ranks full matches first).
+   */
+  match(query: ResolvedQuery, admit: (doc: number) => boolean, mode: 'all' | 'any'): MatchResult {
+    if (query.words.length === 0) return { docs: this.candidates, count: 0, partial: false };
+    if (mode === 'all') {
+      const count = query.words.some((word) => word.terms.length === 0) ? 0 : this.matchAll(query, admit);
+      if (count >= PARTIAL_BELOW || query.words.length === 1) return { docs: this.candidates, count, partial: false };
+      const any = this.matchAny(query, admit);
+      return { docs: this.candidates, count: any, partial: any > count };
+    }
+    return { docs: this.candidates, count: this.matchAny(query, admit), partial: false };
+  }
+
+  private matchAny(query: ResolvedQuery, admit: (doc: number) => boolean): number {
+    this.seen.next();
+    let count = 0;
+    for (const word of query.words) {
+      this.wordSeen.next();
+      for (let k = 0; k < word.terms.length; k++) count = this.walk(word.terms[k]!, word.factors[k]!, admit, count, -1);
+    }
+    this.addPhrases(query, count);
+    return count;
+  }
+
+  private matchAll(query: ResolvedQuery, admit: (doc: number) => boolean): number {
+    const words = [...query.words].sort((a, b) => a.cost - b.cost);
+    const { offsets, docs, impacts } = this.index;
+    this.seen.next();
+    let count = 0;
+    words.forEach((word, w) => {
+      this.wordSeen.next();
+      for (let k = 0; k < word.terms.length; k++) {
+        const term = word.terms[k]!;
+        const factor = word.factors[k]!;
+        if (w === 0) {
+          count = this.walk(term, factor, admit, count, -1);
+          continue;
+        }
+        const start = offsets[term]!;
+        const end = offsets[term + 1]!;
+        // Few candidates against a long list: look each candidate up (binary search) instead of walking it.
+        if (count * Math.log2(end - start + 2) * 4 < end - start) {
+          for (let c = 0; c < count; c++) {
+            const doc = this.candidates[c]!;
+            if (this.hits[doc]! < w) continue;
+            let lo = start;
+            let hi = end;
+            while (lo < hi) {
+              const mid = (lo + hi) >>> 1;
+              if (docs[mid]! < doc) lo = mid + 1;
+              else hi = mid;
+            }
+            if (lo < end && docs[lo] === doc) this.add(doc, impacts[lo]! * factor);
+          }
+        } else {
+          this.walk(term, factor, admit, count, w);
+        }
+      }
+      // Keep only the documents that matched this word too.
+      let kept = 0;
+      for (let c = 0; c < count; c++) {
+        const doc = this.candidates[c]!;
+        if (this.hits[doc] === w + 1) this.candidates[kept++] = doc;
+      }
+      count = kept;
+    });
+    this.addPhrases(query, count);
+    return count;
+  }
+
+  /**
+   * Adds one posting list. With `onlyMatched` < 0 a document not yet seen becomes a candidate (if admitted);
+   * otherwise only candidates that matched the `onlyMatched` words before this one count.
+   */
+  private walk(term: number, factor: number, admit: (doc: number) => boolean, count: number, onlyMatched: number): number {
+    const { offsets, docs, impacts } = this.index;
+    const end = offsets[term + 1]!;
+    for (let p = offsets[term]!; p < end; p++) {
+      const doc = docs[p]!;
+      if (onlyMatched >= 0) {
+        if (!this.seen.has(doc) || this.hits[doc]! < onlyMatched) continue;
+      } else if (!this.seen.has(doc)) {
+        if (!admit(doc)) continue;
+        this.seen.mark(doc);
+        this.score[doc] = 0;
+        this.hits[doc] = 0;
+        this.phrases[doc] = 0;
+        this.candidates[count++] = doc;
+      }
+      this.add(doc, impacts[p]! * factor);
+    }
+    return count;
+  }
+
+  /** Counts a word's impact for a document once: its best-matching term (whole word or a prefix). */
+  private add(doc: number, impact: number): void {
+    if (this.wordSeen.mark(doc)) {
+      this.wordScore[doc] = impact;
+      this.score[doc]! += impact;
+      this.hits[doc]!++;
+    } else if (impact > this.wordScore[doc]!) {
+      this.score[doc]! += impact - this.wordScore[doc]!;
+      this.wordScore[doc] = impact;
+    }
+  }
+
+  private addPhrases(query: ResolvedQuery, count: number): void {
+    if (query.pairs.length === 0 || count === 0) return;
+    const { offsets, docs, fields } = this.index;
+    for (const term of query.pairs) {
+      const end = offsets[term + 1]!;
+      for (let p = offsets[term]!; p < end; p++) {
+        // Bit 0: the name field.
+        if ((fields[p]! & 1) !== 0 && this.seen.has(docs[p]!)) this.phrases[docs[p]!]!++;
+      }
+    }
+  }
+}

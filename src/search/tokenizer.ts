@@ -1,0 +1,136 @@
+// The one tokenizer of keyword search: the build indexes listings with it and the shim parses queries with it,
+// so a word is the same term on both sides.
+import { stemmer } from 'stemmer';
+import { eng } from 'stopword';
+
+/** Lower-case, diacritics folded ("Café" → "cafe"). */
+export function normalize(text: string): string {
+  return text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+}
+
+/** Runs of text that a word boundary inside a name (hyphen, underscore, dot, slash, camelCase) splits into parts. */
+const COMPOUND = /[\p{L}\p{N}]+(?:[-_./:+@'’][\p{L}\p{N}]+)*/gu;
+const PART_BREAK = /[-_./:+@'’]+|(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N}{2,})/u;
+
+/** The parts of one compound, normalized: "GitHubMCP" → git, hub, mcp; "find-skills" → find, skills. */
+export function parts(compound: string): string[] {
+  return compound
+    .split(PART_BREAK)
+    .map(normalize)
+    .filter((part) => part.length > 0);
+}
+
+/** Compounds of a text in order: "find-skills, for GitHubMCP" → [find-skills, for, GitHubMCP]. */
+export function compounds(text: string): string[] {
+  return text.match(COMPOUND) ?? [];
+}
+
+/**
+ * Words too common to mean anything in a query ("how do I ..."). Content words the generic English list also
+ * holds are kept: they name real listings (make.com, "get" tools).
+ */
+const KEPT = new Set(['make', 'get', 'got', 'take', 'like', 'way', 'well', 'still', 'never', 'now', 'come', 'came', 'said', 'many', 'much', 'most', 'more', 'other', 'same', 'over', 'under', 'out', 'up', 'very', 'before', 'after', 'between', 'through']);
+/** Request phrasing that carries no topic ("let my agent ...", "I want something that ..."). */
+const REQUEST_WORDS = 'will let lets want wants need needs something someone anything thing things instead without whether'.split(' ');
+export const STOP_WORDS: ReadonlySet<string> = new Set([...(eng as string[]).filter((word) => !KEPT.has(word)), ...REQUEST_WORDS]);
+
+/** Words ending in "s" that are not plurals, so must not lose it. */
+const INVARIANT = new Set(['news', 'ios', 'macos', 'canvas', 'redis', 'atlas', 'bias', 'chaos', 'cosmos', 'kubernetes', 'series', 'species', 'status', 'analysis', 'axios', 'sass', 'less', 'https', 'aws', 'gas', 'dns', 'cms', 'sms', 'css', 'os']);
+
+/** What a stem may have cut off the word: inflections only (plural, -ed, -ing, a final e or y). */
+const INFLECTION = /^(?:s|es|ies|ied|ed|d|ing|e|y|'s)$/;
+
+/**
+ * Conservative English stem of one normalized word. The Porter stemmer (package `stemmer`) proposes a stem;
+ * it is kept only when what it removed is an inflection, so "servers" → "server", "driving" → "drive",
+ * "notes" → "note", while derivations keep their own term: "remotion" stays "remotion" (Porter: "remot",
+ * the stem of "remote"), "registration" stays (Porter: "registr"), "management" stays (Porter: "manag").
+ */
+export function stem(word: string): string {
+  if (word.length <= 3 || INVARIANT.has(word) || /\d/.test(word) || word.endsWith('js') || word.endsWith('ss')) return word;
+  const proposed = stemmer(word);
+  if (proposed === word) return word;
+  if (proposed.length >= 3 && acceptable(word, proposed)) return proposed;
+  // A plural of a derived word ("registrations"): stem its singular, which keeps the derivation.
+  if (word.endsWith('ies')) return stem(word.slice(0, -3) + 'y');
+  if (word.endsWith('s')) return stem(word.slice(0, -1));
+  return word;
+}
+
+function acceptable(word: string, proposed: string): boolean {
+  if (word.startsWith(proposed)) return INFLECTION.test(word.slice(proposed.length));
+  // Porter changes a final y to i ("deploy" → "deploi") and restores an e ("driving" → "drive").
+  if (proposed.endsWith('i') && word.startsWith(proposed.slice(0, -1))) return /^(?:y|ies|ied|ys|yed|ying)$/.test(word.slice(proposed.length - 1));
+  if (proposed.endsWith('e') && word.startsWith(proposed.slice(0, -1))) return /^(?:ing|ed|es)$/.test(word.slice(proposed.length - 1));
+  return false;
+}
+
+/** A query word or an indexed token: its normalized surface form and its term (the stem). */
+export interface Token {
+  surface: string;
+  term: string;
+}
+
+const MAX_SPAN_PARTS = 4;
+
+/**
+ * Index terms of a text: each part of each compound, and the joined form of every run of up to
+ * MAX_SPAN_PARTS parts inside one compound ("find-skills" → find, skill, findskills; "GitHubMCP" → git,
+ * hub, mcp, github, hubmcp, githubmcp), stop words left out. With `wholeText` the text is one compound
+ * (names: "Google Drive" also yields "googledrive", so a query word written joined finds it).
+ */
+export function indexTerms(text: string, wholeText = false): string[] {
+  const out: string[] = [];
+  const groups = wholeText ? [compounds(text).flatMap(parts)] : compounds(text).map(parts);
+  for (const group of groups) {
+    for (let i = 0; i < group.length; i++) {
+      const part = group[i]!;
+      if (!STOP_WORDS.has(part)) out.push(stem(part));
+      let joined = part;
+      for (let j = i + 1; j < group.length && j - i < MAX_SPAN_PARTS; j++) {
+        joined += group[j]!;
+        out.push(stem(joined));
+      }
+    }
+    if (group.length > MAX_SPAN_PARTS) out.push(stem(group.join('')));
+  }
+  return out;
+}
+
+/** Number of words a field counts for length normalization (parts, stop words included). */
+export function fieldLength(text: string): number {
+  let n = 0;
+  for (const compound of compounds(text)) n += parts(compound).length;
+  return n;
+}
+
+/** The words of a query, in order, stop words dropped (unless the query is nothing else), repeats dropped. */
+export function queryTokens(query: string): Token[] {
+  const all = compounds(query).flatMap(parts);
+  const content = all.filter((word) => !STOP_WORDS.has(word));
+  const words = content.length > 0 ? content : all;
+  const seen = new Set<string>();
+  const out: Token[] = [];
+  for (const surface of words) {
+    const term = stem(surface);
+    if (seen.has(term)) continue;
+    seen.add(term);
+    out.push({ surface, term });
+  }
+  return out;
+}
+
+/** Key of a whole name or query for the exact-name match: normalized, separators and spaces dropped. */
+export function nameKey(text: string): string {
+  return compounds(text).flatMap(parts).join('');
+}
+
+/** 32-bit FNV-1a hash of a string (UTF-16 units), for per-listing keys stored as numbers. */
+export function hash32(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
