@@ -1,0 +1,137 @@
+// Guarantees the keyword index: what the build writes the shim reads back unchanged, postings hold exactly the
+// listings that contain a term, every word must match, the last word also matches as a prefix but below a
+// whole word, and the BM25F impacts order fields name > repo/author > tags > description.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { KeywordIndexBuilder, type SearchableListing } from '../../src/search/index-builder.ts';
+import { readKeywordIndex, writeKeywordIndex } from '../../src/search/index-file.ts';
+import { KeywordSearcher } from '../../src/search/keyword-search.ts';
+import { indexTerms } from '../../src/search/tokenizer.ts';
+import { sampleRecords } from '../support/fixtures.ts';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+const listing = (name: string, description = '', repo = 'someone/something', tags: string[] = []): SearchableListing => ({ name, description, repo, author: repo.split('/')[0]!, tags });
+
+function searcherOf(listings: SearchableListing[]): KeywordSearcher {
+  const builder = new KeywordIndexBuilder();
+  listings.forEach((l) => builder.add(l));
+  return new KeywordSearcher(builder.finish());
+}
+
+function matches(searcher: KeywordSearcher, query: string, mode: 'all' | 'any' = 'all'): { docs: number[]; partial: boolean } {
+  const found = searcher.match(searcher.resolve(query), () => true, mode);
+  const docs = Array.from(found.docs.subarray(0, found.count)).sort((a, b) => searcher.score[b]! - searcher.score[a]! || a - b);
+  return { docs, partial: found.partial };
+}
+
+describe('keyword index file', () => {
+  it('reads back exactly what the build wrote', () => {
+    const builder = new KeywordIndexBuilder();
+    const records = sampleRecords(30);
+    records.forEach((record) => builder.add(record));
+    const built = builder.finish();
+    const dir = mkdtempSync(join(tmpdir(), 'keyword-index-'));
+    dirs.push(dir);
+    writeKeywordIndex(dir, built);
+    const read = readKeywordIndex(dir);
+    expect(read.count).toBe(records.length);
+    expect(read.terms).toEqual(built.terms);
+    for (const name of ['offsets', 'docs', 'impacts', 'fields', 'nameKeys'] as const) expect(Array.from(read[name])).toEqual(Array.from(built[name]));
+  });
+
+  it('has, for every term, the listings whose text yields it, ascending', () => {
+    const records = sampleRecords(20);
+    const builder = new KeywordIndexBuilder();
+    records.forEach((record) => builder.add({ ...record, categories: [record.category, ...(record.categories ?? [])] }));
+    const index = builder.finish();
+    const searcher = new KeywordSearcher(index);
+    expect([...index.terms].sort()).toEqual(index.terms);
+    const expected = new Map<string, Set<number>>();
+    records.forEach((r, doc) => {
+      const [owner, repoName] = r.repo.split('/');
+      const texts = [indexTerms(r.name, true), indexTerms(`${owner} ${repoName} ${r.author}`), indexTerms([...r.tags, r.category, ...(r.categories ?? [])].join(' ')), indexTerms(r.description)];
+      for (const term of texts.flat()) (expected.get(term) ?? expected.set(term, new Set()).get(term)!).add(doc);
+    });
+    expect(index.terms.length).toBe(expected.size);
+    for (const [term, docs] of expected) {
+      const t = searcher.termId(term);
+      expect(t, term).toBeGreaterThanOrEqual(0);
+      expect(Array.from(index.docs.subarray(index.offsets[t]!, index.offsets[t + 1]!))).toEqual([...docs].sort((a, b) => a - b));
+    }
+  });
+});
+
+describe('keyword matching', () => {
+  const searcher = searcherOf([
+    listing('notion-api', 'Create pages in Notion'),
+    listing('notebooklm', 'Query notebooks'),
+    listing('meeting-notes', 'Take notes in meetings'),
+    listing('find-skills', 'Discover agent skills'),
+    listing('GitHubMCP', 'Repository tools'),
+    listing('remote-browser', 'Drive a remote browser'),
+    listing('postgres-tools', 'Query a database', 'acme/pg'),
+    listing('db-helper', 'Works with postgresql databases'),
+    listing('skills', 'A collection'),
+  ]);
+  const names = ['notion-api', 'notebooklm', 'meeting-notes', 'find-skills', 'GitHubMCP', 'remote-browser', 'postgres-tools', 'db-helper', 'skills'];
+  /** The listings matching every word (the ones a partial answer puts first). */
+  const found = (query: string) => {
+    const words = searcher.resolve(query).words.length;
+    return matches(searcher, query).docs.filter((doc) => searcher.hits[doc] === words).map((doc) => names[doc]);
+  };
+
+  it('finds whole words only, never a word that merely shares a stem prefix', () => {
+    expect(found('notion')).toEqual(['notion-api']);
+    expect(found('remotion')).toEqual([]);
+    expect(found('notes')).toEqual(['meeting-notes']);
+  });
+
+  it('matches the parts of hyphenated and camel-cased names', () => {
+    expect(found('find')).toEqual(['find-skills']);
+    expect(found('github')).toEqual(['GitHubMCP']);
+    expect(found('github mcp')).toEqual(['GitHubMCP']);
+    expect(found('findskills')).toEqual(['find-skills']);
+  });
+
+  it('requires every word', () => {
+    expect(found('agent skills')).toEqual(['find-skills']);
+    const [first] = matches(searcher, 'agent skills').docs;
+    expect(names[first!]).toBe('find-skills');
+    expect(found('query database')).toEqual(['postgres-tools']);
+  });
+
+  it('matches the last word as a prefix too, below a whole-word match', () => {
+    expect(found('postg')).toEqual(expect.arrayContaining(['postgres-tools', 'db-helper']));
+    expect(found('database postgres')).toEqual(['postgres-tools', 'db-helper']);
+    expect(found('postgres database')).toEqual(['postgres-tools']);
+    expect(found('no')).toEqual([]);
+  });
+
+  it('answers the best partial matches, flagged, when few listings match every word', () => {
+    const result = matches(searcher, 'notion meetings');
+    expect(result.partial).toBe(true);
+    expect(result.docs.map((doc) => names[doc]).sort()).toEqual(['meeting-notes', 'notion-api']);
+    expect(matches(searcher, 'notion').partial).toBe(false);
+    expect(matches(searcher, 'notion meetings', 'any').partial).toBe(false);
+  });
+
+  it('scores a word in the name above the same word in the description', () => {
+    const s = searcherOf([listing('helper', 'skills for everything'), listing('skills', 'helper for everything')]);
+    const result = matches(s, 'skills');
+    expect(result.docs).toEqual([1, 0]);
+  });
+
+  it('orders fields name > repo/author > tags > description', () => {
+    const s = searcherOf([
+      listing('alpha', 'zebra here', 'o/r'),
+      listing('beta', 'nothing', 'o/r', ['zebra']),
+      listing('gamma', 'nothing', 'zebra/r'),
+      listing('zebra', 'nothing', 'o/r'),
+    ]);
+    expect(matches(s, 'zebra').docs).toEqual([3, 2, 1, 0]);
+  });
+});

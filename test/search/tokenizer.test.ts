@@ -1,0 +1,90 @@
+// Guarantees the shared tokenizer: names split into their parts (keeping the joined form), case and
+// diacritics folded, stop words dropped from queries, and a stemmer that only removes inflections, so a word
+// is never collapsed onto an unrelated shorter one (the FlexSearch stemmer cut "notion" to "not").
+import { describe, expect, it } from 'vitest';
+import { indexTerms, nameKey, normalize, queryTokens, stem } from '../../src/search/tokenizer.ts';
+
+describe('stem', () => {
+  it.each([
+    ['servers', 'server'],
+    ['skills', 'skill'],
+    ['notes', 'note'],
+    ['drives', 'drive'],
+    ['driving', 'drive'],
+    ['registrations', 'registration'],
+    ['vulnerabilities', 'vulnerability'],
+    ['testing', 'test'],
+  ])('%s and %s share a term', (inflected, base) => {
+    expect(stem(inflected)).toBe(stem(base));
+  });
+
+  it.each([
+    ['notion', 'not'],
+    ['notion', 'note'],
+    ['registration', 'registry'],
+    ['registration', 'register'],
+    ['remotion', 'remote'],
+    ['drive', 'drawio'],
+    ['driver', 'drive'],
+    ['management', 'manage'],
+    ['generation', 'general'],
+    ['news', 'new'],
+  ])('%s does not collapse onto %s', (word, other) => {
+    expect(stem(word)).not.toBe(stem(other));
+  });
+
+  it('keeps words the index must not cut: derivations, short words, words with digits, js names', () => {
+    for (const word of ['notion', 'remotion', 'registration', 'automation', 'mcp', 'api', 'aws', 's3', 'nextjs', 'redis', 'kubernetes'])
+      expect(stem(word)).toBe(word);
+  });
+});
+
+describe('indexTerms', () => {
+  it('splits hyphenated, underscored, dotted and camel-cased names into parts and keeps the joined forms', () => {
+    expect(indexTerms('find-skills')).toEqual(expect.arrayContaining(['find', stem('skills'), stem('findskills')]));
+    expect(indexTerms('GitHubMCP')).toEqual(expect.arrayContaining(['github', 'mcp', 'githubmcp', 'git', 'hub']));
+    expect(indexTerms('use_snake_case')).toEqual(expect.arrayContaining(['use', 'snake', stem('case')]));
+    expect(indexTerms('Next.js')).toEqual(expect.arrayContaining(['next', 'js', 'nextjs']));
+  });
+
+  it('joins the words of a whole name so a query written joined finds it', () => {
+    expect(indexTerms('Google Drive MCP', true)).toEqual(expect.arrayContaining(['googledrive', 'drivemcp', 'drive']));
+    expect(indexTerms('Google Drive MCP')).not.toContain('googledrive');
+  });
+
+  it('folds case and diacritics', () => {
+    expect(normalize('Café Ünïcode')).toBe('cafe unicode');
+    expect(indexTerms('Café')).toEqual(['cafe']);
+  });
+
+  it('leaves stop words out of descriptions', () => {
+    expect(indexTerms('the server for the browser')).toEqual([stem('server'), stem('browser')]);
+  });
+});
+
+describe('queryTokens', () => {
+  it('drops stop words and repeats, keeps the typed form for prefix matching', () => {
+    expect(queryTokens('How do I find the best skills for Notion? skill')).toEqual([
+      { surface: 'find', term: 'find' },
+      { surface: 'best', term: 'best' },
+      { surface: 'skills', term: stem('skills') },
+      { surface: 'notion', term: 'notion' },
+    ]);
+  });
+
+  it('keeps a query made only of stop words', () => {
+    expect(queryTokens('the').map((t) => t.surface)).toEqual(['the']);
+  });
+
+  it('splits a query the way names are split', () => {
+    expect(queryTokens('find-skills').map((t) => t.surface)).toEqual(['find', 'skills']);
+  });
+});
+
+describe('nameKey', () => {
+  it('is the same for a name and the query that spells it with spaces or other separators', () => {
+    expect(nameKey('find-skills')).toBe(nameKey('Find Skills'));
+    expect(nameKey('GitHub_MCP')).toBe(nameKey('github mcp'));
+    expect(nameKey('find-skills')).not.toBe(nameKey('find-skill-set'));
+  });
+});
