@@ -85,7 +85,8 @@ export function indexTerms(text: string, wholeText = false): string[] {
   for (const group of groups) {
     for (let i = 0; i < group.length; i++) {
       const part = group[i]!;
-      if (!STOP_WORDS.has(part)) out.push(stem(part));
+      // Names keep their stop words, so a listing named "do" or "the-agent" is found by its whole name.
+      if (wholeText || !STOP_WORDS.has(part)) out.push(stem(part));
       let joined = part;
       for (let j = i + 1; j < group.length && j - i < MAX_SPAN_PARTS; j++) {
         joined += group[j]!;

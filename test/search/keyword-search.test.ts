@@ -1,0 +1,220 @@
+// Guarantees keyword search (q) over the embedded snapshot through the real listing route: every result of a
+// page contains each query word (a table of real catalog words, incl. -ion/-ing/-ment and short words), names
+// match by their parts, an exact name comes first, a famous listing makes the first page for a common word of
+// its name, partial answers say so, and sorts, filters and cursor walks keep their contract with q.
+// Expectations come from the snapshot's records, never from stored result lists.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { ListingPageSchema, type ListingRecord } from '../../src/domain/schemas.ts';
+import { compareBy, popularityPrior, SORTS } from '../../src/domain/ranking.ts';
+import { indexTerms, nameKey, normalize, queryTokens, stem } from '../../src/search/tokenizer.ts';
+import { snapshotRecords } from '../support/fixtures.ts';
+import { json, startServer, type TestServer } from '../support/server.ts';
+
+type Page = z.infer<typeof ListingPageSchema>;
+type Item = Page['items'][number];
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server.close());
+
+async function search(query: string): Promise<{ page: Page; match: string | null }> {
+  const res = await server.fetch(`/api/v1/listings?${query}`);
+  expect(res.status, query).toBe(200);
+  return { page: ListingPageSchema.parse(await json(res)), match: res.headers.get('Search-Match') };
+}
+
+/** Every result of a cursor walk, in order. */
+async function walk(query: string, limit = 50): Promise<Item[]> {
+  const items: Item[] = [];
+  let next: string | null = `/api/v1/listings?${query}&limit=${limit}`;
+  while (next) {
+    const res: Response = await server.fetch(next.replace(/^https?:\/\/[^/]+/, ''));
+    expect(res.status).toBe(200);
+    const page = ListingPageSchema.parse(await json(res));
+    items.push(...page.items);
+    next = page.next;
+  }
+  return items;
+}
+
+/** The terms of a listing's searchable text (name, repo, author, tags, categories, description). */
+function termsOf(item: { name: string; repo: string; author: string; description: string; tags: readonly string[]; categories?: readonly string[] }): Set<string> {
+  const rest = [item.repo.replace('/', ' '), item.author, ...item.tags, ...(item.categories ?? []), item.description].join(' ');
+  return new Set([...indexTerms(item.name, true), ...indexTerms(rest)]);
+}
+
+/** Folded text of a listing, for a check that does not rely on the tokenizer. */
+function textOf(item: { name: string; repo: string; author: string; description: string; tags: readonly string[] }): string {
+  return normalize([item.name, item.repo, item.author, ...item.tags, item.description].join(' ')).replace(/[^\p{L}\p{N}]+/gu, '');
+}
+
+/** Does the listing contain the query word (its term, or for the last word a term it begins)? */
+function contains(item: Item, word: string, last: boolean): boolean {
+  const terms = termsOf(item);
+  const term = stem(word);
+  if (terms.has(term)) return true;
+  return last && word.length >= 3 && [...terms].some((t) => t.startsWith(word));
+}
+
+// Real words of the catalog: -ion, -ing, -ment words, short words and the words of the issue's report.
+const PRECISION_WORDS = [
+  'notion', 'drive', 'registration', 'remotion', 'automation', 'generation', 'integration', 'migration', 'documentation',
+  'validation', 'translation', 'transcription', 'testing', 'scraping', 'streaming', 'logging', 'monitoring', 'debugging',
+  'routing', 'caching', 'onboarding', 'deployment', 'management', 'environment', 'payment', 'document', 'agent', 'api',
+  'aws', 'git', 'sql', 'pdf', 'css', 'ui', 'seo', 'llm', 'mcp', 'ios', 'docker', 'kubernetes', 'postgres', 'redis',
+  'slack', 'github', 'figma', 'stripe', 'react', 'python', 'rust', 'browser', 'memory', 'search', 'email', 'calendar',
+  'video', 'voice', 'image', 'security', 'notes', 'skills', 'servers', 'excel', 'weather', 'crypto', 'shopify',
+];
+
+describe('precision: every result contains every query word', () => {
+  it.each(PRECISION_WORDS)('q=%s (first two pages)', async (word) => {
+    const { page: first, match } = await search(`q=${word}&limit=50`);
+    expect(first.items.length, `no result for ${word}`).toBeGreaterThan(0);
+    expect(match).toBeNull();
+    const items = [...first.items];
+    if (first.next) items.push(...(await search(`q=${word}&limit=50&offset=50`)).page.items);
+    const misses = items.filter((item) => !contains(item, word, true)).map((item) => item.id);
+    expect(misses, `results of q=${word} without "${word}"`).toEqual([]);
+  });
+
+  it.each(['notion', 'drive', 'registration', 'remotion'])('q=%s: the reported false matches are gone (every result spells the word)', async (word) => {
+    for (const type of ['skill', 'mcp', undefined]) {
+      const { page } = await search(`q=${word}&limit=100${type ? `&type=${type}` : ''}`);
+      // A whole-word, inflected or prefix match spells the word; the old stem matches (notebooklm, drawio, registry, remote-browser) do not.
+      const root = word.replace(/e$/, ''); // "driving" spells drive's root too
+      const misses = page.items.filter((item) => !textOf(item).includes(root)).map((item) => item.name);
+      expect(misses, `q=${word} type=${type}`).toEqual([]);
+    }
+  });
+
+  it('every result of a two-word query contains both words, on every page of a cursor walk', async () => {
+    const items = await walk('q=google%20drive');
+    expect(items.length).toBeGreaterThan(10);
+    for (const item of items) {
+      expect(contains(item, 'google', false), item.id).toBe(true);
+      expect(contains(item, 'drive', true), item.id).toBe(true);
+    }
+  });
+});
+
+describe('names match by their parts', () => {
+  const records = snapshotRecords();
+  const multiPart = (pattern: RegExp) => records.filter((r) => pattern.test(r.name)).filter((_, i) => i % 25 === 0).slice(0, 12);
+
+  it.each([
+    ['hyphenated', /^[a-z0-9]+-[a-z0-9]+(-[a-z0-9]+)*$/],
+    ['camel-cased', /^[A-Z]?[a-z]+[A-Z][a-z]+[A-Za-z]*$/],
+    ['underscored', /^[a-z0-9]+_[a-z0-9]+(_[a-z0-9]+)*$/],
+  ])('a %s name is found by each of its parts', async (_kind, pattern) => {
+    const sample = multiPart(pattern);
+    expect(sample.length).toBeGreaterThan(3);
+    for (const record of sample) {
+      const owner = record.repo.split('/')[0]!;
+      for (const part of queryTokens(record.name.replace(/([a-z])([A-Z])/g, '$1 $2'))) {
+        const items = await walk(`q=${encodeURIComponent(part.surface)}&owner=${encodeURIComponent(owner)}&type=${record.type}`, 100);
+        expect(items.map((item) => item.id), `${record.name} by "${part.surface}"`).toContain(record.id);
+      }
+    }
+  });
+
+  it('find-skills is found by find and by skills; GitHubMCP by github and by mcp', async () => {
+    const findSkills = records.find((r) => r.name === 'find-skills')!;
+    const githubMcp = records.find((r) => r.name === 'GitHubMCP')!;
+    for (const [record, word] of [[findSkills, 'find'], [findSkills, 'skills'], [githubMcp, 'github'], [githubMcp, 'mcp']] as const) {
+      const items = await walk(`q=${word}&owner=${record.repo.split('/')[0]}`, 100);
+      expect(items.map((item) => item.id), `${record.name} by ${word}`).toContain(record.id);
+    }
+  });
+});
+
+describe('ranking', () => {
+  const records = snapshotRecords();
+  const popularity = (r: Pick<ListingRecord, 'type' | 'installs' | 'stars'>) => popularityPrior(r.type, r.installs, r.stars);
+
+  it('an exact name ranks first, or below more popular matches only', async () => {
+    // Distinct names of a deterministic sample, each asked as a query.
+    const names = [...new Set(records.filter((_, i) => i % 97 === 0).map((r) => r.name))];
+    expect(names.length).toBeGreaterThan(200);
+    let held = 0;
+    const failures: string[] = [];
+    for (const name of names) {
+      const { page } = await search(`q=${encodeURIComponent(name)}&limit=50`);
+      const at = page.items.findIndex((item) => nameKey(item.name) === nameKey(name));
+      const exact = page.items[at];
+      const ok = exact !== undefined && page.items.slice(0, at).every((item) => popularity(item) > popularity(exact));
+      if (ok) held++;
+      else failures.push(name);
+    }
+    // Very common one-word names ("agent", "skills") may sit below many more popular matches.
+    expect(held / names.length, failures.join(', ')).toBeGreaterThanOrEqual(0.98);
+  });
+
+  it('a name asked exactly, with its separators or with spaces, puts that listing first', async () => {
+    for (const query of ['find-skills', 'find skills', 'GitHubMCP', 'vercel-react-best-practices']) {
+      const { page } = await search(`q=${encodeURIComponent(query)}`);
+      expect(nameKey(page.items[0]!.name), query).toBe(nameKey(query));
+    }
+  });
+
+  it.each(['skills', 'react', 'design', 'pdf', 'github', 'browser'])(
+    'the most-installed listing with "%s" in its name is on the first page of q=%s',
+    async (word) => {
+      const famous = records
+        .filter((r) => indexTerms(r.name, true).includes(stem(word)))
+        .sort((a, b) => popularity(b) - popularity(a) || (a.id < b.id ? -1 : 1))[0]!;
+      const { page } = await search(`q=${word}`);
+      expect(page.items.map((item) => item.id), `${famous.id} (${famous.installs} installs)`).toContain(famous.id);
+    },
+  );
+
+  it('answers partial matches only with Search-Match: partial, the most words first', async () => {
+    // Two words of the catalog that no listing has together (found from the records).
+    const has = (r: ListingRecord, word: string) => termsOf({ ...r, categories: [r.category, ...(r.categories ?? [])] }).has(stem(word));
+    const pair = [['notion', 'kubernetes'], ['remotion', 'solana'], ['weather', 'figma']].find(([a, b]) => !records.some((r) => has(r, a!) && has(r, b!)))!;
+    expect(pair).toBeDefined();
+    const { page, match } = await search(`q=${pair.join('%20')}&limit=50`);
+    expect(match).toBe('partial');
+    expect(page.items.length).toBeGreaterThan(0);
+    for (const item of page.items) expect(pair.some((word) => contains(item, word, word === pair[1])), item.id).toBe(true);
+    const { match: single } = await search(`q=${pair[0]}`);
+    expect(single).toBeNull();
+  });
+});
+
+describe('sorts, filters and cursors with q', () => {
+  it.each(SORTS)('sort=%s orders the same matches as relevance, by the sort then id, with a stable cursor walk', async (sort) => {
+    const byRelevance = await walk('q=database');
+    const sorted = await walk(`q=database&sort=${sort}`);
+    expect(new Set(sorted.map((item) => item.id)).size).toBe(sorted.length);
+    expect(sorted.map((item) => item.id).sort()).toEqual(byRelevance.map((item) => item.id).sort());
+    const compare = compareBy(sort);
+    for (let i = 1; i < sorted.length; i++) expect(compare(sorted[i - 1]!, sorted[i]!), `${sort} at ${i}`).toBeLessThan(0);
+    // The same walk twice, with another page size, gives the same order.
+    expect((await walk(`q=database&sort=${sort}`, 7)).map((item) => item.id)).toEqual(sorted.map((item) => item.id));
+  });
+
+  it('relevance walks are stable across page sizes and contain no duplicate', async () => {
+    const a = await walk('q=memory', 50);
+    const b = await walk('q=memory', 13);
+    expect(b.map((item) => item.id)).toEqual(a.map((item) => item.id));
+    expect(new Set(a.map((item) => item.id)).size).toBe(a.length);
+  });
+
+  it('type, category and owner filters keep exactly the matching listings', async () => {
+    const all = await walk('q=server', 100);
+    const { page: first } = await search('q=server&type=mcp&limit=1');
+    const category = first.items[0]!.categories[0]!;
+    const owner = first.items[0]!.repo.split('/')[0]!;
+    const expectSubset = async (query: string, keep: (item: Item) => boolean) => {
+      const filtered = await walk(`q=server&${query}`, 100);
+      expect(filtered.map((item) => item.id).sort(), query).toEqual(all.filter(keep).map((item) => item.id).sort());
+    };
+    await expectSubset('type=mcp', (item) => item.type === 'mcp');
+    await expectSubset('types=mcp,skill', (item) => item.type === 'mcp' || item.type === 'skill');
+    await expectSubset(`category=${category}`, (item) => item.categories.includes(category));
+    await expectSubset(`owner=${owner}`, (item) => item.repo.split('/')[0]!.toLowerCase() === owner.toLowerCase() || item.author.toLowerCase() === owner.toLowerCase());
+  });
+});
