@@ -1,15 +1,17 @@
 // `npm run bench [-- section...]`: the performance targets, measured as figures and ratios within one run.
-// Sections: search (shim vs bare node:http at 100k listings), build (embedded snapshot and 100k), semantic
+// Sections: search (shim vs bare node:http at 100k listings), longtail (thousands of distinct keyword queries
+// that no answer cache can serve, vs bare node:http; BENCH_LONGTAIL_COUNTS, default the BENCH_COUNT), build (embedded snapshot and 100k), semantic
 // (embeddings stage cost; semantic search, /ask and MCP search latency at 100k: bench/semantic.ts).
 // Environment: BENCH_COUNT (default 100000), BENCH_SECONDS per load run (default 10).
 import { join } from 'node:path';
 import { rmSync } from 'node:fs';
 import { BENCH_DIR, load, scaleExport, serve, table, timedBuild } from './harness.ts';
+import { longTailPaths, loadUnique } from './longtail.ts';
 import { semanticSection } from './semantic.ts';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const sections = process.argv.slice(2).length ? process.argv.slice(2) : ['build', 'search', 'semantic'];
+const sections = process.argv.slice(2).length ? process.argv.slice(2) : ['build', 'search', 'longtail', 'semantic'];
 
 /** Filtered keyword searches of the kind people send: common and rare words, with type/category/owner filters. */
 export const SEARCH_PATHS = [
@@ -63,6 +65,54 @@ async function searchSection(): Promise<void> {
   }
 }
 
+/** Distinct keyword searches (real catalog words x filter/sort variants), each sent once per cycle. */
+async function longtailSection(): Promise<void> {
+  const counts = (process.env.BENCH_LONGTAIL_COUNTS ?? String(COUNT)).split(',').map(Number);
+  const paths = longTailPaths(join(import.meta.dirname, '..', 'data/listings.jsonl'));
+  const rows: Array<Record<string, string | number>> = [];
+  const notes: string[] = [];
+  for (const count of counts) {
+    const dataDir = await ensureBuilt(count);
+    const shim = await serve('server/start.ts', { CATALOG_DATA_DIR: dataDir, CATALOG_BUILD_ON_START: 'false', RATE_LIMIT_MAX: '1000000000' });
+    try {
+      const sample = paths.filter((_, i) => i % 200 === 0);
+      const sizes = await Promise.all(sample.map(async (path) => (await (await fetch(shim.origin + path)).arrayBuffer()).byteLength));
+      const bodyBytes = Math.round(sizes.reduce((a, b) => a + b, 0) / sizes.length);
+      const bare = await serve('bench/bare-server.ts', { BODY_BYTES: String(bodyBytes) }, '/');
+      try {
+        // Warm-up on other queries than the measured ones (the first half of the list), then the second half.
+        const warm = paths.slice(0, paths.length / 2);
+        const measured = paths.slice(paths.length / 2);
+        await loadUnique(shim.origin, warm, { seconds: 2, connections: 32 });
+        await load(bare.origin, ['/'], { seconds: 2, connections: 32 });
+        const shimLoad = await loadUnique(shim.origin, measured, { seconds: SECONDS, connections: 32 });
+        const bareLoad = await load(bare.origin, ['/'], { seconds: SECONDS, connections: 32 });
+        rows.push(
+          { listings: count.toLocaleString('en'), server: `bare node:http (${bodyBytes}-byte body)`, 'req/s': bareLoad.requestsPerSecond, 'p50 ms': bareLoad.p50, 'p99 ms': bareLoad.p99, 'ratio to bare': '1.00', errors: bareLoad.errors + bareLoad.non2xx },
+          {
+            listings: count.toLocaleString('en'),
+            server: `shim: ${measured.length.toLocaleString('en')} distinct q`,
+            'req/s': shimLoad.requestsPerSecond,
+            'p50 ms': shimLoad.p50,
+            'p99 ms': shimLoad.p99,
+            'ratio to bare': (shimLoad.requestsPerSecond / bareLoad.requestsPerSecond).toFixed(2),
+            errors: shimLoad.errors + shimLoad.non2xx,
+          },
+        );
+        notes.push(`${count.toLocaleString('en')}: ${shimLoad.sent.toLocaleString('en')} requests over ${shimLoad.distinct.toLocaleString('en')} distinct URLs; shim RSS after load ${shim.rssMB()} MB, peak ${shim.peakRssMB()} MB`);
+      } finally {
+        await bare.stop();
+      }
+    } finally {
+      await shim.stop();
+    }
+  }
+  console.log(`\n## long-tail keyword search (${paths.length.toLocaleString('en')} distinct queries, 32 connections, ${SECONDS} s per run)\n`);
+  console.log(table(rows));
+  console.log(`\n${notes.join('\n')}`);
+  console.log('targets: at 100k ratio >= 0.35 and p99 < 15 ms; at 1M p99 < 50 ms; RSS at 100k < 500 MB');
+}
+
 async function buildSection(): Promise<void> {
   const rows: Array<Record<string, string | number>> = [];
   for (const [label, exportPath, count] of [
@@ -94,6 +144,7 @@ async function buildSection(): Promise<void> {
 const SECTIONS: Record<string, () => Promise<void>> = {
   build: buildSection,
   search: searchSection,
+  longtail: longtailSection,
   semantic: () => semanticSection({ count: COUNT, seconds: SECONDS, ensureBuilt, scaleExport, searchPaths: SEARCH_PATHS }),
 };
 for (const name of sections) {
