@@ -1,6 +1,6 @@
 // Listing search over the in-memory catalog: the keyword index (src/search) finds and scores the keyword
-// matches, typed arrays filter and order them. Everything here is synchronous and reuses scratch buffers, so a request never allocates
-// per-listing objects; the shim is single-threaded, so the scratch state cannot be shared mid-query.
+// matches, typed arrays filter and order them. Everything here is synchronous and reuses scratch buffers, so a
+// request never allocates per-listing objects; the shim is single-threaded, so the scratch state cannot be shared mid-query.
 import { typeCode } from '../../src/domain/listing-types.ts';
 import { partialMatchScore, relevanceScore, type SortKey } from '../../src/domain/ranking.ts';
 import { KeywordSearcher } from '../../src/search/keyword-search.ts';
@@ -16,7 +16,10 @@ export interface SearchRequest {
   sort?: SortKey | undefined;
   offset: number;
   limit: number;
-  /** 'all': every term must match (listing search); 'any': ranked by how many terms match (natural language). */
+  /**
+   * 'all': every word must match (listing search; partial matches follow, flagged, when few listings match all);
+   * 'any': any word may match, listings with every word first (natural language).
+   */
   match?: 'all' | 'any';
 }
 
@@ -26,8 +29,8 @@ export interface SearchResult {
   /** How the result was ordered. */
   order: SortKey | 'relevance';
   /**
-   * True when no listing matched every keyword (mode 'all') and the results are the best partial matches,
-   * listings matching the most words first (the Search-Match: partial response header).
+   * True when, in mode 'all', fewer than PARTIAL_BELOW listings matched every word, so the results are those
+   * listings followed by the best partial matches (the Search-Match: partial response header).
    */
   partial?: boolean;
 }
