@@ -90,7 +90,7 @@ describe('filters', () => {
     for (const l of body.items) {
       expect(l.type).toBe('mcp');
       expect(l.categories).toContain('databases');
-      expect(`${l.name} ${l.description} ${l.repo} ${l.author}`.toLowerCase()).toContain('postgre');
+      expect(`${l.name} ${l.description} ${l.repo} ${l.author} ${l.tags.join(' ')}`.toLowerCase()).toContain('postgre');
     }
   });
 
