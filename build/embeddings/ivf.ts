@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { seededRandom } from './linalg.ts';
+import { seededRandom } from './random.ts';
 import { quantize, VectorIndex, type Quantized } from './vectors.ts';
 
 export const IVF_FILE = 'ivf.bin';
