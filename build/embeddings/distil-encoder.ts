@@ -33,11 +33,11 @@ export const SIF_A = 1e-4;
 /** Probability given to a word without a whole-word piece in the encoder's vocabulary (rarer than any piece). */
 const UNSEEN_LOGP = -14;
 /**
- * The sentence a word is embedded in. Alone, a rare word's embedding follows its spelling ("airfare" near
- * "airtable"); in a short request its meaning weighs more ("airfare" near "flights"). The shared part of
- * every row is removed by the PCA centring.
+ * The sentence a word is embedded in: the word alone. Inside a request ('I need help with {w}') a rare word's
+ * neighbours looked more semantic ("airfare" near "flights" rather than "airtable"), but the judged queries
+ * ranked no better (vectors alone, nl nDCG@10 0.163 vs 0.169), at twice the distillation time.
  */
-export const WORD_TEMPLATE = 'I need help with {w}';
+export const WORD_TEMPLATE = '{w}';
 
 async function catalogWords(path: string): Promise<string[]> {
   const words = new Set<string>();
@@ -157,8 +157,9 @@ export async function distil(options: DistilOptions): Promise<StaticEncoderManif
   });
   const manifest = await writeStaticEncoder(options.out, words, table, {
     source: { ...USE_PACKAGES, wordList: `${DICT} (Debian wamerican)` },
-    distillation: { template, pca: `${width}→${options.dims}`, weighting: `SIF a=${a}, p from the sentencepiece unigram scores (unseen: e^${UNSEEN_LOGP})` },
-  });
+    distillation: { pca: `${width}→${options.dims}`, weighting: `SIF a=${a}, p from the sentencepiece unigram scores (unseen: e^${UNSEEN_LOGP})` },
+    template,
+  }, { mean: Float32Array.from(mean), axes: Float32Array.from(axes.flatMap((axis) => [...axis])) });
   log(`distil: wrote ${options.out} (${manifest.modelId}, ${manifest.count} words × ${manifest.dims})`);
   return manifest;
 }

@@ -21,8 +21,12 @@ export const IVF_MANIFEST = 'ivf.json';
 export const IVF_FORMAT = 'catalog-ivf';
 /** Below this many rows exact search is fast enough (≈6 ms) and no IVF is built. */
 export const IVF_MIN_ROWS = 50_000;
-/** Share of the lists probed by default: ≈8% of the rows are scored exactly. */
-export const IVF_PROBE_SHARE = 0.08;
+/**
+ * Share of the lists probed by default: ≈20% of the rows are scored exactly. Measured on the distilled
+ * encoder's vectors of the embedded snapshot (bench and judged queries): 0.08 → recall@10 0.89, 0.12 → 0.92,
+ * 0.16 → 0.94, 0.2 → 0.95, 0.25 → 0.97 against exact search.
+ */
+export const IVF_PROBE_SHARE = 0.2;
 
 export interface IvfManifest {
   format: typeof IVF_FORMAT;

@@ -7,9 +7,12 @@
 //   static-encoder.json  manifest: format, modelId, dims, count, provenance, sha256 of the two files
 //   words.txt            one word per line, row order
 //   table.i8             count × dims int8 (row-major), zero bytes to a multiple of 4, then count float32 scales
+//   projection.f32       the distillation's PCA (the teacher's mean row, then dims axes), float32: not used to
+//                        embed; test/embeddings/static-encoder.test.ts re-embeds words with the teacher through
+//                        it to prove the table came from the encoder
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
 /** The distilled Universal Sentence Encoder committed with the project: the default model. */
@@ -19,6 +22,7 @@ export const STATIC_ENCODER_MANIFEST = 'static-encoder.json';
 export const STATIC_ENCODER_FORMAT = 'catalog-static-encoder-v1';
 const WORDS_FILE = 'words.txt';
 const TABLE_FILE = 'table.i8';
+export const PROJECTION_FILE = 'projection.f32';
 
 /** A word: a run of letters and digits (after NFKC). Shared by the distillation and the runtime. */
 export const WORD_PATTERN = /[\p{L}\p{N}]+/gu;
@@ -32,7 +36,11 @@ export interface StaticEncoderManifest {
   count: number;
   source: Record<string, unknown>;
   distillation: Record<string, unknown>;
-  sha256: { words: string; table: string };
+  sha256: { words: string; table: string; projection?: string };
+  /** Width of the teacher's embeddings (projection.f32 holds (1 + dims) × teacherDims floats). */
+  teacherDims?: number;
+  /** The sentence each word was embedded in by the teacher ('{w}' = the word). */
+  template?: string;
 }
 
 export function isStaticEncoderDir(dir: string): boolean {
@@ -48,7 +56,8 @@ export async function writeStaticEncoder(
   dir: string,
   words: readonly string[],
   rows: readonly Float32Array[],
-  meta: Pick<StaticEncoderManifest, 'source' | 'distillation'>,
+  meta: Pick<StaticEncoderManifest, 'source' | 'distillation' | 'template'>,
+  projection?: { mean: Float32Array; axes: Float32Array },
 ): Promise<StaticEncoderManifest> {
   const count = words.length;
   const dims = rows[0]?.length ?? 0;
@@ -64,7 +73,8 @@ export async function writeStaticEncoder(
     scales.setFloat32(r * 4, scale, true);
   });
   const wordsText = `${words.join('\n')}\n`;
-  const hashes = { words: sha256(wordsText), table: sha256(bytes) };
+  const projectionBytes = projection ? new Uint8Array(Float32Array.from([...projection.mean, ...projection.axes]).buffer) : undefined;
+  const hashes = { words: sha256(wordsText), table: sha256(bytes), ...(projectionBytes ? { projection: sha256(projectionBytes) } : {}) };
   const manifest: StaticEncoderManifest = {
     format: STATIC_ENCODER_FORMAT,
     modelId: `use-lite-distilled-${dims}d-${sha256(hashes.words + hashes.table).slice(0, 12)}`,
@@ -72,12 +82,20 @@ export async function writeStaticEncoder(
     count,
     source: meta.source,
     distillation: meta.distillation,
+    ...(meta.template ? { template: meta.template } : {}),
+    ...(projection ? { teacherDims: projection.mean.length } : {}),
     sha256: hashes,
   };
   await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, WORDS_FILE), wordsText);
-  await writeFile(join(dir, TABLE_FILE), bytes);
-  await writeFile(join(dir, STATIC_ENCODER_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+  // New files renamed into place: builds hard-link the committed table, so it is never rewritten in place.
+  const put = async (name: string, data: string | Uint8Array) => {
+    await writeFile(join(dir, `${name}.tmp`), data);
+    await rename(join(dir, `${name}.tmp`), join(dir, name));
+  };
+  await put(WORDS_FILE, wordsText);
+  await put(TABLE_FILE, bytes);
+  if (projectionBytes) await put(PROJECTION_FILE, projectionBytes);
+  await put(STATIC_ENCODER_MANIFEST, `${JSON.stringify(manifest, null, 2)}\n`);
   return manifest;
 }
 
@@ -143,9 +161,24 @@ export class StaticEncoder {
   }
 }
 
+/** The distillation's projection: (teacher row − mean) · axes = the table row's direction. */
+export async function readProjection(dir: string, manifest: StaticEncoderManifest): Promise<{ mean: Float32Array; axes: Float32Array[] }> {
+  const bytes = await readFile(join(dir, PROJECTION_FILE));
+  if (sha256(bytes) !== manifest.sha256.projection) throw new Error(`${dir}: ${PROJECTION_FILE} fails its checksum`);
+  const floats = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+  const width = manifest.teacherDims!;
+  const mean = floats.slice(0, width);
+  const axes = Array.from({ length: manifest.dims }, (_, c) => floats.slice(width * (c + 1), width * (c + 2)));
+  return { mean, axes };
+}
+
+export async function readStaticEncoderManifest(dir: string): Promise<StaticEncoderManifest> {
+  return JSON.parse(await readFile(join(dir, STATIC_ENCODER_MANIFEST), 'utf8')) as StaticEncoderManifest;
+}
+
 /** Loads a table written by writeStaticEncoder, checking format and checksums. */
 export async function loadStaticEncoder(dir: string): Promise<StaticEncoder> {
-  const manifest = JSON.parse(await readFile(join(dir, STATIC_ENCODER_MANIFEST), 'utf8')) as StaticEncoderManifest;
+  const manifest = await readStaticEncoderManifest(dir);
   if (manifest.format !== STATIC_ENCODER_FORMAT) throw new Error(`${dir}: unknown static encoder format ${String(manifest.format)}`);
   const [wordsText, bytes] = await Promise.all([readFile(join(dir, WORDS_FILE), 'utf8'), readFile(join(dir, TABLE_FILE))]);
   if (sha256(wordsText) !== manifest.sha256.words || sha256(bytes) !== manifest.sha256.table) throw new Error(`${dir}: static encoder files fail their checksum`);

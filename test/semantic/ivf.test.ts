@@ -1,5 +1,5 @@
 // Guarantees the IVF approximate index finds nearly the exact top 10 on the embedded snapshot's real
-// vectors and requests (recall@10 ≥ 0.9), answers exact search identically to VectorIndex, keeps to a
+// vectors and requests (recall@10 ≥ 0.95), answers exact search identically to VectorIndex, keeps to a
 // filter, and round-trips through ivf.bin with its checksum checked.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,8 +38,8 @@ describe('IVF approximate search', () => {
       const got = new Set(ivf.approximate(q, 10).map((h) => h.index));
       found += want.filter((doc) => got.has(doc)).length;
     }
-    expect(found / (10 * queries.length)).toBeGreaterThanOrEqual(0.9);
-    expect(ivf.nprobe).toBeLessThan(ivf.lists / 5);
+    expect(found / (10 * queries.length)).toBeGreaterThanOrEqual(0.95);
+    expect(ivf.nprobe).toBeLessThanOrEqual(Math.ceil(ivf.lists / 4));
   });
 
   it('returns exact scores, best first', () => {

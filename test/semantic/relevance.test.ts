@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadSnapshot, type Snapshot } from '../../server/catalog/live-catalog.ts';
-import { RRF_K, SEMANTIC_CANDIDATES } from '../../server/search/hybrid-search.ts';
+import { FUSION_WEIGHTS, POPULARITY_SPAN, RRF_K, SEMANTIC_CANDIDATES } from '../../server/search/hybrid-search.ts';
 import { SemanticIndex } from '../../server/search/semantic-index.ts';
 import { evaluate, loadQueries, ndcgAt, OWN_SET, reciprocalRank, recallAt } from '../eval/evaluate.ts';
 import { json, startServer, type TestServer } from '../support/server.ts';
@@ -77,11 +77,13 @@ describe('/docs/ranking', () => {
   const section = doc.split(/^## /m).find((s) => s.startsWith('Semantic search\n')) ?? '';
 
   it('has a Semantic search section with the fusion formula and the code’s constants', () => {
-    expect(section).toContain(`1 / (${RRF_K} + rank in vector candidates) + 1 / (${RRF_K} + rank in keyword candidates)`);
+    const w = FUSION_WEIGHTS;
+    expect(section).toContain(`${w.vectors} / (${RRF_K} + rank in vector candidates) + ${w.anyWord} / (${RRF_K} + rank in keyword candidates)`);
+    expect(section).toContain(`${w.allWords} / (${RRF_K} + rank in all-words keyword candidates) + ${w.popularity} / (${RRF_K} + 1 + ${POPULARITY_SPAN} × install rank / N)`);
     expect(section).toContain(`k = ${RRF_K}`);
     expect(section).toContain(`the ${SEMANTIC_CANDIDATES} listings whose vectors are most similar`);
     expect(section).toContain(`the ${SEMANTIC_CANDIDATES} best keyword matches`);
-    expect(section).toContain(`at most ${2 * SEMANTIC_CANDIDATES}`);
+    expect(section).toContain(`at most ${3 * SEMANTIC_CANDIDATES}`);
     expect(section).toContain('`q` restricts and `semantic` ranks');
     expect(section).toContain('keyword-fallback');
   });
