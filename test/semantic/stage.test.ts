@@ -1,7 +1,8 @@
-// Guarantees the embeddings stage writes vectors in document order next to the model that made them,
-// reuses the cached model and vectors when the catalog text is unchanged (even when the documents are
-// reordered), retrains when the text changes, builds an IVF index for large catalogs, and copies an
-// operator-configured model (CATALOG_EMBEDDING_MODEL_DIR) into the build.
+// Guarantees the embeddings stage writes vectors in document order next to the model that made them (the
+// committed distilled encoder), reuses the cached vectors when the catalog text is unchanged (even when the
+// documents are reordered), re-embeds when the text changes, builds an IVF index for large catalogs, and
+// copies an operator-configured model (CATALOG_EMBEDDING_MODEL_DIR) into the build, which the shim then
+// runs in its worker without ever making a request wait for it.
 import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
