@@ -1,6 +1,7 @@
 // The vectors and the query model of the snapshot being served. Loaded in the background after the server
 // listens and again after each snapshot swap; until then (and for builds without embeddings) `ready`
-// answers undefined and the listing search falls back to keywords, saying so in Search-Mode.
+// answers undefined and the listing search falls back to keywords, saying so in Search-Mode. The default
+// encoder embeds a query on this thread in microseconds; an operator's model runs in query-embedder's worker.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
@@ -62,7 +63,8 @@ export class SemanticIndex implements SemanticSource {
   }
 
   /**
-   * Loads the snapshot's model (in the worker) and vectors; resolves to the status reached, never rejects.
+   * Loads the snapshot's query model (the static table here, an operator's model in the worker) and vectors;
+   * resolves to the status reached, never rejects.
    * A build without runtime/embeddings is 'unavailable': semantic queries keep falling back.
    */
   load(snapshot: Snapshot): Promise<SemanticStatus> {
