@@ -1,12 +1,11 @@
-// The one embedding loader shared by the build and the server. It runs the real transformers.js
-// feature-extraction pipeline on a local model directory — the catalog's own static model
-// (train-static-model.ts) or an operator-supplied pretrained one such as all-MiniLM-L6-v2 — with
-// remote models disabled, so nothing is ever downloaded.
+// The loader for an operator-supplied model directory (CATALOG_EMBEDDING_MODEL_DIR, e.g. all-MiniLM-L6-v2),
+// shared by the build and the server's embedding worker. It runs the real transformers.js feature-extraction
+// pipeline with remote models disabled, so nothing is ever downloaded. The default model is not loaded here:
+// it is the distilled static encoder (src/embeddings/static-encoder.ts).
 
 import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { env, pipeline } from '@huggingface/transformers';
-import { MANIFEST_FILE, MODEL_FORMAT, type ModelManifest } from './model-manifest.ts';
 
 /** Environment variable an operator sets to use another (e.g. pretrained) model directory. */
 export const MODEL_DIR_ENV = 'CATALOG_EMBEDDING_MODEL_DIR';
@@ -16,8 +15,6 @@ export interface Embedder {
   readonly modelId: string;
   readonly dims: number;
   readonly modelDir: string;
-  /** 'catalog-static' for the trained model, 'pretrained' for anything else. */
-  readonly kind: 'catalog-static' | 'pretrained';
   /**
    * Mean-pooled, L2-normalized embeddings, one per text, in input order. A text with no known
    * token (e.g. only unknown characters) yields an all-zero vector rather than NaN: see isZero.
@@ -91,16 +88,11 @@ export async function loadEmbedder(modelDir: string, options: LoadEmbedderOption
   const dir = resolve(modelDir);
   const config = await readJson(`${dir}/config.json`);
   if (config === null) throw new Error(`no embedding model at ${dir} (config.json missing)`);
-  const manifest = (await readJson(`${dir}/${MANIFEST_FILE}`)) as ModelManifest | null;
-  const isStatic = manifest !== null && manifest.format === MODEL_FORMAT;
 
   const extractor = (await pipeline('feature-extraction', dir, {
     local_files_only: true,
     device: 'cpu',
     ...(options.dtype ? { dtype: options.dtype } : {}),
-    // transformers.js memoizes config and file lookups by (id, revision); the content hash makes a
-    // retrained model in the same directory a new key within one process.
-    ...(isStatic ? { revision: manifest.contentHash } : {}),
     session_options: {
       ...(options.threads ? { intraOpNumThreads: options.threads } : {}),
       ...(options.lowMemory ? { enableCpuMemArena: false, enableMemPattern: false } : {}),
@@ -129,7 +121,7 @@ export async function loadEmbedder(modelDir: string, options: LoadEmbedderOption
     const result: Float32Array[] = new Array(texts.length);
     for (let s = 0; s < order.length; s += batchSize) {
       const idx = order.slice(s, s + batchSize);
-      // An empty string still tokenizes to [CLS][SEP]; it embeds to zero with the static model.
+      // An empty string still tokenizes to [CLS][SEP].
       const vecs = await runBatch(idx.map((i) => texts[i]!));
       idx.forEach((i, k) => {
         result[i] = vecs[k]!;
@@ -138,20 +130,14 @@ export async function loadEmbedder(modelDir: string, options: LoadEmbedderOption
     return result;
   };
 
-  let dims: number;
-  if (isStatic) {
-    dims = manifest.dims;
-  } else {
-    dims = (await runBatch(['dimension probe']))[0]!.length;
-  }
+  const dims = (await runBatch(['dimension probe']))[0]!.length;
   const nameOrPath = typeof config._name_or_path === 'string' && config._name_or_path ? config._name_or_path : basename(dir);
-  const modelId = isStatic ? manifest.modelId : `${nameOrPath}${options.dtype ? `@${options.dtype}` : ''}`;
+  const modelId = `${nameOrPath}${options.dtype ? `@${options.dtype}` : ''}`;
 
   return {
     modelId,
     dims,
     modelDir: dir,
-    kind: isStatic ? 'catalog-static' : 'pretrained',
     embed,
     isZero,
     dispose: () => extractor.dispose(),
@@ -189,10 +175,7 @@ export function isZero(vec: Float32Array): boolean {
   return true;
 }
 
-/**
- * The model directory to use: the operator's CATALOG_EMBEDDING_MODEL_DIR when set, else the
- * directory the build trains the catalog's own model into.
- */
+/** The model directory to use: the operator's CATALOG_EMBEDDING_MODEL_DIR when set, else `defaultDir`. */
 export function resolveModelDir(defaultDir: string, environment: Record<string, string | undefined> = process.env): string {
   const configured = environment[MODEL_DIR_ENV]?.trim();
   return resolve(configured ? configured : defaultDir);

@@ -1,19 +1,20 @@
 // The embeddings stage: one vector per listing, in document order, next to the model that made them,
 // so the shim can embed a `semantic` query with the same model and search the listings' vectors.
 //
-//   <build>/runtime/embeddings/model/     the model (Transformers.js layout), loaded by the shim
+//   <build>/runtime/embeddings/model/     the model, loaded by the shim: the distilled encoder committed in
+//                                         models/use-lite-distilled (default), or the operator's
+//                                         CATALOG_EMBEDDING_MODEL_DIR (Transformers.js layout)
 //   <build>/runtime/embeddings/vectors.i8 + vectors.json   row i = document i (line i of runtime/listings.jsonl)
 //   <build>/runtime/embeddings/ivf.bin + ivf.json          approximate index, for catalogs of IVF_MIN_ROWS or more
 //
-// Training (~10 s at 31k listings) and embedding (~7 s) are skipped when the catalog text has not changed:
-//   <data>/cache/embeddings/<corpus hash>/model/           the model trained on that corpus
-//   <data>/cache/embeddings/<corpus hash>/vectors-<key>/   its vectors, one per distinct text in sorted order
+// Embedding and the IVF index are skipped when the catalog text has not changed:
+//   <data>/cache/embeddings/<corpus hash>/vectors-<key>/   vectors, one per distinct text in sorted order
 //   <data>/cache/embeddings/<corpus hash>/vectors-<key>/ivf-<key>/   their IVF index (large catalogs)
-// The corpus hash covers the sorted texts (a reorder by installs is not a change) and the trainer's source,
-// so a changed trainer retrains. Vectors are keyed by model id and the embedding code. Files reach the build
-// by hard link (copy across file systems); they are never modified in place.
+// The corpus hash covers the sorted texts (a reorder by installs is not a change). Vectors are keyed by model
+// id and the embedding code. Files reach the build by hard link (copy across file systems); they are never
+// modified in place.
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { copyFile, link, mkdir, readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -21,8 +22,7 @@ import type { Stage } from '../pipeline.ts';
 import { EMBEDDINGS_DIR, MODEL_SUBDIR, readQuantized } from './artifacts.ts';
 import { IVF_MIN_ROWS, readIvf, trainIvf, writeIvf, type IvfModel } from './ivf.ts';
 import { MODEL_DIR_ENV, listingText, loadEmbedder, resolveModelDir } from './embedder.ts';
-import { MANIFEST_FILE } from './model-manifest.ts';
-import { trainStaticModel } from './train-static-model.ts';
+import { DEFAULT_ENCODER_DIR, loadStaticEncoder } from '../../src/embeddings/static-encoder.ts';
 import { quantize, writeVectors } from './vectors.ts';
 
 /** Corpus hashes kept in the cache: the one just used and the one before (a rebuild that is rolled back). */
@@ -30,16 +30,15 @@ const CACHE_KEEP = 2;
 /** Texts per embed call: bounds the float vectors held at once (the rest are int8 already). */
 const EMBED_CHUNK = 4096;
 
-/** Source files whose change must invalidate cached models (trainer) and vectors (embedder, quantizer). */
-const TRAINER_SOURCES = ['train-static-model.ts', 'tokenizer.ts', 'linalg.ts', 'onnx.ts', 'model-manifest.ts'];
-const EMBEDDING_SOURCES = ['embedder.ts', 'vectors.ts'];
+/** Source files whose change must invalidate cached vectors (embedders, quantizer). */
+const EMBEDDING_SOURCES = ['embedder.ts', 'vectors.ts', '../../src/embeddings/static-encoder.ts'];
 
 export interface EmbeddingsReport {
   count: number;
   modelId: string;
   dims: number;
-  /** 'trained', 'cached' (reused from <data>/cache) or 'configured' (CATALOG_EMBEDDING_MODEL_DIR). */
-  model: 'trained' | 'cached' | 'configured';
+  /** 'distilled' (the committed encoder table) or 'configured' (CATALOG_EMBEDDING_MODEL_DIR). */
+  model: 'distilled' | 'configured';
   vectors: 'embedded' | 'cached';
   /** Lists of the approximate index; 0 when the catalog is small enough for exact search. */
   ivfLists: number;
@@ -148,7 +147,7 @@ export async function buildEmbeddings(options: EmbeddingsOptions): Promise<Embed
   const sorted = [...new Set(texts)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const row = new Map<string, number>();
   sorted.forEach((text, i) => row.set(text, i));
-  const corpus = createHash('sha256').update(await sourcesHash(TRAINER_SOURCES));
+  const corpus = createHash('sha256');
   for (const text of sorted) corpus.update(text).update('\u0000');
   const corpusHash = corpus.digest('hex');
   const entryDir = join(options.cacheDir, corpusHash);
@@ -159,24 +158,25 @@ export async function buildEmbeddings(options: EmbeddingsOptions): Promise<Embed
   const modelOut = join(outDir, MODEL_SUBDIR);
   await rm(outDir, { recursive: true, force: true });
   let model: EmbeddingsReport['model'];
+  let embedder: { modelId: string; dims: number; embed(texts: readonly string[]): Promise<Float32Array[]>; dispose(): Promise<void> };
   if (env[MODEL_DIR_ENV]?.trim()) {
     // An operator's (pretrained) model is copied into the build, so the shim loads exactly what embedded the listings.
     model = 'configured';
     await linkTree(resolveModelDir(modelOut, env), modelOut);
+    embedder = await loadEmbedder(modelOut);
   } else {
-    const cachedModel = join(entryDir, MODEL_SUBDIR);
-    model = existsSync(join(cachedModel, MANIFEST_FILE)) ? 'cached' : 'trained';
-    if (model === 'trained') {
-      log(`embeddings: training the static model on ${sorted.length} distinct texts`);
-      await atomicDir(cachedModel, async (tmp) => {
-        await trainStaticModel(sorted, tmp);
-      });
-    }
-    await linkTree(cachedModel, modelOut);
+    model = 'distilled';
+    await linkTree(DEFAULT_ENCODER_DIR, modelOut);
+    const encoder = await loadStaticEncoder(modelOut);
+    embedder = {
+      modelId: encoder.modelId,
+      dims: encoder.dims,
+      embed: async (texts) => texts.map((text) => encoder.embed(text)),
+      dispose: async () => undefined,
+    };
   }
   lap('model');
 
-  const embedder = await loadEmbedder(modelOut);
   let vectors: EmbeddingsReport['vectors'] = 'cached';
   try {
     const vectorsKey = createHash('sha256').update(embedder.modelId).update('\u0000').update(await sourcesHash(EMBEDDING_SOURCES)).digest('hex').slice(0, 16);

@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { seededRandom } from './linalg.ts';
+import { seededRandom } from './random.ts';
 import { quantize, VectorIndex, type Quantized } from './vectors.ts';
 
 export const IVF_FILE = 'ivf.bin';
@@ -21,8 +21,14 @@ export const IVF_MANIFEST = 'ivf.json';
 export const IVF_FORMAT = 'catalog-ivf';
 /** Below this many rows exact search is fast enough (≈6 ms) and no IVF is built. */
 export const IVF_MIN_ROWS = 50_000;
-/** Share of the lists probed by default: ≈8% of the rows are scored exactly. */
-export const IVF_PROBE_SHARE = 0.08;
+/**
+ * Share of the lists probed by default: ≈25% of the rows are scored exactly. Measured on the distilled
+ * encoder's vectors of the embedded snapshot, recall@10 against exact search over the bench and judged
+ * requests (85) / the IVF test's requests (25), with 6 k-means iterations on 32 rows a list: 0.08 → 0.89,
+ * 0.2 → 0.95 / 0.92, 0.3 → 0.97 / 0.94; with 15 iterations on 96 rows a list (the defaults below):
+ * 0.2 → 0.96 / 0.94, 0.25 → 0.97 / 0.96.
+ */
+export const IVF_PROBE_SHARE = 0.25;
 
 export interface IvfManifest {
   format: typeof IVF_FORMAT;
@@ -71,11 +77,11 @@ export function defaultLists(rows: number): number {
 export function trainIvf(q: Quantized, options: TrainIvfOptions = {}): IvfModel {
   const { dims, count } = q;
   const lists = Math.min(count, options.lists ?? defaultLists(count));
-  const iterations = options.iterations ?? 6;
+  const iterations = options.iterations ?? 15;
   const rows = new VectorIndex(q, 'ivf-training');
   const random = seededRandom(options.seed ?? 7);
 
-  const sampleSize = Math.min(count, lists * (options.samplePerList ?? 32));
+  const sampleSize = Math.min(count, lists * (options.samplePerList ?? 96));
   // Partial Fisher–Yates: a uniform sample without replacement, reproducible for the seed.
   const order = Uint32Array.from({ length: count }, (_, i) => i);
   for (let i = 0; i < sampleSize; i++) {

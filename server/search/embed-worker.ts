@@ -1,14 +1,11 @@
-// The query embedder's thread: holds the embedding model (transformers.js + ONNX Runtime) off the shim's
-// event loop, so importing and loading it never delays a request, and answers the main thread's blocking
-// embed calls through shared memory (see query-embedder.ts for the protocol).
-import { parentPort, workerData } from 'node:worker_threads';
+// The query embedder's thread: holds an operator's embedding model (transformers.js + ONNX Runtime) off the
+// shim's event loop, so importing, loading and running it never delays a request (see query-embedder.ts).
+import { parentPort } from 'node:worker_threads';
 import { loadEmbedder, type Embedder } from '../../build/embeddings/embedder.ts';
-import { EMBED_DONE, EMBED_FAILED, EMBED_OK, EMBED_STATUS, type EmbedShared, type ToWorker } from './query-embedder.ts';
+import type { FromWorker, ToWorker } from './query-embedder.ts';
 
-const shared = workerData as EmbedShared;
-const control = new Int32Array(shared.control);
-const result = new Float32Array(shared.result);
 const port = parentPort!;
+const answer = (message: FromWorker) => port.postMessage(message);
 
 let embedder: Embedder | undefined;
 let loadedDir: string | undefined;
@@ -28,7 +25,6 @@ async function handle(message: ToWorker): Promise<void> {
         embedder = undefined;
         await previous?.dispose();
         const next = await loadEmbedder(message.modelDir, { lowMemory: true, threads: 1 });
-        if (next.dims > result.length) throw new Error(`model ${next.modelId} has ${next.dims} dims; at most ${result.length} are supported`);
         // The first run compiles the session's kernels; pay for it here rather than in a request.
         await next.embed(['warm up']);
         embedder = next;
@@ -37,23 +33,18 @@ async function handle(message: ToWorker): Promise<void> {
       if (embedder.modelId !== message.modelId) {
         throw new Error(`the model in ${message.modelDir} is ${embedder.modelId}, but the vectors were made with ${message.modelId}`);
       }
-      port.postMessage({ kind: 'loaded', id: message.id, modelId: embedder.modelId, dims: embedder.dims });
+      answer({ kind: 'loaded', id: message.id, modelId: embedder.modelId, dims: embedder.dims });
     } catch (error) {
-      port.postMessage({ kind: 'failed', id: message.id, message: error instanceof Error ? error.message : String(error) });
+      answer({ kind: 'failed', id: message.id, message: error instanceof Error ? error.message : String(error) });
     }
     return;
   }
-  let status = EMBED_FAILED;
   try {
-    if (embedder) {
-      const [vector] = await embedder.embed([message.text]);
-      result.set(vector!);
-      status = EMBED_OK;
-    }
-  } finally {
-    Atomics.store(control, EMBED_STATUS, status);
-    Atomics.store(control, EMBED_DONE, message.seq);
-    Atomics.notify(control, EMBED_DONE);
+    if (!embedder) throw new Error('no model is loaded');
+    const [vector] = await embedder.embed([message.text]);
+    answer({ kind: 'embedded', id: message.id, vector: vector! });
+  } catch (error) {
+    answer({ kind: 'failed', id: message.id, message: error instanceof Error ? error.message : String(error) });
   }
 }
 

@@ -1,14 +1,22 @@
-// The listing search behind every surface (API, /ask, MCP, A2A): keyword search for `q`, and for `semantic`
-// a hybrid of the listings' embedding vectors and the keyword engine, fused by reciprocal rank
-// (src/docs/ranking.md, "Semantic search"). Without embeddings (no vectors in the build, model still
+// The listing search behind every surface (API, /browse, /ask, MCP, A2A): keyword search for `q`, and for
+// `semantic` a hybrid of the listings' embedding vectors, the keyword engine and the popularity prior, fused
+// by weighted reciprocal rank (src/docs/ranking.md, "Semantic search"). Without embeddings (no vectors in the build, model still
 // loading, or a query with no word the model knows) `semantic` runs as keywords: Search-Mode: keyword-fallback.
 import type { SearchRequest, SearchResult } from '../catalog/query-engine.ts';
 import type { Snapshot } from '../catalog/live-catalog.ts';
 import { keywordListingSearch, type ListingSearch } from '../routes/catalog-routes.ts';
 import type { SemanticReady, SemanticSource } from './semantic-index.ts';
 
-/** Reciprocal rank fusion constant (Cormack et al. 2009): score = Σ 1 / (RRF_K + rank). */
+/** Reciprocal rank fusion constant (Cormack et al. 2009): score = Σ weight / (RRF_K + rank). */
 export const RRF_K = 60;
+/**
+ * Weights of the fused lists, tuned on the judged queries (npm run eval; ../shared/relevance/dev.jsonl and
+ * test/eval/own.jsonl): the vectors; the keyword engine on any word of the request; the keyword engine on
+ * all its words (precise for keyword-like requests: the judged keyword and filtered kinds rank at least as
+ * well as `q`); and the popularity prior, the listing's install rank scaled to POPULARITY_SPAN ranks.
+ */
+export const FUSION_WEIGHTS = { vectors: 1, anyWord: 1, allWords: 4, popularity: 0.6 } as const;
+export const POPULARITY_SPAN = 300;
 /**
  * Candidates taken from each ranked list; a semantic search returns at most their union. On the judged
  * queries (test/eval) 200 ranks as well as 300, and 100 slightly worse.
@@ -75,16 +83,21 @@ export function vectorCandidates(ready: Pick<SemanticReady, 'vectors' | 'ivf'>, 
 }
 
 /**
- * Reciprocal rank fusion of ranked lists (each best first): score(d) = Σ_lists 1 / (RRF_K + rank), rank from 1.
- * Ties (equal scores) go to the lower id, as everywhere in the catalog.
+ * Weighted reciprocal rank fusion of ranked lists (each best first): score(d) = Σ_lists weight / (RRF_K + rank),
+ * rank from 1, plus the popularity prior popularity / (RRF_K + 1 + POPULARITY_SPAN · installRank / count) for
+ * every listing in some list (documents are numbered by installs). Ties go to the lower id, as everywhere.
  */
-export function fuse(snapshot: Snapshot, lists: ReadonlyArray<readonly number[]>): number[] {
+export function fuse(snapshot: Snapshot, lists: ReadonlyArray<{ docs: readonly number[]; weight: number }>, popularity = 0): number[] {
   const scores = new Map<number, number>();
-  for (const list of lists) {
-    for (let i = 0; i < list.length; i++) {
-      const doc = list[i]!;
-      scores.set(doc, (scores.get(doc) ?? 0) + 1 / (RRF_K + i + 1));
+  for (const { docs, weight } of lists) {
+    for (let i = 0; i < docs.length; i++) {
+      const doc = docs[i]!;
+      scores.set(doc, (scores.get(doc) ?? 0) + weight / (RRF_K + i + 1));
     }
+  }
+  if (popularity > 0) {
+    const scale = POPULARITY_SPAN / Math.max(1, snapshot.store.count);
+    for (const [doc, score] of scores) scores.set(doc, score + popularity / (RRF_K + 1 + doc * scale));
   }
   const { idRank } = snapshot.store.columns;
   return [...scores.keys()].sort((a, b) => scores.get(b)! - scores.get(a)! || idRank[a]! - idRank[b]!);
@@ -117,8 +130,17 @@ export function createHybridSearch(source: SemanticSource, options: HybridSearch
     } else {
       const nearest = vectorCandidates(ready, vector, engine.filterDocs(filters), SEMANTIC_CANDIDATES);
       if (fuseKeywords) {
-        const keyword = engine.search({ q: query.semantic, ...filters, offset: 0, limit: SEMANTIC_CANDIDATES, match: 'any' }).docs;
-        ranked = fuse(snapshot, [nearest, keyword]);
+        const anyWord = engine.search({ q: query.semantic, ...filters, offset: 0, limit: SEMANTIC_CANDIDATES, match: 'any' }).docs;
+        const allWords = engine.search({ q: query.semantic, ...filters, offset: 0, limit: SEMANTIC_CANDIDATES }).docs;
+        ranked = fuse(
+          snapshot,
+          [
+            { docs: nearest, weight: FUSION_WEIGHTS.vectors },
+            { docs: anyWord, weight: FUSION_WEIGHTS.anyWord },
+            { docs: allWords, weight: FUSION_WEIGHTS.allWords },
+          ],
+          FUSION_WEIGHTS.popularity,
+        );
         mode = 'hybrid';
       } else {
         ranked = nearest;

@@ -1,77 +1,65 @@
-// Embeds a `semantic` query synchronously, with the model running in a worker thread.
+// Embeds `semantic` queries with an operator-provided model (CATALOG_EMBEDDING_MODEL_DIR, transformers.js +
+// ONNX Runtime) in a worker thread, never blocking the shim's event loop. The default encoder (a static word
+// table, src/embeddings/static-encoder.ts) needs none of this: it embeds on the calling thread in microseconds.
 //
-// Why synchronous: the listing search every surface calls (services.listingSearch: the API, /ask, MCP, A2A)
-// is a synchronous function, and the model's forward pass is asynchronous (ONNX Runtime). The main thread
-// posts the text and blocks on a shared Int32Array (Atomics.wait) until the worker has written the vector
-// into shared memory: ~0.1–0.3 ms for the catalog's static model, during which the event loop would have
-// been busy with the same work anyway. Loading the model (transformers.js import, ONNX session) happens
-// entirely in the worker, so it never stalls a request.
-//
-// Protocol: control[EMBED_DONE] holds the sequence number of the last finished embed, control[EMBED_STATUS]
-// its outcome, `result` its vector. The main thread waits for its own sequence number, so a late answer to a
-// request that timed out can never be mistaken for the next one's.
+// The listing search every surface calls is synchronous, so a query's vector is taken from a small LRU of
+// finished embeddings: on a miss the search answers with keywords (Search-Mode: keyword-fallback, never
+// cached by the routes) while the worker embeds the text in the background; the same query asked again is
+// answered by vectors. A request to the worker that takes longer than `timeoutMs` is abandoned, so a stuck
+// worker cannot pile up requests.
 import { Worker } from 'node:worker_threads';
-
-export const EMBED_DONE = 0;
-export const EMBED_STATUS = 1;
-export const EMBED_OK = 1;
-export const EMBED_FAILED = -1;
-/** Largest model width the shared result buffer holds (all-MiniLM-L6-v2: 384, the static model: 256). */
-export const MAX_DIMS = 4096;
-
-export interface EmbedShared {
-  control: SharedArrayBuffer;
-  result: SharedArrayBuffer;
-}
+import { LRUCache } from 'lru-cache';
 
 export type ToWorker =
   | { kind: 'load'; id: number; modelDir: string; modelId: string }
-  | { kind: 'embed'; seq: number; text: string }
+  | { kind: 'embed'; id: number; text: string }
   | { kind: 'close' };
 
-type FromWorker =
+export type FromWorker =
   | { kind: 'loaded'; id: number; modelId: string; dims: number }
+  | { kind: 'embedded'; id: number; vector: Float32Array }
   | { kind: 'failed'; id: number; message: string };
 
 export interface QueryEmbedderOptions {
-  /** How long a request may wait for its vector before it falls back to keyword search. */
+  /** How long an embedding may take before it is abandoned. */
   timeoutMs?: number;
+  /** Query vectors kept (distinct texts). */
+  cacheSize?: number;
   /** Told when the worker dies; semantic search then falls back to keywords until the next load. */
   onError?: (error: Error) => void;
 }
 
+interface Pending {
+  resolve: (value: FromWorker) => void;
+  reject: (error: Error) => void;
+}
+
 export class QueryEmbedder {
   private readonly worker: Worker;
-  private readonly control: Int32Array;
-  private readonly result: Float32Array;
   private readonly timeoutMs: number;
-  private readonly pending = new Map<number, { resolve: (dims: number) => void; reject: (error: Error) => void }>();
+  private readonly pending = new Map<number, Pending>();
+  private readonly vectors: LRUCache<string, Float32Array>;
+  /** Texts being embedded, so a burst of the same query sends it once. */
+  private readonly inFlight = new Map<string, Promise<Float32Array | undefined>>();
   private nextId = 0;
-  private seq = 0;
   private dims = 0;
-  /** Loads sent and not yet answered: no embed is sent meanwhile, it would queue behind the load. */
+  /** Loads sent and not yet answered: vectors cached meanwhile could belong to the previous model. */
   private loading = 0;
   private closed = false;
   private readonly onError: ((error: Error) => void) | undefined;
 
   constructor(options: QueryEmbedderOptions = {}) {
     this.onError = options.onError;
-    this.timeoutMs = options.timeoutMs ?? 500;
-    const shared: EmbedShared = { control: new SharedArrayBuffer(8), result: new SharedArrayBuffer(MAX_DIMS * 4) };
-    this.control = new Int32Array(shared.control);
-    this.result = new Float32Array(shared.result);
-    this.worker = new Worker(new URL('./embed-worker.ts', import.meta.url), { workerData: shared });
+    this.timeoutMs = options.timeoutMs ?? 2000;
+    this.vectors = new LRUCache({ max: options.cacheSize ?? 10_000 });
+    this.worker = new Worker(new URL('./embed-worker.ts', import.meta.url));
     // The shim's lifetime is the server's; an idle worker must not keep a process (or a test run) alive.
     this.worker.unref();
     this.worker.on('message', (message: FromWorker) => {
       const waiter = this.pending.get(message.id);
       if (!waiter) return;
       this.pending.delete(message.id);
-      this.loading--;
-      if (message.kind === 'loaded') {
-        this.dims = message.dims;
-        waiter.resolve(message.dims);
-      } else waiter.reject(new Error(message.message));
+      waiter.resolve(message);
     });
     this.worker.on('error', (error) => this.fail(error));
     this.worker.on('exit', (code) => this.fail(new Error(`the embedding worker exited (${code})`)));
@@ -88,15 +76,43 @@ export class QueryEmbedder {
     this.pending.clear();
   }
 
-  /** Loads (or keeps) the model in `modelDir`; rejects unless its id is `modelId`. Resolves to its dims. */
-  load(modelDir: string, modelId: string): Promise<number> {
+  private request(message: ToWorker & { id: number }, timeoutMs: number | undefined): Promise<FromWorker> {
     if (this.closed) return Promise.reject(new Error('the embedding worker is closed'));
-    const id = ++this.nextId;
-    this.loading++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ kind: 'load', id, modelDir, modelId } satisfies ToWorker);
+      let timer: NodeJS.Timeout | undefined;
+      if (timeoutMs !== undefined) {
+        timer = setTimeout(() => {
+          this.pending.delete(message.id);
+          reject(new Error(`the embedding worker did not answer within ${timeoutMs} ms`));
+        }, timeoutMs);
+        timer.unref();
+      }
+      this.pending.set(message.id, {
+        resolve: (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      });
+      this.worker.postMessage(message);
     });
+  }
+
+  /** Loads (or keeps) the model in `modelDir`; rejects unless its id is `modelId`. Resolves to its dims. */
+  async load(modelDir: string, modelId: string): Promise<number> {
+    this.loading++;
+    try {
+      const answer = await this.request({ kind: 'load', id: ++this.nextId, modelDir, modelId }, undefined);
+      if (answer.kind !== 'loaded') throw new Error(answer.kind === 'failed' ? answer.message : 'unexpected answer');
+      if (answer.dims !== this.dims) this.vectors.clear();
+      this.dims = answer.dims;
+      return answer.dims;
+    } finally {
+      this.loading--;
+    }
   }
 
   /** True when a model is loaded and no load is under way. */
@@ -104,25 +120,32 @@ export class QueryEmbedder {
     return !this.closed && this.loading === 0 && this.dims > 0;
   }
 
+  /** The query's vector, when it has been embedded already; undefined otherwise (see embed). */
+  cached(text: string): Float32Array | undefined {
+    return this.ready ? this.vectors.get(text) : undefined;
+  }
+
   /**
-   * The query's vector (L2-normalized; all zeros when no token of the text is known to the model), or
-   * undefined when no model is ready or the worker did not answer in time.
+   * The query's vector (L2-normalized; all zeros when the model knows no token of it), or undefined when no
+   * model is ready, the worker failed or it did not answer within the timeout. Never blocks the event loop.
    */
-  embed(text: string): Float32Array | undefined {
-    if (!this.ready) return undefined;
-    this.seq = this.seq >= 0x7ffffffe ? 1 : this.seq + 1;
-    const seq = this.seq;
-    this.worker.postMessage({ kind: 'embed', seq, text } satisfies ToWorker);
-    const deadline = performance.now() + this.timeoutMs;
-    for (;;) {
-      const done = Atomics.load(this.control, EMBED_DONE);
-      if (done === seq) break;
-      const left = deadline - performance.now();
-      if (left <= 0) return undefined;
-      Atomics.wait(this.control, EMBED_DONE, done, left);
-    }
-    if (Atomics.load(this.control, EMBED_STATUS) !== EMBED_OK) return undefined;
-    return this.result.slice(0, this.dims);
+  embed(text: string): Promise<Float32Array | undefined> {
+    const hit = this.cached(text);
+    if (hit) return Promise.resolve(hit);
+    if (!this.ready) return Promise.resolve(undefined);
+    const running = this.inFlight.get(text);
+    if (running) return running;
+    const dims = this.dims;
+    const job = this.request({ kind: 'embed', id: ++this.nextId, text }, this.timeoutMs)
+      .then((answer) => {
+        if (answer.kind !== 'embedded' || answer.vector.length !== dims || this.dims !== dims) return undefined;
+        this.vectors.set(text, answer.vector);
+        return answer.vector;
+      })
+      .catch(() => undefined)
+      .finally(() => this.inFlight.delete(text));
+    this.inFlight.set(text, job);
+    return job;
   }
 
   /**

@@ -1,6 +1,7 @@
 // The vectors and the query model of the snapshot being served. Loaded in the background after the server
 // listens and again after each snapshot swap; until then (and for builds without embeddings) `ready`
-// answers undefined and the listing search falls back to keywords, saying so in Search-Mode.
+// answers undefined and the listing search falls back to keywords, saying so in Search-Mode. The default
+// encoder embeds a query on this thread in microseconds; an operator's model runs in query-embedder's worker.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
@@ -8,6 +9,7 @@ import { EMBEDDINGS_DIR, MODEL_SUBDIR, readQuantized } from '../../build/embeddi
 import { IvfIndex, readIvf } from '../../build/embeddings/ivf.ts';
 import { VECTORS_MANIFEST, VectorIndex, type VectorsManifest } from '../../build/embeddings/vectors.ts';
 import type { Snapshot } from '../catalog/live-catalog.ts';
+import { isStaticEncoderDir, loadStaticEncoder } from '../../src/embeddings/static-encoder.ts';
 import { QueryEmbedder } from './query-embedder.ts';
 
 /** What a semantic search needs for one snapshot. */
@@ -18,7 +20,10 @@ export interface SemanticReady {
   vectors: ExactVectors;
   /** The approximate index, present for large catalogs (see build/embeddings/ivf.ts). */
   ivf?: IvfIndex | undefined;
-  /** The query's vector; undefined when the model could not answer (then fall back). */
+  /**
+   * The query's vector; undefined when the model could not answer now (then fall back). The default static
+   * encoder always answers; an operator's model answers from its cache and embeds a miss in the background.
+   */
   embed(text: string): Float32Array | undefined;
 }
 
@@ -31,7 +36,7 @@ export type SemanticStatus = 'loading' | 'ready' | 'unavailable';
 export class SemanticIndex implements SemanticSource {
   private readonly logger: Logger | undefined;
   private embedder: QueryEmbedder | undefined;
-  private loaded: { snapshot: Snapshot; ready: SemanticReady } | undefined;
+  private loaded: { snapshot: Snapshot; ready: SemanticReady; inWorker: boolean } | undefined;
   /** The snapshot the latest load() was for; an older load that finishes later is dropped. */
   private target: Snapshot | undefined;
   private state: SemanticStatus = 'unavailable';
@@ -53,12 +58,13 @@ export class SemanticIndex implements SemanticSource {
 
   ready(snapshot: Snapshot): SemanticReady | undefined {
     const loaded = this.loaded;
-    if (!loaded || loaded.snapshot !== snapshot || !this.embedder?.ready) return undefined;
+    if (!loaded || loaded.snapshot !== snapshot || (loaded.inWorker && !this.embedder?.ready)) return undefined;
     return loaded.ready;
   }
 
   /**
-   * Loads the snapshot's model (in the worker) and vectors; resolves to the status reached, never rejects.
+   * Loads the snapshot's query model (the static table here, an operator's model in the worker) and vectors;
+   * resolves to the status reached, never rejects.
    * A build without runtime/embeddings is 'unavailable': semantic queries keep falling back.
    */
   load(snapshot: Snapshot): Promise<SemanticStatus> {
@@ -79,12 +85,9 @@ export class SemanticIndex implements SemanticSource {
     try {
       const manifest = JSON.parse(readFileSync(join(dir, VECTORS_MANIFEST), 'utf8')) as VectorsManifest;
       if (manifest.count !== snapshot.store.count) throw new Error(`${manifest.count} vectors for ${snapshot.store.count} listings`);
-      // A worker that died (see onError) is replaced on the next load rather than leaving search degraded.
-      if (!this.embedder?.alive) {
-        this.embedder = new QueryEmbedder({ onError: (error) => this.logger?.error({ err: error }, 'the embedding worker failed; semantic queries fall back to keywords') });
-      }
-      const [, rows, ivfModel] = await Promise.all([
-        this.embedder.load(join(dir, MODEL_SUBDIR), manifest.modelId),
+      const modelDir = join(dir, MODEL_SUBDIR);
+      const [embed, rows, ivfModel] = await Promise.all([
+        this.queryModel(modelDir, manifest.modelId),
         readQuantized(dir, manifest.modelId),
         readIvf(dir, { modelId: manifest.modelId, count: manifest.count }),
       ]);
@@ -93,8 +96,7 @@ export class SemanticIndex implements SemanticSource {
       // With an IVF index the vectors are held once, in its list order (it answers exact search too).
       const ivf = ivfModel ? new IvfIndex(ivfModel.model, rows.q, ivfModel.manifest.nprobe) : undefined;
       const vectors: ExactVectors = ivf ?? new VectorIndex(rows.q, manifest.modelId);
-      const embedder = this.embedder;
-      this.loaded = { snapshot, ready: { vectors, ivf, embed: (text) => embedder.embed(text) } };
+      this.loaded = { snapshot, ready: { vectors, ivf, embed }, inWorker: !isStaticEncoderDir(modelDir) };
       this.state = 'ready';
       this.logger?.info({ modelId: manifest.modelId, dims: manifest.dims, count: manifest.count, ivfLists: ivf?.lists ?? 0, ms: Math.round(performance.now() - started) }, 'semantic search ready');
     } catch (error) {
@@ -103,6 +105,31 @@ export class SemanticIndex implements SemanticSource {
       this.logger?.warn({ err: error, buildDir: snapshot.buildDir }, 'semantic search unavailable; semantic queries fall back to keywords');
     }
     return this.state;
+  }
+
+  /** The query embedding of the build's model: the static table on this thread, anything else in the worker. */
+  private async queryModel(modelDir: string, modelId: string): Promise<SemanticReady['embed']> {
+    if (isStaticEncoderDir(modelDir)) {
+      const encoder = await loadStaticEncoder(modelDir);
+      if (encoder.modelId !== modelId) throw new Error(`the model in ${modelDir} is ${encoder.modelId}, but the vectors were made with ${modelId}`);
+      return (text) => encoder.embed(text);
+    }
+    // A worker that died (see onError) is replaced on the next load rather than leaving search degraded.
+    if (!this.embedder?.alive) {
+      this.embedder = new QueryEmbedder({ onError: (error) => this.logger?.error({ err: error }, 'the embedding worker failed; semantic queries fall back to keywords') });
+    }
+    const embedder = this.embedder;
+    await embedder.load(modelDir, modelId);
+    return (text) => {
+      const vector = embedder.cached(text);
+      if (!vector) void embedder.embed(text);
+      return vector;
+    };
+  }
+
+  /** Embeds a query ahead of a search (operator models in the worker); immediate for the static encoder. */
+  async prepare(snapshot: Snapshot, text: string): Promise<void> {
+    if (this.ready(snapshot) && this.loaded?.inWorker) await this.embedder?.embed(text);
   }
 
   async close(): Promise<void> {

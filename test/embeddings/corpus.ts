@@ -40,8 +40,15 @@ export function corpusTexts(every = 1): string[] {
     .map(listingText);
 }
 
+/** Cosine similarity (the dot product for unit vectors; 0 when either is zero). */
 export function cosine(a: Float32Array, b: Float32Array): number {
   let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
-  return s;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    s += a[i]! * b[i]!;
+    na += a[i]! * a[i]!;
+    nb += b[i]! * b[i]!;
+  }
+  return na === 0 || nb === 0 ? 0 : s / Math.sqrt(na * nb);
 }

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gaussianFill } from '../../build/embeddings/linalg.ts';
+import { gaussianFill } from '../../build/embeddings/random.ts';
 import {
   QUANTIZATION,
   VECTORS_FILE,

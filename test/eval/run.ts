@@ -1,13 +1,15 @@
-// `npm run eval [-- options]`: nDCG@10 and recall@10 of keyword, semantic and hybrid listing search over the
-// judged natural-language queries in test/eval/queries.json, in-process through the shim's own search
-// functions, on a build of the embedded snapshot.
+// `npm run eval [-- options]`: nDCG@10, recall@10 and MRR per query kind of `q` (keyword), vectors alone and
+// hybrid (what `semantic` serves) over the judged sets (../shared/relevance/dev.jsonl when present, and
+// test/eval/own.jsonl), in-process through the shim's own search functions, on a build of the embedded snapshot.
 //
 //   --build DIR   evaluate this build directory (runtime/ with embeddings)
 //   --data DIR    evaluate the current build of this data directory
 //   (neither)     build data/listings.jsonl into $TMPDIR/catalog-eval (reused while the export is unchanged)
 //   --verbose     per-query scores
 //   --pool N      for judging: each query's top N from every system, marked + judged relevant, ? unjudged
-//   --check       exit 1 unless hybrid beats keyword on nDCG@10
+//   --dev FILE    the shared judged set (default ../shared/relevance/dev.jsonl)
+//   --check       exit 1 unless hybrid beats q on nl nDCG@10 and is not lower on the other kinds
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -15,8 +17,9 @@ import { parseArgs } from 'node:util';
 import { EMBEDDINGS_STAGE } from '../../build/embeddings/embeddings-stage.ts';
 import { buildDirs, currentBuild, INDEX_STAGE, runBuild } from '../../build/pipeline.ts';
 import { loadSnapshot } from '../../server/catalog/live-catalog.ts';
+import { DEFAULT_ENCODER_DIR, STATIC_ENCODER_MANIFEST } from '../../src/embeddings/static-encoder.ts';
 import { SemanticIndex } from '../../server/search/semantic-index.ts';
-import { evaluate, loadQueries, runQuery, systems, CUTOFF } from './evaluate.ts';
+import { evaluate, judgedSets, runQuery, systems, CUTOFF, DEV_SET } from './evaluate.ts';
 
 const { values } = parseArgs({
   options: {
@@ -25,6 +28,7 @@ const { values } = parseArgs({
     verbose: { type: 'boolean', default: false },
     pool: { type: 'string' },
     check: { type: 'boolean', default: false },
+    dev: { type: 'string' },
   },
 });
 
@@ -38,7 +42,9 @@ async function evalBuild(): Promise<string> {
   const exportPath = resolve(import.meta.dirname, '../../data/listings.jsonl');
   const dataDir = join(tmpdir(), 'catalog-eval');
   const { size, mtimeMs } = statSync(exportPath);
-  const stamp = `${size}-${mtimeMs}`;
+  // A new default encoder (or a configured model) makes a new build.
+  const encoder = readFileSync(join(DEFAULT_ENCODER_DIR, STATIC_ENCODER_MANIFEST), 'utf8');
+  const stamp = `${size}-${mtimeMs}-${createHash('sha256').update(encoder).update(process.env.CATALOG_EMBEDDING_MODEL_DIR ?? '').digest('hex')}`;
   const stampPath = join(dataDir, 'export.stamp');
   const existing = currentBuild(buildDirs(dataDir));
   if (existing && existsSync(stampPath) && readFileSync(stampPath, 'utf8') === stamp && existsSync(join(existing, 'runtime', 'embeddings'))) return existing;
@@ -53,7 +59,7 @@ const snapshot = loadSnapshot(buildDir);
 const semantic = new SemanticIndex();
 const status = await semantic.load(snapshot);
 if (status !== 'ready') throw new Error(`embeddings of ${buildDir} are ${status}`);
-const queries = loadQueries();
+const sets = judgedSets(values.dev ? resolve(values.dev) : DEV_SET);
 
 try {
   if (values.pool) {
@@ -62,37 +68,51 @@ try {
       const listing = JSON.parse(snapshot.store.readJson([doc])[0]!) as { id: string; type: string; name: string; description?: string };
       return `${listing.id} | ${listing.name} | ${(listing.description ?? '').replace(/\s+/g, ' ').slice(0, 140)}`;
     };
-    for (const judged of queries) {
-      const relevant = new Set(judged.relevant);
+    for (const judged of sets.flatMap((set) => set.queries)) {
       const seen = new Set<string>();
-      console.log(`\n### ${judged.query}  (seeks ${judged.seeks.join(', ')}; ${judged.relevant.length} judged relevant)`);
+      console.log(`\n### ${judged.qid} ${judged.query}  (${judged.kind}${judged.type ? ` ${judged.type}` : ''}; ${Object.keys(judged.relevant).length} judged relevant)`);
       for (const system of systems(semantic)) {
-        for (const id of runQuery(snapshot, system, judged.query, depth).ids) {
+        for (const id of runQuery(snapshot, system, judged, depth).ids) {
           if (seen.has(id)) continue;
           seen.add(id);
-          console.log(`${relevant.has(id) ? '+' : '?'} ${line(snapshot.store.findDoc(id)!)}`);
+          console.log(`${judged.relevant[id] ? `+${judged.relevant[id]}` : '? '} ${line(snapshot.store.findDoc(id)!)}`);
         }
       }
     }
   } else {
-    const scores = evaluate(snapshot, semantic, queries);
-    const types = new Set(queries.flatMap((q) => q.seeks));
-    console.log(`\n${queries.length} judged natural-language queries (seeking ${[...types].sort().join(', ')}), ${snapshot.store.count} listings, ${buildDir}\n`);
-    const rows = scores.map((s) => [s.name, s.ndcg.toFixed(3), s.recall.toFixed(3), String(s.fallbacks)]);
-    const header = ['system', `nDCG@${CUTOFF}`, `recall@${CUTOFF}`, 'fallbacks'];
-    const width = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-    const fmt = (r: string[]) => r.map((v, i) => v.padEnd(width[i]!)).join('  ');
-    console.log(fmt(header));
-    console.log(fmt(width.map((w) => '-'.repeat(w))));
-    for (const r of rows) console.log(fmt(r));
-    if (values.verbose) {
-      console.log(`\nper query nDCG@${CUTOFF} (${scores.map((s) => s.name).join(' / ')})`);
-      queries.forEach((q, i) => console.log(`${scores.map((s) => s.perQuery[i]!.ndcg.toFixed(2)).join('  ')}  ${q.query}`));
+    console.log(`${snapshot.store.count} listings, ${buildDir}`);
+    let failed = false;
+    for (const set of sets) {
+      const scores = evaluate(snapshot, semantic, set.queries);
+      const kinds = Object.keys(scores[0]!.byKind);
+      console.log(`\n${set.name}: ${set.queries.length} judged queries — nDCG@${CUTOFF} / recall@${CUTOFF} / MRR`);
+      const header = ['kind', 'n', ...scores.map((s) => s.name.padEnd(20))];
+      console.log(header.join('  '));
+      for (const kind of kinds) {
+        const cells = scores.map((s) => {
+          const m = s.byKind[kind]!;
+          return `${m.ndcg.toFixed(3)} ${m.recall.toFixed(3)} ${m.mrr.toFixed(3)}`.padEnd(20);
+        });
+        console.log([kind.padEnd(4), String(scores[0]!.byKind[kind]!.n).padStart(2), ...cells].join('  '));
+      }
+      const fallbacks = scores.filter((s) => s.fallbacks > 0).map((s) => `${s.name} ${s.fallbacks}`);
+      if (fallbacks.length) console.log(`keyword fallbacks: ${fallbacks.join(', ')}`);
+      if (values.verbose) {
+        console.log(`\nper query nDCG@${CUTOFF} (${scores.map((s) => s.name).join(' / ')})`);
+        set.queries.forEach((q, i) => console.log(`${scores.map((s) => s.perQuery[i]!.ndcg.toFixed(2)).join('  ')}  ${q.kind.padEnd(8)} ${q.query}`));
+      }
+      const q = scores.find((s) => s.name === 'q')!;
+      const hybrid = scores.find((s) => s.name === 'hybrid')!;
+      for (const kind of kinds) {
+        if (kind === 'overall') continue;
+        const better = hybrid.byKind[kind]!.ndcg - q.byKind[kind]!.ndcg;
+        if (kind === 'nl' ? better <= 0 : better < -0.005) failed = true;
+      }
     }
-    const keyword = scores.find((s) => s.name === 'keyword (q)')!;
-    const hybrid = scores.find((s) => s.name === 'hybrid (RRF)')!;
-    console.log(`\nhybrid vs keyword (q) nDCG@${CUTOFF}: ${hybrid.ndcg.toFixed(3)} vs ${keyword.ndcg.toFixed(3)} (${hybrid.ndcg > keyword.ndcg ? 'hybrid better' : 'hybrid NOT better'})`);
-    if (values.check && !(hybrid.ndcg > keyword.ndcg)) process.exitCode = 1;
+    if (values.check && failed) {
+      console.log('\ncheck failed: hybrid must beat q on nl and not be lower on the other kinds');
+      process.exitCode = 1;
+    }
   }
 } finally {
   await semantic.close();

