@@ -63,6 +63,9 @@ function rawResponse(statusLine: string, error: CatalogError, extraHeaders = '')
   );
 }
 
+/** Routes that answer a listing search (for the search-mode metric). */
+const SEARCH_ROUTES = new Set(['/api/v1/listings', '/v1/listings', '/sandbox/listings', '/api/upstream/listings', '/ask', '/browse']);
+
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** The caller's X-Request-Id when it is a sane token (it ends up in logs), else a new UUID. */
@@ -258,8 +261,9 @@ export function createApp(config: Config, options: AppOptions): App {
       res.once('close', () => {
         const seconds = (performance.now() - started) / 1000;
         metrics.request(outcome.route, req.method ?? 'GET', res.statusCode, seconds);
+        // Searches without `semantic` carry no Search-Mode header: they are keyword searches.
         const mode = res.getHeader('Search-Mode');
-        if (mode !== undefined) metrics.searchMode(String(mode));
+        if (mode !== undefined || (SEARCH_ROUTES.has(outcome.route) && res.statusCode === 200)) metrics.searchMode(mode === undefined ? 'keyword' : String(mode));
         if (logger.isLevelEnabled('info')) {
           logger.info(
             { reqId: requestId, method: req.method, url: req.url, route: outcome.route, status: res.statusCode, ms: Math.round(seconds * 10_000) / 10, completed: res.writableFinished },
