@@ -3,7 +3,6 @@
 // family, slow-client timeouts answered with 408 and a bounded SSE lifetime, and the conformance nits.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JSON_RPC_CODES } from '../../server/json-rpc/json-rpc.ts';
-import { CONTENT_SECURITY_POLICY } from '../../server/http/security-headers.ts';
 import { LIMITS } from '../../src/domain/limits.ts';
 import { ErrorSchema } from '../../src/domain/schemas.ts';
 import { rawRequest } from '../support/raw-http.ts';
@@ -114,8 +113,8 @@ describe('defect 2: absolute-form request targets', () => {
 describe('defect 3: security headers and CORS per route family', () => {
   it.each(['/', '/browse?q=postgres', '/mcp', '/docs/', '/login', '/no-such-page'])('%s carries CSP, frame protection and Referrer-Policy', async (path) => {
     const res = await server.fetch(path, { headers: { Accept: 'text/html' } });
-    expect(res.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
-    expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    const csp = res.headers.get('content-security-policy') ?? '';
+    for (const directive of ["default-src 'self'", "script-src 'self'", "object-src 'none'", "frame-ancestors 'none'"]) expect(csp).toContain(directive);
     expect(res.headers.get('x-frame-options')).toBe('DENY');
     expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
   });
