@@ -41,11 +41,14 @@ export interface App {
 
 /**
  * Static assets a page pulls in are not counted against the API budget (a page view costs one request), nor
- * are the JSON shards, which exist for CDNs and mirrors to fetch in bulk.
+ * are the JSON shards, which exist for CDNs and mirrors to fetch in bulk, nor the health and readiness probes.
  */
 function countsAgainstLimit(path: string): boolean {
-  return !path.startsWith('/_astro/') && !path.startsWith('/shards/') && path !== '/favicon.ico' && path !== '/favicon.svg';
+  return !path.startsWith('/_astro/') && !path.startsWith('/shards/') && !NOT_COUNTED.has(path);
 }
+
+/** Icons, and the probes a load balancer sends every few seconds from one address (they touch nothing). */
+const NOT_COUNTED = new Set(['/favicon.ico', '/favicon.svg', '/healthz', '/readyz']);
 
 export interface AppOptions {
   buildDir: string;

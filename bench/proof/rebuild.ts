@@ -30,7 +30,9 @@ cpSync(join(ROOT, 'data', 'build-summary.json'), join(exportsDir, 'build-summary
 const original = readFileSync(join(ROOT, 'data', 'listings.jsonl'), 'utf8');
 const lines = original.split('\n').filter(Boolean);
 const changed = JSON.parse(lines[0]!) as { updatedAt: string; description: string };
-const newUpdatedAt = new Date(Math.max(Date.now(), ...lines.slice(0, 200).map((l) => Date.parse((JSON.parse(l) as { updatedAt: string }).updatedAt) + 60_000))).toISOString();
+// One minute after the newest record, in the export's own format (no milliseconds): the new lastUpdated.
+const newest = Math.max(...lines.map((l) => Date.parse((JSON.parse(l) as { updatedAt: string }).updatedAt)));
+const newUpdatedAt = new Date(newest + 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 changed.updatedAt = newUpdatedAt;
 changed.description += ' (changed by the rebuild proof)';
 const good = join(exportsDir, 'good.jsonl');

@@ -73,6 +73,19 @@ describe('health, readiness, request ids and metrics', () => {
     expect(text).toContain('catalog_process_resident_memory_bytes');
   });
 
+  it('health and readiness probes are not counted against the rate limit', async () => {
+    const limited = await startServer({ rateLimit: { max: 2, windowSeconds: 60 } });
+    try {
+      for (let i = 0; i < 6; i++) {
+        expect((await limited.fetch('/healthz')).status).toBe(200);
+        expect((await limited.fetch('/readyz')).status).toBe(200);
+      }
+      expect((await limited.fetch('/api/v1/meta')).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('/metrics needs a staff token unless METRICS_PUBLIC is set', async () => {
     const closed = await startServer();
     try {
