@@ -1,6 +1,8 @@
 // Guarantees what an operator sees (issue 14, defect 6 and "Operations"): /healthz, /readyz with the build, the
 // semantic index and Redis, request ids in and out, Prometheus metrics by route, and a Redis outage that is
 // visible (readiness degraded, catalog_redis_up 0, decisions by the memory limiter) while reads keep working.
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type TestRedis } from '../support/redis-server.ts';
 import { json, startServer, type TestServer } from '../support/server.ts';
@@ -71,6 +73,26 @@ describe('health, readiness, request ids and metrics', () => {
     expect(text).toMatch(/catalog_search_requests_total\{mode="[a-z-]+"\} \d+/);
     expect(metricValue(text, 'catalog_rate_limit_decisions_total', { decision: 'allowed', store: 'memory' })).toBeGreaterThan(3);
     expect(text).toContain('catalog_process_resident_memory_bytes');
+  });
+
+  it('logs one structured line per request with its id, route pattern, status and duration', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+        done();
+      },
+    });
+    const logged = await startServer({}, { logger: pino({ level: 'info' }, sink) });
+    try {
+      await logged.fetch('/api/v1/listings/vercel-react-best-practices', { headers: { 'X-Request-Id': 'req-42' } });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const line = lines.find((entry) => entry.reqId === 'req-42');
+      expect(line).toMatchObject({ msg: 'request', method: 'GET', url: '/api/v1/listings/vercel-react-best-practices', route: '/api/v1/listings/:id', status: 200, completed: true });
+      expect(typeof line?.ms).toBe('number');
+    } finally {
+      await logged.close();
+    }
   });
 
   it('health and readiness probes are not counted against the rate limit', async () => {
