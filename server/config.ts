@@ -52,6 +52,14 @@ const EnvSchema = z.object({
   STAFF_CLOCK_SKEW_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
   SEARCH_SIGNALS: z.enum(['on', 'off', 'true', 'false', '1', '0']).transform((v) => v === 'on' || v === 'true' || v === '1').default(true),
   SIGNALS_FLUSH_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  HTTP_BODY_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(65_000),
+  SSE_KEEP_ALIVE_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
+  SSE_MAX_LIFETIME_SECONDS: z.coerce.number().int().min(1).max(86_400).default(1800),
+  METRICS_PUBLIC: boolish.default(false),
 });
 
 /** How staff Bearer JWTs are verified. No key source at all means every staff token is refused. */
@@ -88,6 +96,12 @@ export interface Config {
   staffAuth: StaffAuthConfig;
   /** searchTrend counters: appearances in first pages and opens, flushed every flushSeconds. */
   signals: { enabled: boolean; flushSeconds: number };
+  /** Slow-client bounds: headers, the whole request, a body once its handler reads it, socket inactivity, keep-alive. */
+  timeouts: { headersMs: number; requestMs: number; bodyMs: number; idleMs: number; keepAliveMs: number };
+  /** The MCP SSE handshake stream: keep-alive interval and the age at which the server ends it. */
+  sse: { keepAliveSeconds: number; maxLifetimeSeconds: number };
+  /** GET /metrics without a staff token (true), or for staff Bearer JWTs only (false). */
+  metricsPublic: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -115,6 +129,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     buildOnStart: e.CATALOG_BUILD_ON_START,
     staffAuth,
     signals: { enabled: e.SEARCH_SIGNALS, flushSeconds: e.SIGNALS_FLUSH_SECONDS },
+    timeouts: {
+      // Node requires the headers timeout not to exceed the request timeout.
+      headersMs: Math.min(e.HTTP_HEADERS_TIMEOUT_MS, e.HTTP_REQUEST_TIMEOUT_MS),
+      requestMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      bodyMs: e.HTTP_BODY_TIMEOUT_MS,
+      idleMs: e.HTTP_IDLE_TIMEOUT_MS,
+      keepAliveMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    },
+    sse: { keepAliveSeconds: e.SSE_KEEP_ALIVE_SECONDS, maxLifetimeSeconds: e.SSE_MAX_LIFETIME_SECONDS },
+    metricsPublic: e.METRICS_PUBLIC,
     ...overrides,
   };
   return config;

@@ -5,6 +5,9 @@ import type { Config } from './config.ts';
 import type { LiveCatalog, Snapshot } from './catalog/live-catalog.ts';
 import type { ListingSearch } from './routes/catalog-routes.ts';
 import type { RateLimiter } from './http/rate-limit.ts';
+import type { Metrics } from './ops/metrics.ts';
+import type { RedisHealth } from './ops/redis-health.ts';
+import type { SemanticStatus } from './search/semantic-index.ts';
 
 /** Search-trend counters (appearances in a first page, opens); absent when counting is off. */
 export interface SearchSignals {
@@ -21,4 +24,8 @@ export interface Services {
   signals?: SearchSignals | undefined;
   /** Shared state (rate limits, idempotency) when REDIS_URL is set; in-memory stores otherwise. */
   redis?: Redis | undefined;
+  /** Prometheus counters of this app (GET /metrics); optional so that route modules can be used without one. */
+  metrics?: Metrics | undefined;
+  /** What /readyz reports besides the catalog itself. */
+  health?: { redis: RedisHealth; semantic(): SemanticStatus } | undefined;
 }

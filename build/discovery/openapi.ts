@@ -52,7 +52,7 @@ const RATE_HEADERS = ['RateLimit', 'RateLimit-Policy', 'RateLimit-Limit', 'RateL
 
 function responses(op: Operation): Json {
   const out: Json = {};
-  const common = ['API-Version', ...RATE_HEADERS];
+  const common = ['API-Version', 'X-Request-Id', 'Catalog-Build', ...RATE_HEADERS];
   for (const [status, doc] of Object.entries(op.responses) as Array<[string, ResponseDoc]>) {
     const headers: Json = {};
     for (const name of [...common, ...(doc.headers ?? [])]) headers[name] = { $ref: `#/components/headers/${name}` };
@@ -118,6 +118,7 @@ export function openApiDocument(baseUrl: string): Json {
       { name: 'agents', description: 'MCP, A2A and /ask' },
       { name: 'auth', description: 'Authentication probes and OAuth-style metadata (nothing is issued)' },
       { name: 'staff', description: 'Staff-only routes (Bearer JWT)' },
+      { name: 'operations', description: 'Liveness, readiness and Prometheus metrics' },
     ],
     paths,
     components: {
@@ -135,6 +136,8 @@ export function openApiDocument(baseUrl: string): Json {
         'Retry-After': { description: 'Seconds to wait (429)', schema: { type: 'integer' } },
         Allow: { description: 'Methods allowed on the path (405)', schema: { type: 'string' } },
         'WWW-Authenticate': { description: 'Bearer realm="catalog", resource_metadata="{base_url}/.well-known/oauth-protected-resource"', schema: { type: 'string' } },
+        'X-Request-Id': { description: 'The request id: the X-Request-Id sent (1 to 128 of A-Z a-z 0-9 . _ : -) or one the server made; also in its log line', schema: { type: 'string' } },
+        'Catalog-Build': { description: 'Id of the build that answered (changes when a rebuild is switched to)', schema: { type: 'string' } },
         'Search-Mode': { description: 'How semantic was answered: semantic, hybrid or keyword-fallback', schema: { type: 'string' } },
         'Search-Match': {
           description: 'partial: fewer than 10 listings contain every word of q, so the listings containing them all come first, then the best partial matches (listings with the most words). Absent when every result contains every word.',

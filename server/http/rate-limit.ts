@@ -13,7 +13,8 @@ export interface RateDecision {
 }
 
 export interface RateLimiter {
-  consume(key: string): Promise<RateDecision>;
+  /** Takes `points` (default 1) from the client's budget: a JSON-RPC batch costs one per entry. */
+  consume(key: string, points?: number): Promise<RateDecision>;
   headers(decision: RateDecision): Record<string, string | number>;
 }
 
@@ -38,9 +39,9 @@ export function createRateLimiter(options: { max: number; windowSeconds: number;
   });
 
   return {
-    async consume(key) {
+    async consume(key, points = 1) {
       try {
-        return decide(await limiter.consume(key), true);
+        return decide(await limiter.consume(key, points), true);
       } catch (rejection) {
         if (rejection instanceof RateLimiterRes) return decide(rejection, false);
         throw rejection;

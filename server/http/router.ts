@@ -25,11 +25,18 @@ export interface Route {
   /** One path or several aliases served by the same handler. */
   path: string | readonly string[];
   handler: Handler;
+  /**
+   * Registered only to answer 405 where a fixed path shadows a parameter (GET /listings/batch would otherwise
+   * be read as the listing 'batch'): left out of Allow headers and of the route list.
+   */
+  refused?: boolean;
 }
 
 export interface Match {
   handler: Handler;
   params: Record<string, string | undefined>;
+  /** The registered pattern (/api/v1/listings/:id), the route label of metrics and logs. */
+  route: string;
 }
 
 export class Router {
@@ -39,8 +46,8 @@ export class Router {
   add(routes: readonly Route[]): void {
     for (const route of routes) {
       for (const path of typeof route.path === 'string' ? [route.path] : route.path) {
-        this.fmw.on(route.method, path, () => undefined, { handler: route.handler });
-        this.registered.push({ method: route.method, path });
+        this.fmw.on(route.method, path, () => undefined, { handler: route.handler, route: path, refused: route.refused === true });
+        if (!route.refused) this.registered.push({ method: route.method, path });
       }
     }
   }
@@ -55,12 +62,16 @@ export class Router {
     if (!(METHODS as readonly string[]).includes(lookup)) return undefined;
     const found = this.fmw.find(lookup as HttpMethod, path);
     if (!found) return undefined;
-    return { handler: (found.store as { handler: Handler }).handler, params: found.params };
+    const store = found.store as { handler: Handler; route: string };
+    return { handler: store.handler, params: found.params, route: store.route };
   }
 
   /** Methods that do have a route at this path: the Allow header of a 405. */
   allowed(path: string): string[] {
-    const methods = METHODS.filter((method) => this.fmw.find(method, path));
+    const methods = METHODS.filter((method) => {
+      const found = this.fmw.find(method, path);
+      return found !== null && !(found.store as { refused: boolean }).refused;
+    });
     if (methods.includes('GET')) methods.splice(1, 0, 'HEAD' as never);
     return methods;
   }

@@ -29,6 +29,8 @@ export interface StaticFiles {
   serve(req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean>;
   /** The served bytes of a file, for routes that negotiate between prebuilt variants. */
   has(path: string): boolean;
+  /** Whether serve() would find a file at this URL path (for the Allow header of a 405). */
+  exists(path: string): Promise<boolean>;
 }
 
 // RFC 9110 §12.5.1: the q of the most specific matching range (type/subtype, then type/*, then the full wildcard).
@@ -102,6 +104,9 @@ export function createStaticFiles(root: string): StaticFiles {
   return {
     has(path) {
       return existsSync(join(root, path));
+    },
+    async exists(path) {
+      return (await resolveFile(path)) !== undefined;
     },
     async serve(req, res, path) {
       let found = await resolveFile(path);

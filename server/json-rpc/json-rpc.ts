@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import type { Logger } from 'pino';
 import { CatalogError, type ErrorCode } from '../../src/domain/errors.ts';
+import { LIMITS } from '../../src/domain/limits.ts';
 
 /** Every JSON-RPC error code the shim sends, by name; handlers refer to names, never to numbers. */
 export const JSON_RPC_CODES = {
@@ -71,6 +72,7 @@ const FROM_CATALOG: Record<ErrorCode, JsonRpcErrorName> = {
   method_not_allowed: 'methodNotFound',
   idempotency_key_in_flight: 'invalidRequest',
   payload_too_large: 'invalidRequest',
+  request_timeout: 'invalidRequest',
   unsupported_media_type: 'invalidRequest',
   idempotency_key_reused: 'invalidRequest',
   rate_limited: 'internalError',
@@ -120,6 +122,19 @@ export function classify(message: unknown): Classified {
     return { kind: 'invalid', id, error: new RpcError('invalidParams', 'params must be an object.') };
   const request = message as unknown as JsonRpcRequest;
   return 'id' in message ? { kind: 'request', request: request as JsonRpcRequest & { id: JsonRpcId } } : { kind: 'notification', request };
+}
+
+/** The refusal of a batch with more entries than LIMITS.jsonRpcBatch.entries; undefined when it is within. */
+export function batchTooLarge(entries: number): RpcError | undefined {
+  const max = LIMITS.jsonRpcBatch.entries;
+  if (entries <= max) return undefined;
+  return new RpcError('invalidRequest', `A JSON-RPC batch may hold at most ${max} messages; this one has ${entries}. Send them in several requests.`, { maxBatchEntries: max, entries });
+}
+
+/** The answer of a batch entry whose result would take the batch's answers past LIMITS.jsonRpcBatch.responseBytes. */
+export function batchBudgetSpent(): RpcError {
+  const max = LIMITS.jsonRpcBatch.responseBytes;
+  return new RpcError('invalidRequest', `The answers of this batch would exceed ${max} bytes; send this request on its own or ask for fewer results.`, { maxBatchResponseBytes: max });
 }
 
 /** One entry of a method table: its params schema and handler. */

@@ -14,10 +14,12 @@ import type { Handler } from '../http/router.ts';
 import { createStaticFiles, type StaticFiles } from '../http/static-files.ts';
 import { canonicalJson, fingerprint, idempotencyKey, runIdempotent } from '../idempotency/idempotency.ts';
 import type { IdempotencyStore } from '../idempotency/store.ts';
-import { classify, errorResponse, resultResponse, RpcError, toRpcError, type JsonRpcRequest, type JsonRpcResponse } from '../json-rpc/json-rpc.ts';
+import { LIMITS } from '../../src/domain/limits.ts';
+import { batchBudgetSpent, batchTooLarge, classify, errorResponse, resultResponse, RpcError, toRpcError, type JsonRpcRequest, type JsonRpcResponse } from '../json-rpc/json-rpc.ts';
+import { rateLimitKey } from '../http/client-ip.ts';
 import type { Services } from '../services.ts';
 import type { McpCall, McpRevision, McpServer } from './mcp-server.ts';
-import { SSE_KEEP_ALIVE_MS, type SseSessions } from './sse-sessions.ts';
+import type { SseSessions } from './sse-sessions.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const META_VERSION = 'io.modelcontextprotocol/protocolVersion';
@@ -52,7 +54,7 @@ function isJsonContentType(req: IncomingMessage): boolean {
   return type === '' || type === 'application/json' || type.endsWith('+json');
 }
 
-type Revision = { ok: true; revision: McpRevision; version: string | undefined } | { ok: false; error: RpcError };
+type Revision = { ok: true; revision: McpRevision; version: string | undefined } | { ok: false; error: RpcError; status: number };
 
 /**
  * The revision a request speaks. 2026-07-28 puts the version in every request's _meta, which must agree with the
@@ -63,18 +65,26 @@ export function revisionOf(request: JsonRpcRequest, headerVersion: string | unde
   const meta = request.params?._meta;
   const metaRecord = meta !== null && typeof meta === 'object' ? (meta as Record<string, unknown>) : {};
   const metaVersion = metaRecord[META_VERSION] ?? metaRecord.protocolVersion;
-  const unsupported = (requested: unknown): Revision => ({
+  const unsupported = (requested: string): Revision => ({
     ok: false,
-    error: new RpcError('unsupportedProtocolVersion', `Unsupported protocol version: ${String(requested)}`, { supported: MCP_VERSIONS, requested }),
+    status: 400,
+    error: new RpcError('unsupportedProtocolVersion', `Unsupported protocol version: ${requested}`, { supported: MCP_VERSIONS, requested }),
   });
   if (metaVersion !== undefined) {
-    if (typeof metaVersion !== 'string') return unsupported(metaVersion);
+    if (typeof metaVersion !== 'string') {
+      const field = META_VERSION in metaRecord ? META_VERSION : 'protocolVersion';
+      return {
+        ok: false,
+        status: 200,
+        error: new RpcError('invalidParams', `Invalid params: _meta['${field}'] must be a string naming a protocol version, not ${metaVersion === null ? 'null' : Array.isArray(metaVersion) ? 'an array' : `a ${typeof metaVersion}`}.`, { supported: MCP_VERSIONS }),
+      };
+    }
     if (headerVersion !== undefined && headerVersion !== metaVersion) {
-      return { ok: false, error: new RpcError('headerMismatch', `MCP-Protocol-Version header ${headerVersion} does not match _meta ${metaVersion}.`) };
+      return { ok: false, status: 400, error: new RpcError('headerMismatch', `MCP-Protocol-Version header ${headerVersion} does not match _meta ${metaVersion}.`) };
     }
     if ((MCP_STATELESS_VERSIONS as readonly string[]).includes(metaVersion)) {
       if (methodHeader !== undefined && methodHeader !== request.method) {
-        return { ok: false, error: new RpcError('headerMismatch', `Mcp-Method header ${methodHeader} does not match the method ${request.method}.`) };
+        return { ok: false, status: 400, error: new RpcError('headerMismatch', `Mcp-Method header ${methodHeader} does not match the method ${request.method}.`) };
       }
       return { ok: true, revision: 'stateless', version: metaVersion };
     }
@@ -104,7 +114,7 @@ export async function answerBody(server: McpServer, body: unknown, req: Incoming
     const { request } = classified;
     const id = classified.kind === 'request' ? classified.request.id : null;
     const revision = revisionOf(request, headerVersion, methodHeader);
-    if (!revision.ok) return { status: 400, response: errorResponse(id, revision.error) };
+    if (!revision.ok) return { status: revision.status, response: errorResponse(id, revision.error) };
     // JSON-RPC: a notification is never answered, whatever its method.
     if (classified.kind === 'notification') return { status: 202 };
     if (inBatch && request.method === 'initialize') {
@@ -131,8 +141,26 @@ export async function answerBody(server: McpServer, body: unknown, req: Incoming
       payload: errorResponse(null, new RpcError('invalidRequest', `JSON-RPC batches are only accepted from ${MCP_BATCH_VERSIONS.join(', ')} clients; send one message per request.`)),
     };
   }
-  const answers = await Promise.all(body.map((message) => answerOne(message, true)));
-  const responses = answers.flatMap((answer) => (answer.response ? [answer.response] : []));
+  const tooLarge = batchTooLarge(body.length);
+  if (tooLarge) return { status: 200, payload: errorResponse(null, tooLarge) };
+  // One entry at a time, yielding between them: a batch must not hold the event loop (or every other client)
+  // for the length of its work. Answers stop growing at the byte budget: the entries past it get an error each.
+  const responses: JsonRpcResponse[] = [];
+  let bytes = 0;
+  for (const message of body) {
+    if (signal.aborted) break;
+    const answer = await answerOne(message, true);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (!answer.response) continue;
+    const size = Buffer.byteLength(JSON.stringify(answer.response));
+    if (bytes + size > LIMITS.jsonRpcBatch.responseBytes && 'result' in answer.response) {
+      responses.push(errorResponse(answer.response.id, batchBudgetSpent()));
+      bytes += 200;
+      continue;
+    }
+    bytes += size;
+    responses.push(answer.response);
+  }
   return responses.length > 0 ? { status: 200, payload: responses } : { status: 202 };
 }
 
@@ -163,8 +191,21 @@ export function mcpPostHandler(deps: McpHttpDeps, endpoint: McpEndpoint): Handle
     try {
       body = JSON.parse(raw.toString('utf8'));
     } catch {
-      await sendPrepared(ctx.res, render({ status: 200, payload: errorResponse(null, new RpcError('parseError', 'Parse error: the body is not valid JSON.')) }, 'json'), ctx.signal);
+      // Answered as the endpoint answers everything else: /.well-known/mcp/sse as an event stream.
+      await sendPrepared(ctx.res, render({ status: 200, payload: errorResponse(null, new RpcError('parseError', 'Parse error: the body is not valid JSON.')) }, sessionId === undefined ? endpoint.wrap : 'json'), ctx.signal);
       return;
+    }
+    // A batch costs one request per entry: the pipeline took one, the rest are taken here (only for a batch
+    // within the entry limit; a larger one is refused whole without running anything).
+    if (Array.isArray(body) && body.length > 1 && !batchTooLarge(body.length)) {
+      const decision = await services.rateLimiter.consume(rateLimitKey(ctx.clientIp), body.length - 1);
+      for (const [name, value] of Object.entries(services.rateLimiter.headers(decision))) ctx.res.setHeader(name, value);
+      if (!decision.allowed) {
+        throw new CatalogError('rate_limited', `This batch of ${body.length} requests exceeds the ${decision.limit} requests a client may make in ${services.config.rateLimit.windowSeconds} seconds.`, {
+          headers: { 'Retry-After': String(Math.max(1, decision.reset)) },
+          resolution: 'Each entry of a JSON-RPC batch counts as one request: send fewer, or wait for the number of seconds in Retry-After.',
+        });
+      }
     }
     const work = async () => render(await answerBody(endpoint.server, body, ctx.req, ctx.signal, services.logger), sessionId === undefined ? endpoint.wrap : 'json');
     if (sessionId !== undefined) {
@@ -186,11 +227,22 @@ export function mcpPostHandler(deps: McpHttpDeps, endpoint: McpEndpoint): Handle
 export function mcpSseHandshake(deps: McpHttpDeps): Handler {
   return async (ctx) => {
     if (deps.sessions.full) throw new CatalogError('service_unavailable', 'Too many open MCP SSE streams; retry shortly or use Streamable HTTP.');
-    const stream = openEventStream(ctx.res, ctx.signal, SSE_KEEP_ALIVE_MS);
+    const { keepAliveSeconds, maxLifetimeSeconds } = deps.services.config.sse;
+    const stream = openEventStream(ctx.res, ctx.signal, keepAliveSeconds * 1000);
     const id = deps.sessions.open(stream, (listener) => ctx.res.once('close', listener));
     // A relative URI: clients resolve it against the stream URL, so it works behind any proxy or port.
     stream.send('endpoint', `${AGENT_PATHS.mcpSse}?sessionId=${id}`);
-    if (!ctx.res.destroyed) await once(ctx.res, 'close');
+    // No stream lives for ever: at its maximum age it ends, and the client opens a new one (a new session).
+    const lifetime = setTimeout(() => {
+      stream.comment(`maximum lifetime of ${maxLifetimeSeconds} s reached; reconnect`);
+      stream.close();
+    }, maxLifetimeSeconds * 1000);
+    lifetime.unref();
+    try {
+      if (!ctx.res.destroyed) await once(ctx.res, 'close');
+    } finally {
+      clearTimeout(lifetime);
+    }
   };
 }
 

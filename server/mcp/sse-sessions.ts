@@ -4,7 +4,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EventStream } from '../http/prepared.ts';
 
-export const SSE_KEEP_ALIVE_MS = 15_000;
 export const SSE_MAX_SESSIONS = 1_000;
 
 export class SseSessions {

@@ -89,6 +89,7 @@ export function catalogRoutes(services: Services): Route[] {
     const key = ctx.path + rawQuery;
     const current = snapshot();
     const hit = cache.get(key);
+    services.metrics?.searchCache(hit !== undefined);
     if (hit) {
       services.signals?.appeared(current, hit.docs, hit.offset);
       sendJson(ctx.res, 200, hit.body, hit.headers);
@@ -151,6 +152,14 @@ export function catalogRoutes(services: Services): Route[] {
       method: 'GET',
       path: aliases('/listings/:id/files'),
       handler: (ctx) => sendJson(ctx.res, 200, snapshot().store.readFilesJson(listingDoc(ctx))),
+    },
+    {
+      method: 'GET',
+      path: aliases('/listings/batch'),
+      refused: true,
+      handler: (ctx) => {
+        throw new CatalogError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; POST {"ids": [...]} to it.`, { headers: { Allow: 'POST' } });
+      },
     },
     {
       method: 'POST',

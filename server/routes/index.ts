@@ -4,7 +4,8 @@ import type { Services } from '../services.ts';
 import { authRoutes } from '../auth/auth-routes.ts';
 import { agentRoutes } from './agent-routes.ts';
 import { catalogRoutes } from './catalog-routes.ts';
+import { opsRoutes } from './ops-routes.ts';
 import { siteRoutes } from './site-routes.ts';
 import { staffRoutes } from './staff-routes.ts';
 
-export const ROUTE_MODULES: ReadonlyArray<(services: Services) => Route[]> = [catalogRoutes, authRoutes, staffRoutes, agentRoutes, siteRoutes];
+export const ROUTE_MODULES: ReadonlyArray<(services: Services) => Route[]> = [catalogRoutes, authRoutes, staffRoutes, agentRoutes, siteRoutes, opsRoutes];

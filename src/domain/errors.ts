@@ -14,6 +14,7 @@ export const ERROR_CODES = {
   },
   not_found: { status: 404, resolution: 'Check the id or path; search with GET /api/v1/listings?q=...' },
   method_not_allowed: { status: 405, resolution: 'Use one of the methods listed in the Allow header.' },
+  request_timeout: { status: 408, resolution: 'Send the whole request promptly; the time limits are in the README (HTTP_*_TIMEOUT_MS).' },
   idempotency_key_in_flight: {
     status: 409,
     resolution: 'A request with this Idempotency-Key is still running; retry after it completes.',

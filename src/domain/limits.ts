@@ -12,4 +12,6 @@ export const LIMITS = {
   ask: 256,
   idempotencyKey: { min: 8, max: 128, replaySeconds: 300 },
   bodyBytes: 64 * 1024,
+  /** A JSON-RPC batch (MCP 2025-03-26): entries, and bytes of all its answers together. */
+  jsonRpcBatch: { entries: 20, responseBytes: 1024 * 1024 },
 } as const;

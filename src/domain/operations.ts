@@ -35,7 +35,7 @@ export interface Operation {
   paths: readonly string[];
   summary: string;
   description?: string;
-  tag: 'catalog' | 'discovery' | 'agents' | 'auth' | 'staff';
+  tag: 'catalog' | 'discovery' | 'agents' | 'auth' | 'staff' | 'operations';
   /** route: a handler of the shim; static: a file of the build, served by the shim's static handler. */
   servedBy: 'route' | 'static';
   query?: readonly ParamSpec[];
@@ -44,6 +44,8 @@ export interface Operation {
   body?: { schema: Schema; required: boolean; contentType?: string };
   responses: Record<number, ResponseDoc>;
   security?: 'staffBearer';
+  /** closed: no CORS headers (staff routes, auth probes, OAuth endpoints, metrics); everything else is open to every origin. */
+  cors?: 'closed';
 }
 
 const json = (schema: Schema): Record<string, Schema> => ({ 'application/json': schema });
@@ -141,6 +143,52 @@ const ASK_PARAMS: ParamSpec[] = [
   { name: 'question', kind: 'string', maxLength: LIMITS.ask, description: 'Alias of query.' },
   { name: 'stream', kind: 'string', enum: ['1'], description: '1: answer as text/event-stream (events start, item, complete).' },
   { name: 'limit', kind: 'integer', min: 1, max: 50, default: 10, description: 'Number of results.' },
+];
+
+const HEALTH = {
+  json: {
+    type: 'object',
+    required: ['status'],
+    properties: {
+      status: { enum: ['ok', 'ready', 'degraded', 'not_ready'] },
+      build: { type: 'string', description: 'Id of the build being served' },
+      checks: {
+        type: 'object',
+        description: 'artifacts: the build is loaded and has listings; semantic: loading, ready or unavailable (search falls back to keywords); redis: up, down or unconfigured',
+        additionalProperties: { type: 'object' },
+      },
+    },
+  },
+} as const;
+
+/** Health, readiness and metrics: for load balancers, orchestrators and Prometheus. */
+const OPERATIONS_ROUTES: Operation[] = [
+  { id: 'getHealth', method: 'GET', paths: ['/healthz'], summary: 'Liveness: the process answers (never touches the catalog or Redis)', tag: 'operations', servedBy: 'route', responses: { 200: ok('Alive', json(HEALTH)) } },
+  {
+    id: 'getReadiness',
+    method: 'GET',
+    paths: ['/readyz'],
+    summary: 'Readiness: the build is loaded; reports the semantic index and Redis',
+    description:
+      '200 ready when the build is loaded and every configured dependency is up; 200 degraded while Redis is configured but unreachable ' +
+      '(the shim keeps serving with per-process rate limits, so a front must not take every shim out of rotation for it) or while ' +
+      'the semantic index is unavailable (semantic search falls back to keywords); 503 not_ready when no build with listings is loaded.',
+    tag: 'operations',
+    servedBy: 'route',
+    responses: { 200: ok('Ready or degraded', json(HEALTH)), 503: ok('Not ready', json(HEALTH)) },
+  },
+  {
+    id: 'getMetrics',
+    method: 'GET',
+    paths: ['/metrics'],
+    summary: 'Prometheus metrics (text exposition format): requests and latency by route, search cache and modes, rate-limit decisions, Redis state',
+    description: 'Needs a staff Bearer JWT unless METRICS_PUBLIC=true;',
+    tag: 'operations',
+    servedBy: 'route',
+    security: 'staffBearer',
+    cors: 'closed',
+    responses: { 200: ok('Metrics', text('text/plain; version=0.0.4')) },
+  },
 ];
 
 export const OPERATIONS: readonly Operation[] = [
@@ -366,6 +414,7 @@ export const OPERATIONS: readonly Operation[] = [
     tag: 'auth',
     servedBy: 'route',
     security: 'staffBearer',
+    cors: 'closed',
     responses: { 200: ok('The staff profile', json({ json: { $ref: '#/components/schemas/StaffProfile' } })) },
   },
   ...(['/oauth/resource', '/agent/auth'] as const).map(
@@ -376,14 +425,15 @@ export const OPERATIONS: readonly Operation[] = [
       summary: 'Always 401 with a Bearer challenge naming the protected-resource metadata',
       tag: 'auth',
       servedBy: 'route',
+      cors: 'closed',
       responses: { 401: ok('Bearer challenge', json(ErrorSchema)) },
     }),
   ),
   { id: 'getProtectedResourceMetadata', method: 'GET', paths: ['/.well-known/oauth-protected-resource'], summary: 'OAuth protected-resource metadata', tag: 'auth', servedBy: 'route', responses: { 200: ok('Metadata', json(ANY_JSON)) } },
   { id: 'getAuthorizationServerMetadata', method: 'GET', paths: ['/.well-known/oauth-authorization-server'], summary: 'RFC 8414 metadata (no grants offered)', tag: 'auth', servedBy: 'route', responses: { 200: ok('Metadata', json(ANY_JSON)) } },
   ...(['authorize', 'token', 'register'] as const).flatMap((name): Operation[] => [
-    { id: `oauth_${name}_get`, method: 'GET', paths: [`/oauth/${name}`], summary: 'States that no authorization server is offered', tag: 'auth', servedBy: 'route', responses: { 200: ok('authorization_server_not_offered', json(NOT_OFFERED)) } },
-    { id: `oauth_${name}_post`, method: 'POST', paths: [`/oauth/${name}`], summary: 'Always 400: no authorization server is offered', tag: 'auth', servedBy: 'route', responses: { 400: ok('authorization_server_not_offered', json(NOT_OFFERED)) } },
+    { id: `oauth_${name}_get`, method: 'GET', paths: [`/oauth/${name}`], summary: 'States that no authorization server is offered', tag: 'auth', servedBy: 'route', cors: 'closed', responses: { 200: ok('authorization_server_not_offered', json(NOT_OFFERED)) } },
+    { id: `oauth_${name}_post`, method: 'POST', paths: [`/oauth/${name}`], summary: 'Always 400: no authorization server is offered', tag: 'auth', servedBy: 'route', cors: 'closed', responses: { 400: ok('authorization_server_not_offered', json(NOT_OFFERED)) } },
   ]),
   {
     id: 'getStaffBuildStatus',
@@ -393,6 +443,7 @@ export const OPERATIONS: readonly Operation[] = [
     tag: 'staff',
     servedBy: 'route',
     security: 'staffBearer',
+    cors: 'closed',
     responses: { 200: ok('Build status', json({ json: { $ref: '#/components/schemas/StaffBuildStatus' } })) },
   },
   {
@@ -404,11 +455,13 @@ export const OPERATIONS: readonly Operation[] = [
     tag: 'staff',
     servedBy: 'route',
     security: 'staffBearer',
+    cors: 'closed',
     responses: {
       200: ok('Status of the build now served', json({ json: { $ref: '#/components/schemas/StaffBuildStatus' } })),
       503: ok('No build to switch to, or it could not be loaded', json(ErrorSchema)),
     },
   },
+  ...OPERATIONS_ROUTES,
 ];
 
 export function operation(id: string): Operation {

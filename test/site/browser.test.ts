@@ -185,3 +185,64 @@ describe('accessibility basics', () => {
     expect(await page.getByText(DISCLAIMER).isVisible()).toBe(true);
   });
 });
+
+describe('content security policy', () => {
+  let csp: BrowserContext;
+  beforeAll(async () => {
+    csp = await browser.newContext({ baseURL: server.origin });
+    // Every violation of the served policy, as the page itself sees it (report-only is not needed: it is enforced).
+    await csp.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+      document.addEventListener('securitypolicyviolation', (event) => seen.push(`${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}:${event.lineNumber}`));
+    });
+  });
+  afterAll(() => csp?.close());
+
+  it.each([
+    [SITE_PATHS.home, 200],
+    [SITE_PATHS.listing(SKILL_WITH_FILES), 200],
+    [SITE_PATHS.type('mcp'), 200],
+    [SITE_PATHS.category('skill', 'databases'), 200],
+    [SITE_PATHS.compare('skill', 'databases'), 200],
+    ['/browse?q=postgres', 200],
+    [SITE_PATHS.mcpHub, 200],
+    [SITE_PATHS.docsIndex, 200],
+    [SITE_PATHS.doc('ranking'), 200],
+    [SITE_PATHS.login, 200],
+    ['/listings/not-a-real-listing/', 404],
+  ] as const)('%s is served with the policy and breaks none of it', async (path, status) => {
+    const page = await csp.newPage();
+    const refused: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy|Refused to/i.test(message.text())) refused.push(message.text());
+    });
+    const response = await page.goto(path, { waitUntil: 'load' });
+    expect(response?.status()).toBe(status);
+    expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
+    expect(response?.headers()['x-frame-options']).toBe('DENY');
+    if (path.startsWith('/browse')) {
+      // The page's own script runs and fetches from the API as a person types.
+      await page.getByRole('searchbox').first().fill('postgres database');
+      await page.waitForTimeout(600);
+    }
+    const violations = await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
+    expect(violations).toEqual([]);
+    expect(refused).toEqual([]);
+    await page.close();
+  });
+
+  it('a page cannot be framed by another origin', async () => {
+    const page = await csp.newPage();
+    await page.goto('/');
+    // A frame of the home page from an opaque origin: frame-ancestors 'none' refuses it.
+    const refused: string[] = [];
+    page.on('console', (message) => refused.push(message.text()));
+    await page.setContent(`<iframe src="${server.origin}/"></iframe>`);
+    await page.waitForTimeout(500);
+    const framed = page.frames().find((frame) => frame !== page.mainFrame());
+    const text = framed ? await framed.evaluate(() => document.body?.innerText ?? '').catch(() => '') : '';
+    expect(text).not.toContain('Find agent skills');
+    await page.close();
+  });
+});
