@@ -6,5 +6,6 @@ import { agentRoutes } from './agent-routes.ts';
 import { catalogRoutes } from './catalog-routes.ts';
 import { siteRoutes } from './site-routes.ts';
 import { staffRoutes } from './staff-routes.ts';
+import { registryRoutes } from '../registry/registry-routes.ts';
 
-export const ROUTE_MODULES: ReadonlyArray<(services: Services) => Route[]> = [catalogRoutes, authRoutes, staffRoutes, agentRoutes, siteRoutes];
+export const ROUTE_MODULES: ReadonlyArray<(services: Services) => Route[]> = [catalogRoutes, authRoutes, staffRoutes, agentRoutes, siteRoutes, registryRoutes];

@@ -18,6 +18,7 @@ import {
   StageSchema,
   VersioningPolicySchema,
 } from './schemas.ts';
+import { STANDARD_OPERATIONS } from './standard-operations.ts';
 
 export type Schema = z.ZodType | { readonly json: Record<string, unknown> };
 
@@ -408,7 +409,7 @@ export const OPERATIONS: readonly Operation[] = [
       200: ok('Status of the build now served', json({ json: { $ref: '#/components/schemas/StaffBuildStatus' } })),
       503: ok('No build to switch to, or it could not be loaded', json(ErrorSchema)),
     },
-  },
+  },  ...STANDARD_OPERATIONS,
 ];
 
 export function operation(id: string): Operation {
