@@ -85,6 +85,8 @@ export function llmsTxt({ baseUrl, runtime, highlights, docs }: LlmsInput): stri
     `- ${link('A2A endpoint', url(AGENT_PATHS.a2a))}: POST JSON-RPC \`message/send\``,
     `- ${link('Ask', url(`${AGENT_PATHS.ask}?q=postgres`))}: GET or POST a question; a schema.org ItemList, or server-sent events with \`Accept: text/event-stream\``,
     `- ${link('Agent skill', url(EXTRA_PATHS.catalogSkill))}: SKILL.md telling an agent how to use this catalog`,
+    `- ${link('ARD registry', url(operationPath('ardListAgents')))}: the catalog as an Agentic Resource Discovery registry: \`POST ${operationPath('ardSearch')}\` (\`query.text\`, \`filter\`, \`pageSize\` up to 100), \`POST ${operationPath('ardExplore')}\` (facets), \`GET ${operationPath('ardListAgents')}\`, \`GET /ard/agents/{urn:air:...}\`; manifest ${url(operationPath('getArdManifest'))}`,
+    `- ${link('Agent Skills index', url(operationPath('getAgentSkillsIndex')))}: every skill with stored files (Agent Skills discovery 0.2.0), its SKILL.md URL and SHA-256 digest`,
   );
 
   section('Discovery files');

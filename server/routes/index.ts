@@ -7,5 +7,7 @@ import { catalogRoutes } from './catalog-routes.ts';
 import { siteRoutes } from './site-routes.ts';
 import { staffRoutes } from './staff-routes.ts';
 import { registryRoutes } from '../registry/registry-routes.ts';
+import { ardRoutes } from '../ard/ard-routes.ts';
+import { skillRoutes } from '../skills/skill-routes.ts';
 
-export const ROUTE_MODULES: ReadonlyArray<(services: Services) => Route[]> = [catalogRoutes, authRoutes, staffRoutes, agentRoutes, siteRoutes, registryRoutes];
+export const ROUTE_MODULES: ReadonlyArray<(services: Services) => Route[]> = [catalogRoutes, authRoutes, staffRoutes, agentRoutes, siteRoutes, registryRoutes, ardRoutes, skillRoutes];

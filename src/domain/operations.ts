@@ -18,7 +18,7 @@ import {
   StageSchema,
   VersioningPolicySchema,
 } from './schemas.ts';
-import { STANDARD_OPERATIONS } from './standard-operations.ts';
+import { ARD_OPERATIONS, SKILL_OPERATIONS, STANDARD_OPERATIONS } from './standard-operations.ts';
 
 export type Schema = z.ZodType | { readonly json: Record<string, unknown> };
 
@@ -410,6 +410,8 @@ export const OPERATIONS: readonly Operation[] = [
       503: ok('No build to switch to, or it could not be loaded', json(ErrorSchema)),
     },
   },  ...STANDARD_OPERATIONS,
+  ...ARD_OPERATIONS,
+  ...SKILL_OPERATIONS,
 ];
 
 export function operation(id: string): Operation {

@@ -96,3 +96,203 @@ export const STANDARD_OPERATIONS: readonly Operation[] = [
     responses: { 200: ok('The server', json(SERVER_RESPONSE)), 404: ok('No MCP server has this name or version', json(ERROR)) },
   },
 ];
+
+// https://github.com/ards-project/ard-spec/blob/main/spec/ard.md §7 (and spec/schemas/ard.openapi.yaml)
+const ARD_ERROR = {
+  json: {
+    type: 'object',
+    required: ['errorCode', 'message'],
+    description: 'ARD Appendix B error: errorCode (INVALID_ARGUMENT, NOT_FOUND, ...) next to our code, message and resolution',
+    properties: { errorCode: { type: 'string' }, code: { type: 'string' }, message: { type: 'string' }, resolution: { type: 'string' } },
+  },
+} as const;
+const ARD_ENTRY = {
+  json: {
+    type: 'object',
+    description: 'ARD catalog entry (§4.2) of a listing',
+    required: ['identifier', 'displayName', 'type', 'url'],
+    properties: {
+      identifier: { type: 'string', description: 'urn:air:github.com:{owner}:{repo}:{slug}' },
+      displayName: { type: 'string' },
+      type: { type: 'string', description: 'media type of the artifact at url' },
+      url: { type: 'string' },
+      description: { type: 'string' },
+      tags: { type: 'array', items: { type: 'string' } },
+      capabilities: { type: 'array', items: { type: 'string' }, description: 'the listing\'s categories' },
+      representativeQueries: { type: 'array', items: { type: 'string' }, minItems: 2, maxItems: 5 },
+      version: { type: 'string' },
+      updatedAt: { type: 'string' },
+      metadata: { type: 'object', description: 'scalars: listingId, listingType, page, repo, installs, stars, trending, installsProvenance, starsProvenance, historyProvenance, installCommand' },
+    },
+  },
+} as const;
+const ARD_QUERY = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    text: { type: 'string', maxLength: 512 },
+    filter: {
+      type: 'object',
+      description: 'type, publisher, capabilities, tags: a value or an array of values (OR within a key, AND across keys)',
+      additionalProperties: { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
+    },
+  },
+} as const;
+
+export const ARD_OPERATIONS: readonly Operation[] = [
+  {
+    id: 'ardSearch',
+    method: 'POST',
+    paths: ['/ard/search'],
+    summary: 'ARD Search: listings as ARD catalog entries ranked by the hybrid search, with a relevance score 0-100',
+    description:
+      'Agentic Resource Discovery §7.2. query.text is required; the score is the reciprocal-rank weight of the result scaled to 100 (relevance only, not trust). ' +
+      'federation: auto and none search this registry alone; referrals adds an empty referrals list (no upstream registries are configured).',
+    tag: 'agents',
+    servedBy: 'route',
+    body: {
+      required: true,
+      schema: {
+        json: {
+          type: 'object',
+          required: ['query'],
+          additionalProperties: false,
+          properties: {
+            query: { ...ARD_QUERY, required: ['text'] },
+            federation: { type: 'string', enum: ['auto', 'referrals', 'none'], default: 'auto' },
+            pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
+            pageToken: { type: 'string' },
+          },
+        },
+      },
+    },
+    responses: {
+      200: ok('Ranked entries', json({
+        json: {
+          type: 'object',
+          required: ['results'],
+          properties: {
+            results: { type: 'array', items: { allOf: [ARD_ENTRY.json, { type: 'object', required: ['score', 'source'], properties: { score: { type: 'integer', minimum: 0, maximum: 100 }, source: { type: 'string' } } }] } },
+            referrals: { type: 'array', items: { type: 'object' } },
+            pageToken: { type: 'string' },
+          },
+        },
+      })),
+      400: ok('Invalid request (errorCode INVALID_ARGUMENT)', json(ARD_ERROR)),
+    },
+  },
+  {
+    id: 'ardExplore',
+    method: 'POST',
+    paths: ['/ard/explore'],
+    summary: 'ARD Explore: facets (type, publisher, capabilities, tags) with counts over the matched set',
+    description: 'Agentic Resource Discovery §7.3. The matched set of a text query is the same as Search\'s (its top 500); otherCount counts entries in buckets beyond limit.',
+    tag: 'agents',
+    servedBy: 'route',
+    body: {
+      required: true,
+      schema: {
+        json: {
+          type: 'object',
+          required: ['resultType'],
+          additionalProperties: false,
+          properties: {
+            query: ARD_QUERY,
+            resultType: {
+              type: 'object',
+              required: ['facets'],
+              properties: {
+                facets: {
+                  type: 'array',
+                  items: { type: 'object', required: ['field'], properties: { field: { type: 'string', enum: ['type', 'publisher', 'capabilities', 'tags'] }, limit: { type: 'integer', default: 20 }, minCount: { type: 'integer', default: 1 } } },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+    responses: {
+      200: ok('Facets', json({ json: { type: 'object', required: ['resultType', 'facets'], properties: { resultType: { const: 'facets' }, facets: { type: 'object' } } } })),
+      400: ok('Invalid request (errorCode INVALID_ARGUMENT)', json(ARD_ERROR)),
+    },
+  },
+  {
+    id: 'ardListAgents',
+    method: 'GET',
+    paths: ['/ard/agents'],
+    summary: 'ARD List: every listing as an ARD entry, in a deterministic order',
+    description: "Agentic Resource Discovery §7.4 and Appendix A. filter: clauses field = 'value' joined by AND over type, publisherId, displayName (contains) and updatedAfter.",
+    tag: 'agents',
+    servedBy: 'route',
+    query: [
+      { name: 'filter', kind: 'string', maxLength: 512, description: "e.g. type = 'application/vnd.mcp.server+json' AND updatedAfter > '2026-01-01T00:00:00Z'" },
+      { name: 'orderBy', kind: 'string', enum: ['installs DESC', 'stars DESC', 'trending DESC', 'displayName'], description: 'Default installs DESC; ties by id.' },
+      { name: 'pageSize', kind: 'integer', min: 1, max: 100, default: 20, description: 'Entries per page.' },
+      { name: 'pageToken', kind: 'string', description: 'pageToken of the previous page.' },
+    ],
+    responses: {
+      200: ok('A page of entries', json({ json: { type: 'object', required: ['items'], properties: { items: { type: 'array', items: ARD_ENTRY.json }, total: { type: 'integer' }, pageToken: { type: 'string' } } } })),
+      400: ok('Invalid parameter (errorCode INVALID_ARGUMENT)', json(ARD_ERROR)),
+    },
+  },
+  {
+    id: 'ardGetAgent',
+    method: 'GET',
+    paths: ['/ard/agents/{identifier}'],
+    summary: 'ARD entry by its urn:air: identifier',
+    tag: 'agents',
+    servedBy: 'route',
+    pathParams: [{ name: 'identifier', description: 'urn:air:github.com:{owner}:{repo}:{slug}', maxLength: 512 }],
+    responses: { 200: ok('The entry', json(ARD_ENTRY)), 404: ok('No entry has this identifier (errorCode NOT_FOUND)', json(ARD_ERROR)) },
+  },
+  {
+    id: 'getArdManifest',
+    method: 'GET',
+    paths: ['/.well-known/ard.json'],
+    summary: 'ARD capability manifest (the AI catalog with the entry of this registry, type application/ai-registry+json)',
+    tag: 'discovery',
+    servedBy: 'static',
+    responses: { 200: ok('Manifest', json({ json: { type: 'object' } })) },
+  },
+];
+
+// Agent Skills discovery 0.2.0 (https://github.com/cloudflare/agent-skills-discovery-rfc)
+export const SKILL_OPERATIONS: readonly Operation[] = [
+  {
+    id: 'getAgentSkillsIndex',
+    method: 'GET',
+    paths: ['/.well-known/agent-skills/index.json'],
+    summary: 'Agent Skills discovery index (0.2.0): every skill with stored files, its SKILL.md URL and SHA-256 digest',
+    tag: 'discovery',
+    servedBy: 'route',
+    responses: {
+      200: ok('The index', json({
+        json: {
+          type: 'object',
+          required: ['$schema', 'skills'],
+          properties: {
+            $schema: { const: 'https://schemas.agentskills.io/discovery/0.2.0/schema.json' },
+            skills: {
+              type: 'array',
+              items: { type: 'object', required: ['name', 'type', 'description', 'url', 'digest'], properties: { name: { type: 'string' }, type: { const: 'skill-md' }, description: { type: 'string' }, url: { type: 'string' }, digest: { type: 'string', pattern: '^sha256:[0-9a-f]{64}$' } } },
+            },
+          },
+        },
+      })),
+    },
+  },
+  {
+    id: 'getAgentSkillFile',
+    method: 'GET',
+    paths: ['/.well-known/agent-skills/{name}/{path}'],
+    summary: 'One stored file of a skill, raw (SKILL.md and the files it bundles; the path may have slashes)',
+    tag: 'discovery',
+    servedBy: 'route',
+    pathParams: [
+      { name: 'name', description: 'The skill name (listing slug)', maxLength: 64 },
+      { name: 'path', description: 'The file path, e.g. SKILL.md or scripts/run.py', maxLength: 512 },
+    ],
+    responses: { 200: ok('The file, with ETag and Content-Digest (SHA-256)', { 'text/markdown': { json: { type: 'string' } } }), 404: ok('No such skill or file', json(ERROR)) },
+  },
+];
