@@ -19,6 +19,7 @@ import { createHybridSearch } from './search/hybrid-search.ts';
 import { SemanticIndex } from './search/semantic-index.ts';
 import { ROUTE_MODULES } from './routes/index.ts';
 import { createConfiguredSignals, listingPageSlug } from './signals/index.ts';
+import { discoveryLinks, serveListingMarkdown, takesDiscoveryLinks } from './discovery/agent-readiness.ts';
 import type { Services } from './services.ts';
 
 export interface App {
@@ -75,6 +76,7 @@ export function createApp(config: Config, options: AppOptions): App {
     staticFiles = createStaticFiles(join(next.buildDir, 'site'));
   });
 
+  const links = discoveryLinks(config.baseUrl);
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     res.setHeader('API-Version', API_VERSION);
     res.setHeader('Access-Control-Allow-Origin', '*');
@@ -84,6 +86,7 @@ export function createApp(config: Config, options: AppOptions): App {
     const q = rawUrl.indexOf('?');
     const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
     const method = req.method ?? 'GET';
+    if (takesDiscoveryLinks(path)) res.setHeader('Link', links);
 
     const requested = req.headers['api-version'];
     if (requested !== undefined && String(requested).trim() !== API_VERSION)
@@ -143,6 +146,7 @@ export function createApp(config: Config, options: AppOptions): App {
       await match.handler(ctx);
       return;
     }
+    if ((method === 'GET' || method === 'HEAD') && serveListingMarkdown(services, req, res, path)) return;
     if ((method === 'GET' || method === 'HEAD') && (await staticFiles.serve(req, res, path))) {
       // A listing page served is an open, like a read by id (searchTrend).
       const slug = method === 'GET' && res.statusCode < 400 ? listingPageSlug(path) : undefined;
