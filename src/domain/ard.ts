@@ -28,13 +28,26 @@ export const FACET_LIMIT_DEFAULT = 20;
  * format, so `url` is the listing itself, in our vendor type.
  */
 export const ARD_ENTRY_TYPES: Record<ListingType, string> = {
-  skill: 'application/agent-skills+md',
+  // The Agent Skills type of the ARD conformance tool's list: the url serves the SKILL.md as text/markdown.
+  skill: 'text/markdown; profile="urn:air:agent-skills"',
   mcp: 'application/vnd.mcp.server+json',
   marketplace: `application/vnd.${BRAND}.marketplace+json`,
   plugin: `application/vnd.${BRAND}.plugin+json`,
   workflow: `application/vnd.${BRAND}.workflow+json`,
 };
-const TYPE_OF_MEDIA = new Map(Object.entries(ARD_ENTRY_TYPES).map(([type, media]) => [media, type as ListingType]));
+/**
+ * Filter values that name a listing type: our own types, and the spec's names for the same kinds of artifact, so a
+ * client filtering on MCP server cards or Agent Skills finds MCP servers and skills.
+ */
+const TYPE_OF_MEDIA = new Map<string, ListingType>([
+  ...Object.entries(ARD_ENTRY_TYPES).map(([type, media]) => [media.toLowerCase(), type as ListingType] as const),
+  ['application/mcp-server-card+json', 'mcp'],
+  ['application/agent-skills+md', 'skill'],
+  ['application/agent-skills+zip', 'skill'],
+  ['application/agent-skills+gzip', 'skill'],
+  ['application/ai-skill', 'skill'],
+  ['application/ai-skill+md', 'skill'],
+]);
 
 export function listingTypeOfMedia(media: string): ListingType | undefined {
   return TYPE_OF_MEDIA.get(media.trim().toLowerCase());

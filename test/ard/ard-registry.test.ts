@@ -141,6 +141,12 @@ describe('POST /ard/search (§7.2)', () => {
     expect(publisher.results).toEqual([]);
   });
 
+  it("the spec's names for the same artifacts filter too (the conformance tool's probe: MCP server cards)", async () => {
+    const body = await search({ query: { text: 'weather forecast tools', filter: { type: ['application/mcp-server-card+json'] } }, federation: 'none', pageSize: 2 });
+    expect(body.results).toHaveLength(2);
+    expect(body.results.every((e) => e.type === ARD_ENTRY_TYPES.mcp)).toBe(true);
+  });
+
   it('federation: none and auto answer no referrals; referrals answers the (empty) list', async () => {
     expect(await search({ query: { text: 'git' }, federation: 'none' })).not.toHaveProperty('referrals');
     expect(await search({ query: { text: 'git' } })).not.toHaveProperty('referrals');
