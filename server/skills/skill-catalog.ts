@@ -2,6 +2,7 @@
 // the raw file routes and the MCP skills extension all serve. Built once per snapshot on first use (one pass over
 // the skill listings), so a digest always describes the bytes the same snapshot serves.
 import { createHash } from 'node:crypto';
+import { parse as parseYaml } from 'yaml';
 import { SKILL_DESCRIPTION_MAX, SKILL_NAME_PATTERN } from '../../src/domain/skill-files.ts';
 import type { Listing, ListingFile } from '../../src/domain/schemas.ts';
 import type { Snapshot } from '../catalog/live-catalog.ts';
@@ -22,12 +23,20 @@ export interface StoredSkill {
   description: string;
   listingId: string;
   files: StoredSkillFile[];
+  /**
+   * The skill's path in skill:// URIs (SEP-2640): its last segment must be the SKILL.md front-matter name, so a
+   * skill whose name differs from its listing slug lives under the slug as prefix (skill://{slug}/{name}/SKILL.md).
+   */
+  path: string;
+  /** The SKILL.md front matter (name and description filled from the listing when it lacks them). */
+  frontmatter: Record<string, unknown>;
 }
 
 export interface SkillCatalog {
   /** Skills with stored files, in the catalog's default order (installs). */
   skills: StoredSkill[];
   byName: Map<string, StoredSkill>;
+  byPath: Map<string, StoredSkill>;
 }
 
 const catalogs = new WeakMap<Snapshot, SkillCatalog>();
@@ -38,6 +47,18 @@ export const sha256Hex = (text: string | Buffer): string => createHash('sha256')
 function indexDescription(listing: Pick<Listing, 'description' | 'name' | 'repo'>): string {
   const text = listing.description.replace(/\s+/g, ' ').trim() || `${listing.name} skill from ${listing.repo}`;
   return text.length <= SKILL_DESCRIPTION_MAX ? text : `${text.slice(0, SKILL_DESCRIPTION_MAX - 1)}…`;
+}
+
+/** The YAML front matter of a SKILL.md as an object ({} when it has none or it does not parse). */
+export function frontMatter(markdown: string): Record<string, unknown> {
+  const match = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/.exec(markdown);
+  if (!match) return {};
+  try {
+    const parsed: unknown = parseYaml(match[1]!);
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? { ...(parsed as Record<string, unknown>) } : {};
+  } catch {
+    return {};
+  }
 }
 
 export function skillCatalog(snapshot: Snapshot): SkillCatalog {
@@ -51,8 +72,14 @@ export function skillCatalog(snapshot: Snapshot): SkillCatalog {
     const doc = docs[i]!;
     const files = JSON.parse(snapshot.store.readFilesJson(doc)) as ListingFile[];
     if (files[0]?.path !== 'SKILL.md') return;
+    const frontmatter = frontMatter(files[0].content);
+    const declared = typeof frontmatter.name === 'string' && SKILL_NAME_PATTERN.test(frontmatter.name) ? frontmatter.name : listing.slug;
+    frontmatter.name = declared;
+    if (typeof frontmatter.description !== 'string' || !frontmatter.description.trim()) frontmatter.description = indexDescription(listing);
     skills.push({
       doc,
+      path: declared === listing.slug ? listing.slug : `${listing.slug}/${declared}`,
+      frontmatter,
       name: listing.slug,
       displayName: listing.name,
       description: indexDescription(listing),
@@ -60,7 +87,7 @@ export function skillCatalog(snapshot: Snapshot): SkillCatalog {
       files: files.map((file) => ({ path: file.path, mediaType: file.mediaType, size: Buffer.byteLength(file.content), sha256: sha256Hex(file.content) })),
     });
   });
-  catalog = { skills, byName: new Map(skills.map((skill) => [skill.name, skill])) };
+  catalog = { skills, byName: new Map(skills.map((skill) => [skill.name, skill])), byPath: new Map(skills.map((skill) => [skill.path, skill])) };
   catalogs.set(snapshot, catalog);
   return catalog;
 }
