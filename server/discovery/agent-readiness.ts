@@ -15,7 +15,7 @@ import type { Services } from '../services.ts';
 export function discoveryLinks(baseUrl: string): string {
   return [
     `<${baseUrl}/.well-known/api-catalog>; rel="api-catalog"; type="application/linkset+json"`,
-    `<${baseUrl}/openapi.json>; rel="service-desc"; type="application/openapi+json"`,
+    `<${baseUrl}/openapi.json>; rel="service-desc"; type="application/vnd.oai.openapi+json;version=3.1"`,
     `<${baseUrl}/docs/api/>; rel="service-doc"; type="text/html"`,
     `<${baseUrl}${AGENT_PATHS.serverCard}>; rel="describedby"; type="application/mcp-server-card+json"; title="MCP server card"`,
     `<${baseUrl}${AGENT_PATHS.agentCard}>; rel="describedby"; type="application/a2a-agent-card+json"; title="A2A agent card"`,
