@@ -17,6 +17,8 @@ import {
   toArdEntry,
   ARD_BASE_PATH,
   ARD_ENTRY_TYPES,
+  ARD_SPEC,
+  registryEntry,
   type ArdEntry,
 } from '../../src/domain/ard.ts';
 import { CatalogError, invalidParameter } from '../../src/domain/errors.ts';
@@ -259,6 +261,21 @@ export function ardRoutes(services: Services): Route[] {
   };
 
   return [
+    // The registry's base URL (the url of its ai-registry entry) answers with what is under it.
+    {
+      method: 'GET',
+      path: ARD_BASE_PATH,
+      handler: (ctx) =>
+        sendJson(ctx.res, 200, {
+          ...registryEntry(base),
+          specification: ARD_SPEC,
+          endpoints: { search: `${source}/search`, explore: `${source}/explore`, agents: `${source}/agents`, agent: `${source}/agents/{identifier}` },
+          federation: { modes: ['auto', 'referrals', 'none'], upstreams: [] },
+          filterFields: ARD_FILTER_FIELDS,
+          facetFields: ARD_FACET_FIELDS,
+          pageSize: { max: ARD_PAGE.max },
+        }),
+    },
     { method: 'POST', path: `${ARD_BASE_PATH}/search`, handler: ardHandler(search) },
     { method: 'POST', path: `${ARD_BASE_PATH}/explore`, handler: ardHandler(explore) },
     { method: 'GET', path: `${ARD_BASE_PATH}/agents`, handler: ardHandler(listAgents) },

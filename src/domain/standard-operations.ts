@@ -141,6 +141,15 @@ const ARD_QUERY = {
 
 export const ARD_OPERATIONS: readonly Operation[] = [
   {
+    id: 'ardRegistry',
+    method: 'GET',
+    paths: ['/ard'],
+    summary: 'The ARD registry\'s base URL: its entry, the specification it follows and its endpoints',
+    tag: 'agents',
+    servedBy: 'route',
+    responses: { 200: ok('Registry description', json({ json: { type: 'object', required: ['identifier', 'type', 'url', 'endpoints'] } })) },
+  },
+  {
     id: 'ardSearch',
     method: 'POST',
     paths: ['/ard/search'],

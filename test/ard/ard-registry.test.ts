@@ -76,6 +76,14 @@ describe('the ARD manifest (§4.1, §6.1) and the registry entry (§7)', () => {
     expect(registry?.identifier).toMatch(/^urn:air:catalog\.test:registry:/);
   });
 
+  it('the registry entry\'s url (the base path) answers with the endpoints under it', async () => {
+    const res = await server.fetch('/ard');
+    expect(res.status).toBe(200);
+    const body = await json<{ type: string; endpoints: Record<string, string> }>(res);
+    expect(body.type).toBe(ARD_REGISTRY_TYPE);
+    expect(body.endpoints).toMatchObject({ search: `${TEST_BASE_URL}/ard/search`, explore: `${TEST_BASE_URL}/ard/explore`, agents: `${TEST_BASE_URL}/ard/agents` });
+  });
+
   it('/.well-known/ard.json validates against ARD\'s manifest schema, and every entry meets §4.2', async () => {
     const manifest = await json<{ entries: Entry[] }>(await server.fetch('/.well-known/ard.json'));
     expectValid(validateManifest, manifest);
