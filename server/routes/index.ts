@@ -9,5 +9,6 @@ import { staffRoutes } from './staff-routes.ts';
 import { registryRoutes } from '../registry/registry-routes.ts';
 import { ardRoutes } from '../ard/ard-routes.ts';
 import { skillRoutes } from '../skills/skill-routes.ts';
+import { ownerRoutes } from '../owners/owner-routes.ts';
 
-export const ROUTE_MODULES: ReadonlyArray<(services: Services) => Route[]> = [catalogRoutes, authRoutes, staffRoutes, agentRoutes, siteRoutes, registryRoutes, ardRoutes, skillRoutes];
+export const ROUTE_MODULES: ReadonlyArray<(services: Services) => Route[]> = [catalogRoutes, authRoutes, staffRoutes, agentRoutes, siteRoutes, registryRoutes, ardRoutes, skillRoutes, ownerRoutes];

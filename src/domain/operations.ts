@@ -18,7 +18,7 @@ import {
   StageSchema,
   VersioningPolicySchema,
 } from './schemas.ts';
-import { ARD_OPERATIONS, SKILL_OPERATIONS, STANDARD_OPERATIONS } from './standard-operations.ts';
+import { ARD_OPERATIONS, OWNER_OPERATIONS, SKILL_OPERATIONS, STANDARD_OPERATIONS } from './standard-operations.ts';
 
 export type Schema = z.ZodType | { readonly json: Record<string, unknown> };
 
@@ -412,6 +412,7 @@ export const OPERATIONS: readonly Operation[] = [
   },  ...STANDARD_OPERATIONS,
   ...ARD_OPERATIONS,
   ...SKILL_OPERATIONS,
+  ...OWNER_OPERATIONS,
 ];
 
 export function operation(id: string): Operation {

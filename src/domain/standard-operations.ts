@@ -305,3 +305,44 @@ export const SKILL_OPERATIONS: readonly Operation[] = [
     responses: { 200: ok('The file, with ETag and Content-Digest (SHA-256)', { 'text/markdown': { json: { type: 'string' } } }), 404: ok('No such skill or file', json(ERROR)) },
   },
 ];
+
+// Issue 15 item 6 (the API half): owner figures and listing badges.
+export const OWNER_OPERATIONS: readonly Operation[] = [
+  {
+    id: 'getOwnerStats',
+    method: 'GET',
+    paths: ['/api/v1/owners/{owner}/stats', '/v1/owners/{owner}/stats', '/api/upstream/owners/{owner}/stats'],
+    summary: 'Figures of one repository owner: listings per type, summed installs and stars, rank among owners per type',
+    description: 'Stars are summed over distinct repositories (the largest figure of a repository\'s listings); the rank orders the owners of a type by the sum of its ranking metric (installs, or stars for MCP servers and marketplaces), ties by name.',
+    tag: 'catalog',
+    servedBy: 'route',
+    pathParams: [{ name: 'owner', description: 'Repository owner (case-insensitive)', maxLength: 128 }],
+    responses: {
+      200: ok('Owner figures', json({
+        json: {
+          type: 'object',
+          required: ['owner', 'total', 'installs', 'stars', 'byType'],
+          properties: {
+            owner: { type: 'string' },
+            total: { type: 'integer' },
+            installs: { type: 'integer' },
+            stars: { type: 'integer' },
+            byType: { type: 'object', additionalProperties: { type: 'object', properties: { count: { type: 'integer' }, installs: { type: 'integer' }, stars: { type: 'integer' }, rankedBy: { type: 'string' }, rank: { type: 'integer' }, owners: { type: 'integer' } } } },
+            listings: { type: 'string' },
+          },
+        },
+      })),
+      404: ok('No listing belongs to this owner', json(ERROR)),
+    },
+  },
+  {
+    id: 'getListingBadge',
+    method: 'GET',
+    paths: ['/badges/{slug}.svg'],
+    summary: 'Embeddable SVG badge of a listing: its ranking figure (grey when the figure is synthetic)',
+    tag: 'catalog',
+    servedBy: 'route',
+    pathParams: [{ name: 'slug', description: 'Listing slug', maxLength: 256 }],
+    responses: { 200: ok('The badge', { 'image/svg+xml': { json: { type: 'string' } } }), 404: ok('No listing has this slug', json(ERROR)) },
+  },
+];
