@@ -1,13 +1,16 @@
 // `npm run bench [-- section...]`: the performance targets, measured as figures and ratios within one run.
 // Sections: search (shim vs bare node:http at 100k listings), longtail (thousands of distinct keyword queries
-// that no answer cache can serve, vs bare node:http; BENCH_LONGTAIL_COUNTS, default the BENCH_COUNT), build (embedded snapshot and 100k), semantic
-// (embeddings stage cost; semantic search, /ask and MCP search latency at 100k: bench/semantic.ts).
+// that no answer cache can serve, vs bare node:http; BENCH_LONGTAIL_COUNTS, default the BENCH_COUNT), build (embedded
+// snapshot and 100k), semantic (embeddings stage cost; semantic search, /ask and MCP search latency at 100k:
+// bench/semantic.ts); registries (opt-in: MCP registry API, ARD and the Agent Skills index against the API,
+// bench/registries.ts).
 // Environment: BENCH_COUNT (default 100000), BENCH_SECONDS per load run (default 10).
 import { join } from 'node:path';
 import { rmSync } from 'node:fs';
 import { BENCH_DIR, load, scaleExport, serve, table, timedBuild } from './harness.ts';
 import { longTailPaths, loadUnique } from './longtail.ts';
 import { semanticSection } from './semantic.ts';
+import { registriesSection } from './registries.ts';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -146,6 +149,8 @@ const SECTIONS: Record<string, () => Promise<void>> = {
   search: searchSection,
   longtail: longtailSection,
   semantic: () => semanticSection({ count: COUNT, seconds: SECONDS, ensureBuilt, scaleExport, searchPaths: SEARCH_PATHS }),
+  // Opt-in (`npm run bench -- registries`); BENCH_DATA_DIR serves an existing data directory instead of a scale build.
+  registries: async () => registriesSection(process.env.BENCH_DATA_DIR ?? (await ensureBuilt(COUNT))),
 };
 for (const name of sections) {
   const section = SECTIONS[name];

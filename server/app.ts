@@ -25,6 +25,7 @@ import { createHybridSearch } from './search/hybrid-search.ts';
 import { SemanticIndex } from './search/semantic-index.ts';
 import { ROUTE_MODULES } from './routes/index.ts';
 import { createConfiguredSignals, listingPageSlug } from './signals/index.ts';
+import { discoveryLinks, serveListingMarkdown, takesDiscoveryLinks } from './discovery/agent-readiness.ts';
 import type { Services } from './services.ts';
 
 export interface App {
@@ -121,6 +122,7 @@ export function createApp(config: Config, options: AppOptions): App {
   });
   const corsFamily = corsPolicy();
 
+  const links = discoveryLinks(config.baseUrl);
   /** What the request log and the metrics learn while the request is handled. */
   interface Outcome {
     route: string;
@@ -146,6 +148,7 @@ export function createApp(config: Config, options: AppOptions): App {
       res.setHeader('Access-Control-Expose-Headers', CORS_EXPOSED_HEADERS);
     }
     setBodyTimeout(req, config.timeouts.bodyMs);
+    if (takesDiscoveryLinks(path)) res.setHeader('Link', links);
 
     const requested = req.headers['api-version'];
     if (requested !== undefined && String(requested).trim() !== API_VERSION)
@@ -211,6 +214,7 @@ export function createApp(config: Config, options: AppOptions): App {
       return;
     }
     outcome.route = 'static';
+    if ((method === 'GET' || method === 'HEAD') && serveListingMarkdown(services, req, res, path)) return;
     if ((method === 'GET' || method === 'HEAD') && (await staticFiles.serve(req, res, path))) {
       // A listing page served is an open, like a read by id (searchTrend).
       const slug = method === 'GET' && res.statusCode < 400 ? listingPageSlug(path) : undefined;

@@ -3,6 +3,7 @@
 // `catalog` agent skill and the RFC 9727 API catalog, each a typed entry pointing at its artifact. The skill's
 // SKILL.md (Agent Skills format: YAML front matter, then instructions) is generated here too.
 import { AGENT_PATHS, CATALOG_TOOLS } from '../../src/domain/agent-surfaces.ts';
+import { ARD_PATHS, ARD_SPEC, registryEntry } from '../../src/domain/ard.ts';
 import { BRAND, MCP_PACKAGE, TAGLINE } from '../../src/domain/brand.ts';
 import { LIMITS } from '../../src/domain/limits.ts';
 import { LISTING_TYPES, RANKING_METRIC } from '../../src/domain/listing-types.ts';
@@ -56,9 +57,21 @@ export function aiCatalog(baseUrl: string): Record<string, unknown> {
         url: baseUrl + operationPath('getApiCatalog'),
         tags: ['api', 'openapi'],
       },
+      // The catalog is also an ARD Agent Registry (application/ai-registry+json): clients find its search API here.
+      registryEntry(baseUrl),
     ],
-    extensions: { specification: AI_CATALOG_SPEC, discovery: 'Agentic Resource Discovery (ARD): /.well-known/ai-catalog.json' },
+    extensions: { specification: AI_CATALOG_SPEC, discovery: 'Agentic Resource Discovery (ARD): /.well-known/ai-catalog.json', ard: { ...ARD_SPEC, manifest: baseUrl + ARD_PATHS.manifest, registry: baseUrl + ARD_PATHS.search.replace('/search', '') } },
   };
+}
+
+/**
+ * ARD's manifest (/.well-known/ard.json): the same entries, in the stricter shape of ARD's schema, which requires a
+ * displayName on every entry (§4.2) and allows no members beyond specVersion, host and entries.
+ */
+export function ardManifest(baseUrl: string): Record<string, unknown> {
+  const { specVersion, host, entries } = aiCatalog(baseUrl) as { specVersion: string; host: unknown; entries: Array<Record<string, unknown>> };
+  const names: Record<string, string> = { [ENTRY_TYPES.mcpServerCard]: `${BRAND} MCP server`, [ENTRY_TYPES.a2aAgentCard]: `${BRAND} A2A agent` };
+  return { specVersion, host, entries: entries.map((entry) => ({ displayName: names[entry.type as string], ...entry })) };
 }
 
 export function catalogSkill(baseUrl: string): string {
@@ -137,5 +150,6 @@ export function aiCatalogFiles(ctx: Pick<StageContext, 'baseUrl'>): GeneratedFil
       body: `${JSON.stringify(aiCatalog(ctx.baseUrl), null, 2)}\n`,
     },
     { path: EXTRA_PATHS.catalogSkill, contentType: MEDIA_TYPES.markdown, body: catalogSkill(ctx.baseUrl) },
+    { path: ARD_PATHS.manifest, contentType: MEDIA_TYPES.json, alternates: [{ contentType: AI_CATALOG_TYPE }], body: `${JSON.stringify(ardManifest(ctx.baseUrl), null, 2)}\n` },
   ];
 }

@@ -25,11 +25,15 @@ export function apiCatalog(baseUrl: string): { linkset: LinkContext[] } {
   const docsMcp = url(AGENT_PATHS.mcpDocs);
   const a2a = url(AGENT_PATHS.a2a);
   const ask = url(AGENT_PATHS.ask);
+  const registry = url(operationPath('registryListServers'));
+  const ard = url(operationPath('ardListAgents'));
+  const openApi = { href: url(operationPath('getOpenApiJson')), type: MEDIA_TYPES.openApiJson, title: 'OpenAPI 3.1 (JSON)' };
+  const apiDoc = { href: url(SITE_PATHS.doc('api')), type: MEDIA_TYPES.html, title: 'Catalog API' };
   const agentsDoc = { href: url(AGENT_PATHS.docsAgents), type: MEDIA_TYPES.html, title: 'Agents, A2A and /ask' };
   return {
     linkset: [
       // RFC 9727 §3.1: the catalog itself, with one `item` per API.
-      { anchor: url(operationPath('getApiCatalog')), item: [api, mcp, docsMcp, a2a, ask].map((href) => ({ href })) },
+      { anchor: url(operationPath('getApiCatalog')), item: [api, mcp, docsMcp, a2a, ask, registry, ard].map((href) => ({ href })) },
       {
         anchor: api,
         'service-desc': [
@@ -66,6 +70,9 @@ export function apiCatalog(baseUrl: string): { linkset: LinkContext[] } {
         'service-desc': [{ href: url(AGENT_PATHS.agentCard), type: 'application/json', title: 'A2A agent card' }],
         'service-doc': [agentsDoc],
       },
+      // The MCP servers in the official MCP registry API shape, and the whole catalog as an ARD Agent Registry.
+      { anchor: registry, 'service-desc': [{ ...openApi, title: 'OpenAPI 3.1 (operations registryListServers, registryServerVersions, registryServerVersion)' }], 'service-doc': [apiDoc] },
+      { anchor: ard, 'service-desc': [{ ...openApi, title: 'OpenAPI 3.1 (operations ardSearch, ardExplore, ardListAgents, ardGetAgent)' }], 'service-doc': [agentsDoc] },
       {
         anchor: ask,
         'service-desc': [{ href: url(operationPath('getOpenApiJson')), type: MEDIA_TYPES.openApiJson, title: 'OpenAPI 3.1 (operations askGet, askPost)' }],

@@ -72,6 +72,8 @@ export function llmsTxt({ baseUrl, runtime, highlights, docs }: LlmsInput): stri
     `- ${link('Categories', url(operationPath('getCategories')))}: every (type, category) with its count`,
     `- ${link('Versioning policy', url(operationPath('getVersioningPolicy')))}: version 1, \`API-Version: 1\`, nothing deprecated`,
     `- ${link('JSON shards', url(operationPath('getShardManifest')))}: the whole catalog as static JSON pages with SHA-256 checksums`,
+    `- ${link('Owner stats', url(operationPath('getOwnerStats', { owner: 'anthropics' })))}: one owner's listings per type, summed installs and stars, rank among owners per type; \`/badges/{slug}.svg\` is an embeddable badge of a listing's figure`,
+    `- ${link('MCP registry API', url(`${operationPath('registryListServers')}?limit=30`))}: the MCP servers in the official MCP registry API shape (\`server.json\`, \`GET /v0.1/servers\` with \`cursor\`, \`limit\` up to 100, \`search\`, \`updated_since\`, \`version\`; \`/v0.1/servers/{name}/versions[/latest]\`), our figures under \`_meta\``,
   );
 
   section('Agents');
@@ -84,6 +86,8 @@ export function llmsTxt({ baseUrl, runtime, highlights, docs }: LlmsInput): stri
     `- ${link('A2A endpoint', url(AGENT_PATHS.a2a))}: POST JSON-RPC \`message/send\``,
     `- ${link('Ask', url(`${AGENT_PATHS.ask}?q=postgres`))}: GET or POST a question; a schema.org ItemList, or server-sent events with \`Accept: text/event-stream\``,
     `- ${link('Agent skill', url(EXTRA_PATHS.catalogSkill))}: SKILL.md telling an agent how to use this catalog`,
+    `- ${link('ARD registry', url(operationPath('ardListAgents')))}: the catalog as an Agentic Resource Discovery registry: \`POST ${operationPath('ardSearch')}\` (\`query.text\`, \`filter\`, \`pageSize\` up to 100), \`POST ${operationPath('ardExplore')}\` (facets), \`GET ${operationPath('ardListAgents')}\`, \`GET /ard/agents/{urn:air:...}\`; manifest ${url(operationPath('getArdManifest'))}`,
+    `- ${link('Agent Skills index', url(operationPath('getAgentSkillsIndex')))}: every skill with stored files (Agent Skills discovery 0.2.0), its SKILL.md URL and SHA-256 digest`,
   );
 
   section('Discovery files');

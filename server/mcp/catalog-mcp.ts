@@ -15,6 +15,7 @@ import { listingsJson } from '../routes/catalog-routes.ts';
 import type { Services } from '../services.ts';
 import { searchForAgent, searchMode, topForAgent } from '../agents/agent-search.ts';
 import { createMcpServer, mcpTool, ToolFailure, type McpServer } from './mcp-server.ts';
+import { skillsExtension } from '../skills/mcp-skills.ts';
 
 const parseAll = (texts: string[]): unknown[] => texts.map((text) => JSON.parse(text) as unknown);
 
@@ -47,6 +48,7 @@ export function catalogMcpServer(services: Services): McpServer {
     info: { name: MCP_SERVER_NAME, title: BRAND, version: MCP_SERVER_VERSION, websiteUrl: services.config.baseUrl },
     instructions: MCP_INSTRUCTIONS,
     tools,
+    extensions: [skillsExtension(services)],
     resources: [
       {
         ...CATALOG_RESOURCE,

@@ -62,6 +62,19 @@ export interface McpServerDefinition {
   instructions: string;
   tools: readonly McpTool[];
   resources: readonly McpResource[];
+  extensions?: readonly McpExtension[];
+}
+
+/**
+ * A protocol extension: declared under capabilities.extensions[id], answering its own methods, and owning a family of
+ * resource URIs that resources/read resolves through it (e.g. the skills extension and skill://).
+ */
+export interface McpExtension {
+  id: string;
+  settings: Record<string, unknown>;
+  methods: Readonly<Record<string, { rpc: RpcMethod<McpCall>; ttlMs?: number }>>;
+  /** The contents of a URI the extension owns; undefined when the URI is not one of its. Throws RpcError for a bad one. */
+  read?(uri: string, call: McpCall): { uri: string; mimeType: string; text: string } | undefined;
 }
 
 /** Cache hints of the stateless revision: lists change only with a deploy, resource contents with a rebuild. */
@@ -94,7 +107,9 @@ export function createMcpServer(definition: McpServerDefinition): McpServer {
   const tools = new Map(definition.tools.map((tool) => [tool.spec.name, tool]));
   const resources = new Map(definition.resources.map((resource) => [resource.uri, resource]));
   const capabilities: Record<string, unknown> = { tools: { listChanged: false } };
-  if (resources.size > 0) capabilities.resources = { subscribe: false, listChanged: false };
+  const extensions = definition.extensions ?? [];
+  if (resources.size > 0 || extensions.some((extension) => extension.read)) capabilities.resources = { subscribe: false, listChanged: false };
+  if (extensions.length > 0) capabilities.extensions = Object.fromEntries(extensions.map((extension) => [extension.id, extension.settings]));
   const serverInfo = { name: definition.info.name, title: definition.info.title, version: definition.info.version, ...(definition.info.websiteUrl ? { websiteUrl: definition.info.websiteUrl } : {}) };
 
   const callTool = async (name: string, args: Record<string, unknown>, call: McpCall): Promise<Record<string, unknown>> => {
@@ -139,7 +154,7 @@ export function createMcpServer(definition: McpServerDefinition): McpServer {
       ),
     },
   };
-  if (resources.size > 0) {
+  if (capabilities.resources) {
     table['resources/list'] = {
       ttlMs: MCP_CACHE_TTL_MS.lists,
       rpc: rpcMethod(Params.extend({ cursor: z.string().optional() }), () => ({
@@ -154,12 +169,19 @@ export function createMcpServer(definition: McpServerDefinition): McpServer {
       ttlMs: MCP_CACHE_TTL_MS.resources,
       rpc: rpcMethod(Params.extend({ uri: z.string() }), (params, call) => {
         const resource = resources.get(params.uri);
+        if (!resource) {
+          for (const extension of extensions) {
+            const contents = extension.read?.(params.uri, call);
+            if (contents) return { contents: [contents] };
+          }
+        }
         // 2026-07-28 answers an unknown resource with invalid params (earlier revisions used -32002, now retired).
         if (!resource) throw new RpcError('invalidParams', `Resource not found: ${params.uri}`, { uri: params.uri, resources: [...resources.keys()] });
         return { contents: [{ uri: resource.uri, mimeType: resource.mimeType, text: resource.read(call) }] };
       }),
     };
   }
+  for (const extension of extensions) for (const [name, method] of Object.entries(extension.methods)) table[name] = method;
   const rpcTable: RpcMethodTable<McpCall> = Object.fromEntries(Object.entries(table).map(([name, method]) => [name, method.rpc]));
 
   return {

@@ -7,5 +7,9 @@ import { catalogRoutes } from './catalog-routes.ts';
 import { opsRoutes } from './ops-routes.ts';
 import { siteRoutes } from './site-routes.ts';
 import { staffRoutes } from './staff-routes.ts';
+import { registryRoutes } from '../registry/registry-routes.ts';
+import { ardRoutes } from '../ard/ard-routes.ts';
+import { skillRoutes } from '../skills/skill-routes.ts';
+import { ownerRoutes } from '../owners/owner-routes.ts';
 
-export const ROUTE_MODULES: ReadonlyArray<(services: Services) => Route[]> = [catalogRoutes, authRoutes, staffRoutes, agentRoutes, siteRoutes, opsRoutes];
+export const ROUTE_MODULES: ReadonlyArray<(services: Services) => Route[]> = [catalogRoutes, authRoutes, staffRoutes, agentRoutes, siteRoutes, opsRoutes, registryRoutes, ardRoutes, skillRoutes, ownerRoutes];

@@ -18,6 +18,7 @@ import {
   StageSchema,
   VersioningPolicySchema,
 } from './schemas.ts';
+import { ARD_OPERATIONS, OWNER_OPERATIONS, SKILL_OPERATIONS, STANDARD_OPERATIONS } from './standard-operations.ts';
 
 export type Schema = z.ZodType | { readonly json: Record<string, unknown> };
 
@@ -462,6 +463,10 @@ export const OPERATIONS: readonly Operation[] = [
     },
   },
   ...OPERATIONS_ROUTES,
+  ...STANDARD_OPERATIONS,
+  ...ARD_OPERATIONS,
+  ...SKILL_OPERATIONS,
+  ...OWNER_OPERATIONS,
 ];
 
 export function operation(id: string): Operation {

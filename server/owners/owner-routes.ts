@@ -1,0 +1,131 @@
+// Per-owner figures (GET /api/v1/owners/{owner}/stats) and an embeddable SVG badge per listing (GET /badges/{slug}.svg).
+// Owner figures come from one pass over the snapshot's ids and figure columns, made on first use: listings per type,
+// summed installs, stars summed over distinct repositories (several listings of one repo share its stars; the largest
+// figure counts), and the
+// owner's rank among all owners of each type by that type's ranking metric.
+import { CatalogError } from '../../src/domain/errors.ts';
+import { LISTING_TYPES, RANKING_METRIC, TYPE_LABELS, type ListingType } from '../../src/domain/listing-types.ts';
+import { LIMITS } from '../../src/domain/limits.ts';
+import type { Snapshot } from '../catalog/live-catalog.ts';
+import { sendJson, sendText } from '../http/reply.ts';
+import type { Route } from '../http/router.ts';
+import type { Services } from '../services.ts';
+
+interface TypeFigures {
+  count: number;
+  installs: number;
+  stars: number;
+}
+
+interface OwnerTable {
+  /** Lower-cased owner → its figures per type. */
+  owners: Map<string, { name: string; byType: Partial<Record<ListingType, TypeFigures>> }>;
+  /** Per type: owners ordered by the type's ranking metric, best first. */
+  ranks: Record<ListingType, Map<string, number>>;
+  ownersPerType: Record<ListingType, number>;
+}
+
+const tables = new WeakMap<Snapshot, OwnerTable>();
+
+function ownerTable(snapshot: Snapshot): OwnerTable {
+  let table = tables.get(snapshot);
+  if (table) return table;
+  const { ids, columns } = snapshot.store;
+  const owners: OwnerTable['owners'] = new Map();
+  // Listings of one repository may carry different star figures (from different sources): its largest counts once.
+  const repoStars = new Map<string, { figures: TypeFigures; stars: number }>();
+  for (let doc = 0; doc < ids.length; doc++) {
+    const id = ids[doc]!;
+    const colon = id.indexOf(':');
+    const hash = id.lastIndexOf('#');
+    const repo = id.slice(colon + 1, hash);
+    const name = repo.slice(0, repo.indexOf('/'));
+    const type = LISTING_TYPES[columns.type[doc]!]!;
+    const key = name.toLowerCase();
+    let owner = owners.get(key);
+    if (!owner) owners.set(key, (owner = { name, byType: {} }));
+    const figures = (owner.byType[type] ??= { count: 0, installs: 0, stars: 0 });
+    figures.count++;
+    figures.installs += columns.installs[doc]!;
+    const repoKey = `${type}:${repo.toLowerCase()}`;
+    const stars = columns.stars[doc]!;
+    const seen = repoStars.get(repoKey);
+    if (!seen) repoStars.set(repoKey, { figures, stars });
+    else if (stars > seen.stars) seen.stars = stars;
+  }
+  for (const { figures, stars } of repoStars.values()) figures.stars += stars;
+  const ranks = {} as OwnerTable['ranks'];
+  const ownersPerType = {} as OwnerTable['ownersPerType'];
+  for (const type of LISTING_TYPES) {
+    const metric = RANKING_METRIC[type];
+    const ranked = [...owners].filter(([, o]) => o.byType[type]).sort(([ka, a], [kb, b]) => b.byType[type]![metric] - a.byType[type]![metric] || (ka < kb ? -1 : 1));
+    ranks[type] = new Map(ranked.map(([key], i) => [key, i + 1]));
+    ownersPerType[type] = ranked.length;
+  }
+  table = { owners, ranks, ownersPerType };
+  tables.set(snapshot, table);
+  return table;
+}
+
+const escapeXml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
+
+function compact(n: number): string {
+  if (n >= 1e6) return `${(n / 1e6).toFixed(n >= 1e7 ? 0 : 1).replace(/\.0$/, '')}M`;
+  if (n >= 1e3) return `${(n / 1e3).toFixed(n >= 1e4 ? 0 : 1).replace(/\.0$/, '')}k`;
+  return String(n);
+}
+
+/** A flat two-part badge; widths from a fixed per-character estimate (no font metrics on the server). */
+export function badgeSvg(label: string, value: string, synthetic: boolean): string {
+  const width = (text: string) => 10 + Math.round(text.length * 6.5);
+  const lw = width(label);
+  const vw = width(value);
+  const color = synthetic ? '#8c959f' : '#1f883d';
+  const title = `${label}: ${value}${synthetic ? ' (synthetic figure)' : ''}`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${lw + vw}" height="20" role="img" aria-label="${escapeXml(title)}"><title>${escapeXml(title)}</title>` +
+    `<rect width="${lw}" height="20" fill="#555"/><rect x="${lw}" width="${vw}" height="20" fill="${color}"/>` +
+    `<g fill="#fff" text-anchor="middle" font-family="Verdana,DejaVu Sans,sans-serif" font-size="11">` +
+    `<text x="${lw / 2}" y="14">${escapeXml(label)}</text><text x="${lw + vw / 2}" y="14">${escapeXml(value)}</text></g></svg>`;
+}
+
+export function ownerRoutes(services: Services): Route[] {
+  return [
+    {
+      method: 'GET',
+      path: ['/api/v1/owners/:owner/stats', '/v1/owners/:owner/stats', '/api/upstream/owners/:owner/stats'],
+      handler: (ctx) => {
+        const requested = ctx.params.owner ?? '';
+        if (requested.length < 1 || requested.length > LIMITS.owner) throw new CatalogError('invalid_parameter', `Parameter 'owner' must be 1 to ${LIMITS.owner} characters.`);
+        const table = ownerTable(services.catalog.current);
+        const owner = table.owners.get(requested.toLowerCase());
+        if (!owner) throw new CatalogError('not_found', `No listing belongs to the owner '${requested}'.`, { resolution: 'Owners are the first part of a listing repo (owner/repo).' });
+        const byType: Record<string, unknown> = {};
+        let total = 0;
+        let installs = 0;
+        let stars = 0;
+        for (const type of LISTING_TYPES) {
+          const figures = owner.byType[type];
+          if (!figures) continue;
+          total += figures.count;
+          installs += figures.installs;
+          stars += figures.stars;
+          byType[type] = { ...figures, rankedBy: RANKING_METRIC[type], rank: table.ranks[type].get(requested.toLowerCase()), owners: table.ownersPerType[type] };
+        }
+        sendJson(ctx.res, 200, { owner: owner.name, total, installs, stars, byType, listings: `${services.config.baseUrl}/api/v1/listings?owner=${encodeURIComponent(owner.name)}` });
+      },
+    },
+    {
+      method: 'GET',
+      path: '/badges/:slug.svg',
+      handler: (ctx) => {
+        const snapshot = services.catalog.current;
+        const doc = snapshot.store.findDoc(ctx.params.slug ?? '');
+        if (doc === undefined) throw new CatalogError('not_found', `No listing has the slug '${ctx.params.slug}'.`);
+        const listing = JSON.parse(snapshot.store.readJson([doc])[0]!) as { type: ListingType; installs: number; stars: number; metrics: { installs: string; stars: string } };
+        const metric = RANKING_METRIC[listing.type];
+        const svg = badgeSvg(`${TYPE_LABELS[listing.type].singular.toLowerCase()} ${metric}`, compact(listing[metric]), listing.metrics[metric] !== 'real');
+        sendText(ctx.res, 200, svg, 'image/svg+xml; charset=utf-8', { 'Cache-Control': 'public, max-age=3600', 'Content-Security-Policy': "default-src 'none'" });
+      },
+    },
+  ];
+}

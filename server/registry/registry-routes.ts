@@ -1,0 +1,174 @@
+// The official-MCP-registry read API (GET /v0.1/servers and /v0.1/servers/{name}/versions[/{version}]) over
+// the catalog's MCP listings, so registry clients (VS Code, subregistries, the registry's own tooling) can
+// read the catalog as a registry. Search runs through the same listing search as the API's `q`.
+import { CatalogError, invalidParameter } from '../../src/domain/errors.ts';
+import { listingQuery } from '../../src/domain/listing-query.ts';
+import { parseServerName, REGISTRY_PAGE, serverVersion, toServerResponse, type ServerResponse } from '../../src/domain/mcp-registry.ts';
+import type { Listing } from '../../src/domain/schemas.ts';
+import type { Snapshot } from '../catalog/live-catalog.ts';
+import { sendJson } from '../http/reply.ts';
+import type { RequestContext, Route } from '../http/router.ts';
+import { listingsJson } from '../routes/catalog-routes.ts';
+import type { Services } from '../services.ts';
+
+export const REGISTRY_PATHS = {
+  servers: '/v0.1/servers',
+  versions: '/v0.1/servers/{serverName}/versions',
+  version: '/v0.1/servers/{serverName}/versions/{version}',
+} as const;
+
+const MAX_SEARCH = 128;
+
+/** Per snapshot: every MCP listing's update time and version, for the filters the search engine lacks. */
+interface McpTable {
+  updatedMs: Map<number, number>;
+  version: Map<number, string>;
+}
+
+const tables = new WeakMap<Snapshot, McpTable>();
+
+function mcpTable(snapshot: Snapshot): McpTable {
+  let table = tables.get(snapshot);
+  if (table) return table;
+  const docs = snapshot.engine.search({ types: ['mcp'], offset: 0, limit: snapshot.store.count }).docs;
+  table = { updatedMs: new Map(), version: new Map() };
+  const texts = snapshot.store.readJson(docs);
+  texts.forEach((text, i) => {
+    const listing = JSON.parse(text) as Pick<Listing, 'updatedAt' | 'version'>;
+    table!.updatedMs.set(docs[i]!, Date.parse(listing.updatedAt));
+    table!.version.set(docs[i]!, serverVersion(listing));
+  });
+  tables.set(snapshot, table);
+  return table;
+}
+
+/** Cursors carry the offset of the next page and the query they belong to. */
+function encodeCursor(offset: number, fingerprint: string): string {
+  return Buffer.from(JSON.stringify([offset, fingerprint]), 'utf8').toString('base64url');
+}
+
+function decodeCursor(raw: string, fingerprint: string): number {
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
+  } catch {
+    throw invalidParameter('cursor', 'is not a cursor this registry issued (use metadata.nextCursor of the previous page)');
+  }
+  if (!Array.isArray(decoded) || !Number.isSafeInteger(decoded[0]) || (decoded[0] as number) < 0 || typeof decoded[1] !== 'string')
+    throw invalidParameter('cursor', 'is not a cursor this registry issued (use metadata.nextCursor of the previous page)');
+  if (decoded[1] !== fingerprint) throw invalidParameter('cursor', 'belongs to a different query; keep search, updated_since and version of the page that issued it');
+  return decoded[0] as number;
+}
+
+function single(ctx: RequestContext, name: string): string | undefined {
+  const values = ctx.query.getAll(name);
+  if (values.length > 1) throw invalidParameter(name, 'must be given at most once');
+  return values[0];
+}
+
+function parseBoolean(ctx: RequestContext, name: string): boolean {
+  const raw = single(ctx, name);
+  if (raw === undefined || raw === '') return false;
+  if (raw !== 'true' && raw !== 'false') throw invalidParameter(name, 'must be true or false');
+  return raw === 'true';
+}
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
+
+export function registryRoutes(services: Services): Route[] {
+  const serverResponses = (snapshot: Snapshot, docs: readonly number[]): ServerResponse[] =>
+    listingsJson(services, snapshot, docs).map((text) => toServerResponse(JSON.parse(text) as Listing));
+
+  const listServers = (ctx: RequestContext) => {
+    const search = single(ctx, 'search')?.trim() || undefined;
+    if (search !== undefined && search.length > MAX_SEARCH) throw invalidParameter('search', `must be at most ${MAX_SEARCH} characters`);
+    const limitRaw = single(ctx, 'limit');
+    let limit: number = REGISTRY_PAGE.default;
+    if (limitRaw !== undefined && limitRaw !== '') {
+      if (!/^\d+$/.test(limitRaw) || Number(limitRaw) < 1 || Number(limitRaw) > REGISTRY_PAGE.max)
+        throw invalidParameter('limit', `must be an integer from 1 to ${REGISTRY_PAGE.max}`);
+      limit = Number(limitRaw);
+    }
+    const sinceRaw = single(ctx, 'updated_since');
+    let since: number | undefined;
+    if (sinceRaw !== undefined && sinceRaw !== '') {
+      since = Date.parse(sinceRaw);
+      if (!RFC3339.test(sinceRaw) || Number.isNaN(since)) throw invalidParameter('updated_since', 'must be an RFC 3339 date-time such as 2025-08-07T13:15:04Z');
+    }
+    const version = single(ctx, 'version')?.trim() || undefined;
+    // Nothing is ever deleted from this read-only registry, so include_deleted changes nothing; it is still checked.
+    parseBoolean(ctx, 'include_deleted');
+    const fingerprint = JSON.stringify([search ?? '', since ?? '', version ?? '']);
+    const cursorRaw = single(ctx, 'cursor');
+    const offset = cursorRaw ? decodeCursor(cursorRaw, fingerprint) : 0;
+
+    const snapshot = services.catalog.current;
+    let page: number[];
+    let hasMore: boolean;
+    const filtered = since !== undefined || (version !== undefined && version !== 'latest');
+    if (!filtered) {
+      const found = search
+        ? services.listingSearch(snapshot, listingQuery({ q: search, types: ['mcp'], offset, limit })).result
+        : snapshot.engine.search({ types: ['mcp'], sort: 'stars', offset, limit });
+      page = found.docs;
+      hasMore = found.hasMore;
+    } else {
+      const all = search
+        ? services.listingSearch(snapshot, listingQuery({ q: search, types: ['mcp'], offset: 0, limit: snapshot.store.count })).result.docs
+        : snapshot.engine.search({ types: ['mcp'], sort: 'stars', offset: 0, limit: snapshot.store.count }).docs;
+      const table = mcpTable(snapshot);
+      const kept = all.filter(
+        (doc) => (since === undefined || (table.updatedMs.get(doc) ?? 0) >= since) && (version === undefined || version === 'latest' || table.version.get(doc) === version),
+      );
+      page = kept.slice(offset, offset + limit);
+      hasMore = kept.length > offset + limit;
+    }
+    const metadata: { count: number; nextCursor?: string } = { count: page.length };
+    if (hasMore) metadata.nextCursor = encodeCursor(offset + limit, fingerprint);
+    sendJson(ctx.res, 200, { servers: serverResponses(snapshot, page), metadata });
+  };
+
+  const findServer = (ctx: RequestContext): ServerResponse => {
+    const name = ctx.params.serverName ?? '';
+    const parsed = parseServerName(name);
+    const snapshot = services.catalog.current;
+    const doc = parsed ? snapshot.store.findDoc(parsed.slug) : undefined;
+    const response = doc !== undefined && isMcp(snapshot, doc) ? serverResponses(snapshot, [doc])[0] : undefined;
+    // The slug alone finds the listing; the owner must match too, or another owner's name would resolve.
+    if (!response || response.server.name.toLowerCase() !== name.toLowerCase())
+      throw new CatalogError('not_found', `No MCP server is named '${name}'.`, {
+        resolution: 'Names look like io.github.{owner}/{slug} with the slash URL-encoded (%2F); list them with GET /v0.1/servers.',
+      });
+    return response;
+  };
+
+  return [
+    { method: 'GET', path: REGISTRY_PATHS.servers, handler: listServers },
+    {
+      method: 'GET',
+      path: '/v0.1/servers/:serverName/versions',
+      handler: (ctx) => {
+        parseBoolean(ctx, 'include_deleted');
+        sendJson(ctx.res, 200, { servers: [findServer(ctx)], metadata: { count: 1 } });
+      },
+    },
+    {
+      method: 'GET',
+      path: '/v0.1/servers/:serverName/versions/:version',
+      handler: (ctx) => {
+        parseBoolean(ctx, 'include_deleted');
+        const response = findServer(ctx);
+        const version = ctx.params.version ?? '';
+        if (version !== 'latest' && version !== response.server.version)
+          throw new CatalogError('not_found', `${response.server.name} has no version '${version}'.`, {
+            resolution: `This registry keeps the current version only: ${response.server.version} (also reachable as latest).`,
+          });
+        sendJson(ctx.res, 200, response);
+      },
+    },
+  ];
+}
+
+function isMcp(snapshot: Snapshot, doc: number): boolean {
+  return snapshot.store.ids[doc]!.startsWith('mcp:');
+}
