@@ -5,7 +5,7 @@ import { createReadStream, existsSync, readFileSync, type Stats } from 'node:fs'
 import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
-import type { HeadersManifest, NegotiationManifest } from '../../build/site-writer.ts';
+import type { HeadersManifest, NegotiationManifest } from '../../src/domain/static-serving.ts';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
