@@ -252,7 +252,9 @@ ${d.upstreams.map((u) => `        server ${u};`).join('\n')}
     proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
     proxy_set_header X-Forwarded-Proto $scheme;
     proxy_pass_request_headers on;
-    # Event streams (MCP SSE, /ask) pass unbuffered: the shim sends X-Accel-Buffering: no.
+    # Event streams (MCP SSE, /ask) pass unbuffered: the shim sends X-Accel-Buffering: no, passed on for a proxy
+    # further out (a CDN or another nginx).
+    proxy_pass_header X-Accel-Buffering;
     proxy_read_timeout 300s;
     proxy_next_upstream error timeout;
 
