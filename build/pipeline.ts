@@ -65,8 +65,10 @@ export async function defaultStages(): Promise<Stage[]> {
   const { SHARDS_STAGE } = await import('./shards.ts');
   const { SITE_STAGE } = await import('./site-stage.ts');
   const { EMBEDDINGS_STAGE } = await import('./embeddings/embeddings-stage.ts');
+  const { FRONT_STAGE } = await import('./front-stage.ts');
   // The site stage moves Astro's output into site/, so it runs before the stages that add files there.
-  return [INDEX_STAGE, EMBEDDINGS_STAGE, SITE_STAGE, SHARDS_STAGE, DISCOVERY_STAGE];
+  // The front renders last: it reads the manifests the other stages leave in site/.
+  return [INDEX_STAGE, EMBEDDINGS_STAGE, SITE_STAGE, SHARDS_STAGE, DISCOVERY_STAGE, FRONT_STAGE];
 }
 
 const REPO_ROOT = resolve(import.meta.dirname, '..');

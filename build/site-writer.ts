@@ -5,6 +5,7 @@
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join, normalize, sep } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { MANIFEST_FILES, type ContentTypesManifest, type HeadersManifest, type NegotiationManifest } from '../src/domain/static-serving.ts';
 
 export interface GeneratedFile {
   /** Site path, e.g. /openapi.json or /.well-known/api-catalog. */
@@ -17,10 +18,7 @@ export interface GeneratedFile {
   headers?: Record<string, string>;
 }
 
-/** negotiation.json: site path → the representations it is offered as, default first. */
-export type NegotiationManifest = Record<string, Array<{ type: string; file: string }>>;
-/** headers.json: site path → extra response headers. */
-export type HeadersManifest = Record<string, Record<string, string>>;
+export type { HeadersManifest, NegotiationManifest } from '../src/domain/static-serving.ts';
 
 const IMPLIED: Record<string, string> = {
   '.html': 'text/html', '.json': 'application/json', '.txt': 'text/plain', '.md': 'text/markdown', '.xml': 'application/xml',
@@ -31,7 +29,7 @@ export const COMPRESS_MIN_BYTES = 512;
 
 export class SiteWriter {
   readonly root: string;
-  private readonly contentTypes: Record<string, string>;
+  private readonly contentTypes: ContentTypesManifest;
   private readonly negotiation: NegotiationManifest;
   private readonly headers: HeadersManifest;
 
@@ -39,9 +37,9 @@ export class SiteWriter {
     this.root = root;
     mkdirSync(root, { recursive: true });
     const existing = (name: string) => (existsSync(join(root, name)) ? JSON.parse(readFileSync(join(root, name), 'utf8')) : {});
-    this.contentTypes = existing('content-types.json');
-    this.negotiation = existing('negotiation.json');
-    this.headers = existing('headers.json');
+    this.contentTypes = existing(MANIFEST_FILES.contentTypes);
+    this.negotiation = existing(MANIFEST_FILES.negotiation);
+    this.headers = existing(MANIFEST_FILES.headers);
   }
 
   write(file: GeneratedFile, options: { compress?: boolean } = {}): void {
@@ -72,8 +70,8 @@ export class SiteWriter {
 
   /** Persists the content-type overrides, the negotiated alternates and the extra headers; call once after the last write. */
   finish(): void {
-    writeFileSync(join(this.root, 'content-types.json'), JSON.stringify(this.contentTypes, null, 1));
-    writeFileSync(join(this.root, 'negotiation.json'), JSON.stringify(this.negotiation, null, 1));
-    writeFileSync(join(this.root, 'headers.json'), JSON.stringify(this.headers, null, 1));
+    writeFileSync(join(this.root, MANIFEST_FILES.contentTypes), JSON.stringify(this.contentTypes, null, 1));
+    writeFileSync(join(this.root, MANIFEST_FILES.negotiation), JSON.stringify(this.negotiation, null, 1));
+    writeFileSync(join(this.root, MANIFEST_FILES.headers), JSON.stringify(this.headers, null, 1));
   }
 }

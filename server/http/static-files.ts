@@ -1,28 +1,27 @@
-// Serves the built static output: path → file (also dir/index.html), the precompressed .br/.gz sibling when
-// the client accepts it, strong ETags, and Cache-Control by kind of asset. Content types for files without
-// an extension (e.g. /.well-known/api-catalog) come from the build's content-types.json.
-import { createReadStream, existsSync, readFileSync, type Stats } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+// Serves the built static output: path → file (also dir/index.html, path.html), the precompressed .br/.gz
+// sibling when the client accepts it, strong ETags, and Cache-Control by kind of asset. Content types for files
+// without an extension (e.g. /.well-known/api-catalog) come from the build's content-types.json.
+//
+// A build never changes once it is served (a rebuild is a new directory and a new StaticFiles), so each path is
+// resolved once: its files are stat'ed and its response headers prepared on first request, and small files are
+// kept in memory (bounded by bytes). A repeated request costs a map lookup and one write; a conditional one is
+// answered from the prepared validator without touching the disk.
+import { createReadStream, existsSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
-import type { HeadersManifest, NegotiationManifest } from '../../build/site-writer.ts';
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8',
-  '.md': 'text/markdown; charset=utf-8',
-  '.xml': 'application/xml; charset=utf-8',
-  '.yaml': 'application/yaml; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.webmanifest': 'application/manifest+json',
-  '.woff2': 'font/woff2',
-};
+import { LRUCache } from 'lru-cache';
+import {
+  CONTENT_TYPES,
+  DEFAULT_CONTENT_TYPE,
+  MANIFEST_FILES,
+  PRECOMPRESSED,
+  SERVER_MANIFESTS,
+  cacheControlFor,
+  type ContentTypesManifest,
+  type HeadersManifest,
+  type NegotiationManifest,
+} from '../../src/domain/static-serving.ts';
 
 export interface StaticFiles {
   /** true when a file was served (or a 304/HEAD answered); false when nothing is there. */
@@ -31,6 +30,15 @@ export interface StaticFiles {
   has(path: string): boolean;
   /** Whether serve() would find a file at this URL path (for the Allow header of a 405). */
   exists(path: string): Promise<boolean>;
+}
+
+export interface StaticFilesOptions {
+  /** Bytes of file content kept in memory across all files (default 64 MiB). */
+  maxCachedBytes?: number;
+  /** Larger files are streamed from disk on every request (default 1 MiB). */
+  maxCachedFileBytes?: number;
+  /** Request paths whose resolution (found or not) is remembered (default 50,000). */
+  maxPaths?: number;
 }
 
 // RFC 9110 §12.5.1: the q of the most specific matching range (type/subtype, then type/*, then the full wildcard).
@@ -73,16 +81,52 @@ export function negotiateMediaType(accept: string | undefined, offered: readonly
   return chosen;
 }
 
-/** The build's instructions to this handler; files of the site directory, but not part of the site. */
-const SERVER_MANIFESTS = new Set(['content-types.json', 'negotiation.json', 'headers.json']);
+/** One encoding of one representation: its file, prepared headers and (when small) its bytes. */
+interface Encoded {
+  file: string;
+  size: number;
+  etag: string;
+  headers: OutgoingHttpHeaders;
+}
 
-export function createStaticFiles(root: string): StaticFiles {
+/** One representation (media type) of a resolved path, by content coding. */
+interface Representation {
+  identity: Encoded;
+  br?: Encoded;
+  gzip?: Encoded;
+}
+
+interface Resolved {
+  /** Default first; more than one only for negotiated files. */
+  representations: Representation[];
+  types: string[];
+}
+
+const ACCEPTS_BR = /\bbr\b/;
+const ACCEPTS_GZIP = /\bgzip\b/;
+
+function fileStats(path: string): Stats | undefined {
+  try {
+    const stats = statSync(path);
+    return stats.isFile() ? stats : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function createStaticFiles(root: string, options: StaticFilesOptions = {}): StaticFiles {
+  const maxCachedFileBytes = options.maxCachedFileBytes ?? 1024 * 1024;
   const manifest = <T>(name: string): T => (existsSync(join(root, name)) ? JSON.parse(readFileSync(join(root, name), 'utf8')) : {}) as T;
-  const overrides = manifest<Record<string, string>>('content-types.json');
-  const negotiation = manifest<NegotiationManifest>('negotiation.json');
-  const extraHeaders = manifest<HeadersManifest>('headers.json');
+  const overrides = manifest<ContentTypesManifest>(MANIFEST_FILES.contentTypes);
+  const negotiation = manifest<NegotiationManifest>(MANIFEST_FILES.negotiation);
+  const extraHeaders = manifest<HeadersManifest>(MANIFEST_FILES.headers);
 
-  const resolveFile = async (path: string): Promise<{ file: string; stats: Stats; logical: string } | undefined> => {
+  /** Request path → what it resolves to (null: nothing), remembered for the life of this build. */
+  const paths = new LRUCache<string, Resolved | { none: true }>({ max: options.maxPaths ?? 50_000 });
+  /** File contents by file path, bounded by bytes. */
+  const bytes = new LRUCache<string, Buffer>({ maxSize: options.maxCachedBytes ?? 64 * 1024 * 1024, sizeCalculation: (buffer) => Math.max(1, buffer.length) });
+
+  const locate = (path: string): { file: string; stats: Stats; logical: string } | undefined => {
     let decoded: string;
     try {
       decoded = decodeURIComponent(path);
@@ -95,10 +139,93 @@ export function createStaticFiles(root: string): StaticFiles {
     const base = join(root, relative);
     if (!base.startsWith(root)) return undefined;
     for (const candidate of [base, join(base, 'index.html'), `${base}.html`]) {
-      const stats = await stat(candidate).catch(() => undefined);
-      if (stats?.isFile()) return { file: candidate, stats, logical: '/' + candidate.slice(root.length + 1).split(sep).join('/') };
+      const stats = fileStats(candidate);
+      if (stats) return { file: candidate, stats, logical: '/' + candidate.slice(root.length + 1).split(sep).join('/') };
     }
     return undefined;
+  };
+
+  const prepare = (file: string, stats: Stats, logical: string, type: string, variantTag: string, negotiated: boolean): Representation => {
+    const common: OutgoingHttpHeaders = {
+      'Content-Type': type,
+      Vary: negotiated ? 'Accept, Accept-Encoding' : 'Accept-Encoding',
+      ...extraHeaders[logical],
+      'Last-Modified': stats.mtime.toUTCString(),
+      'Cache-Control': cacheControlFor(logical),
+    };
+    // A representation other than the default has its own validator (RFC 9110 §8.8.3).
+    const tag = `${stats.size.toString(36)}-${Math.floor(stats.mtimeMs).toString(36)}${variantTag}`;
+    const encoded = (path: string, size: number, encoding: string | undefined): Encoded => {
+      const etag = `"${tag}${encoding ? `-${encoding}` : ''}"`;
+      const headers: OutgoingHttpHeaders = { ...common, ETag: etag, 'Content-Length': size };
+      if (encoding) headers['Content-Encoding'] = encoding;
+      return { file: path, size, etag, headers };
+    };
+    const representation: Representation = { identity: encoded(file, stats.size, undefined) };
+    for (const { encoding, suffix } of PRECOMPRESSED) {
+      const compressed = fileStats(file + suffix);
+      if (compressed) representation[encoding] = encoded(file + suffix, compressed.size, encoding);
+    }
+    return representation;
+  };
+
+  const resolve = (path: string): Resolved | undefined => {
+    const cached = paths.get(path);
+    if (cached) return 'none' in cached ? undefined : cached;
+    const found = locate(path);
+    if (!found) {
+      paths.set(path, { none: true });
+      return undefined;
+    }
+    const variants = negotiation[found.logical];
+    let resolved: Resolved;
+    if (variants && variants.length > 0) {
+      const representations = variants.map((variant, index) => {
+        const target = variant.file === found.logical ? found : (locate(variant.file) ?? found);
+        return prepare(target.file, target.stats, found.logical, variant.type, `-v${index}`, true);
+      });
+      resolved = { representations, types: variants.map((variant) => variant.type) };
+    } else {
+      const type = overrides[found.logical] ?? CONTENT_TYPES[extname(found.file)] ?? DEFAULT_CONTENT_TYPE;
+      resolved = { representations: [prepare(found.file, found.stats, found.logical, type, '', false)], types: [type] };
+    }
+    paths.set(path, resolved);
+    return resolved;
+  };
+
+  const send = async (req: IncomingMessage, res: ServerResponse, chosen: Encoded): Promise<void> => {
+    const inm = req.headers['if-none-match'];
+    if (inm !== undefined && (inm === chosen.etag || inm.split(',').some((tag) => tag.trim().replace(/^W\//, '') === chosen.etag))) {
+      const { 'Content-Length': _length, ...headers } = chosen.headers;
+      res.writeHead(304, headers);
+      res.end();
+      return;
+    }
+    if (req.method === 'HEAD') {
+      res.writeHead(200, chosen.headers);
+      res.end();
+      return;
+    }
+    if (chosen.size <= maxCachedFileBytes) {
+      let body = bytes.get(chosen.file);
+      if (!body) {
+        body = await readFile(chosen.file);
+        bytes.set(chosen.file, body);
+      }
+      res.writeHead(200, chosen.headers);
+      res.end(body);
+      return;
+    }
+    res.writeHead(200, chosen.headers);
+    await new Promise<void>((resolveStream, reject) => {
+      const stream = createReadStream(chosen.file);
+      stream.on('error', reject);
+      res.on('close', () => {
+        stream.destroy();
+        resolveStream();
+      });
+      stream.pipe(res);
+    });
   };
 
   return {
@@ -109,66 +236,17 @@ export function createStaticFiles(root: string): StaticFiles {
       return (await resolveFile(path)) !== undefined;
     },
     async serve(req, res, path) {
-      let found = await resolveFile(path);
-      if (!found) return false;
-      const logical = found.logical;
-      let type = overrides[found.logical] ?? CONTENT_TYPES[extname(found.file)] ?? 'application/octet-stream';
-      // A representation other than the default has its own validator (RFC 9110 §8.8.3) and caches must key on Accept.
-      let variantTag = '';
-      const variants = negotiation[logical];
-      if (variants && variants.length > 0) {
-        const index = negotiateMediaType(req.headers.accept, variants.map((v) => v.type));
-        const variant = variants[index]!;
-        if (variant.file !== found.logical) found = (await resolveFile(variant.file)) ?? found;
-        type = variant.type;
-        variantTag = `-v${index}`;
+      const resolved = resolve(path);
+      if (!resolved) return false;
+      const representation =
+        resolved.representations.length > 1 ? resolved.representations[negotiateMediaType(req.headers.accept, resolved.types)]! : resolved.representations[0]!;
+      const acceptEncoding = req.headers['accept-encoding'];
+      let chosen = representation.identity;
+      if (acceptEncoding) {
+        if (representation.br && ACCEPTS_BR.test(acceptEncoding)) chosen = representation.br;
+        else if (representation.gzip && ACCEPTS_GZIP.test(acceptEncoding)) chosen = representation.gzip;
       }
-      const accept = String(req.headers['accept-encoding'] ?? '');
-      let file = found.file;
-      let stats = found.stats;
-      let encoding: string | undefined;
-      for (const [name, suffix] of [['br', '.br'], ['gzip', '.gz']] as const) {
-        if (!new RegExp(`\\b${name}\\b`).test(accept)) continue;
-        const variant = await stat(found.file + suffix).catch(() => undefined);
-        if (variant?.isFile()) {
-          file = found.file + suffix;
-          stats = variant;
-          encoding = name;
-          break;
-        }
-      }
-      const etag = `"${found.stats.size.toString(36)}-${Math.floor(found.stats.mtimeMs).toString(36)}${variantTag}${encoding ? `-${encoding}` : ''}"`;
-      res.setHeader('Content-Type', type);
-      res.setHeader('ETag', etag);
-      res.setHeader('Vary', variants ? 'Accept, Accept-Encoding' : 'Accept-Encoding');
-      for (const [name, value] of Object.entries(extraHeaders[logical] ?? {})) res.setHeader(name, value);
-      res.setHeader('Last-Modified', found.stats.mtime.toUTCString());
-      res.setHeader(
-        'Cache-Control',
-        found.logical.startsWith('/_astro/') ? 'public, max-age=31536000, immutable' : 'public, max-age=300, stale-while-revalidate=86400',
-      );
-      if (encoding) res.setHeader('Content-Encoding', encoding);
-      const inm = req.headers['if-none-match'];
-      if (inm && inm.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) {
-        res.statusCode = 304;
-        res.end();
-        return true;
-      }
-      res.statusCode = 200;
-      res.setHeader('Content-Length', stats.size);
-      if (req.method === 'HEAD') {
-        res.end();
-        return true;
-      }
-      await new Promise<void>((resolve, reject) => {
-        const stream = createReadStream(file);
-        stream.on('error', reject);
-        res.on('close', () => {
-          stream.destroy();
-          resolve();
-        });
-        stream.pipe(res);
-      });
+      await send(req, res, chosen);
       return true;
     },
   };
