@@ -233,7 +233,7 @@ export function createStaticFiles(root: string, options: StaticFilesOptions = {}
       return existsSync(join(root, path));
     },
     async exists(path) {
-      return (await resolveFile(path)) !== undefined;
+      return resolve(path) !== undefined;
     },
     async serve(req, res, path) {
       const resolved = resolve(path);
