@@ -12,13 +12,20 @@ export function readSiteManifests(siteRoot: string): SiteManifests {
   return { contentTypes: read(MANIFEST_FILES.contentTypes), negotiation: read(MANIFEST_FILES.negotiation), headers: read(MANIFEST_FILES.headers) };
 }
 
+/** The public origin a finished build was made for (its build.json). */
+function recordedBaseUrl(buildDir: string): string {
+  const record = JSON.parse(readFileSync(join(buildDir, 'build.json'), 'utf8')) as { baseUrl?: unknown };
+  if (typeof record.baseUrl !== 'string') throw new Error(`${buildDir}/build.json names no baseUrl`);
+  return record.baseUrl;
+}
+
 /** Writes front/http.conf, front/server.conf and the example front/nginx.conf of a build; returns the front directory. */
-export function writeFrontConfig(buildDir: string): string {
+export function writeFrontConfig(buildDir: string, baseUrl: string = recordedBaseUrl(buildDir)): string {
   const siteRoot = join(buildDir, 'site');
   const dir = join(buildDir, 'front');
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'http.conf'), renderHttpConf());
-  writeFileSync(join(dir, 'server.conf'), renderServerConf(siteRoot, readSiteManifests(siteRoot)));
+  writeFileSync(join(dir, 'server.conf'), renderServerConf(siteRoot, readSiteManifests(siteRoot), baseUrl));
   writeFileSync(
     join(dir, 'nginx.conf'),
     renderNginxConf({
@@ -36,6 +43,6 @@ export function writeFrontConfig(buildDir: string): string {
 export const FRONT_STAGE: Stage = {
   name: 'front',
   async run(ctx) {
-    writeFrontConfig(ctx.buildDir);
+    writeFrontConfig(ctx.buildDir, ctx.baseUrl);
   },
 };

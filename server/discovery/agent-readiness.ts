@@ -12,22 +12,7 @@ import { sendText } from '../http/reply.ts';
 import type { Services } from '../services.ts';
 
 /** The Link header value: one string, built once per origin. */
-export function discoveryLinks(baseUrl: string): string {
-  return [
-    `<${baseUrl}/.well-known/api-catalog>; rel="api-catalog"; type="application/linkset+json"`,
-    `<${baseUrl}/openapi.json>; rel="service-desc"; type="application/vnd.oai.openapi+json;version=3.1"`,
-    `<${baseUrl}/docs/api/>; rel="service-doc"; type="text/html"`,
-    `<${baseUrl}${AGENT_PATHS.serverCard}>; rel="describedby"; type="application/mcp-server-card+json"; title="MCP server card"`,
-    `<${baseUrl}${AGENT_PATHS.agentCard}>; rel="describedby"; type="application/a2a-agent-card+json"; title="A2A agent card"`,
-    `<${baseUrl}/.well-known/ai-catalog.json>; rel="ai-catalog"; type="application/json"`,
-    `<${baseUrl}${ARD_PATHS.manifest}>; rel="ard"; type="application/json"`,
-  ].join(', ');
-}
-
-/** Pages (every site page ends in a slash, plus the few without one) and the API root. */
-export function takesDiscoveryLinks(path: string): boolean {
-  return path.endsWith('/') || path === '/api/v1' || path === '/v1' || path === '/browse' || path === '/mcp' || path === '/login';
-}
+export { discoveryLinks, takesDiscoveryLinks } from '../../src/domain/discovery-links.ts';
 
 const LISTING_PAGE = /^\/listings\/([a-z0-9]+(?:-[a-z0-9]+)*)\/?$/;
 

@@ -1,0 +1,34 @@
+// Headers the shim sets on every answer and the generated front sets on the files it serves itself (one source
+// for both, so an answer is the same whichever of them gives it): the page security set (a CSP that the built
+// pages satisfy, no framing, no cross-origin referrer leak) and the CORS lists of the open route family.
+/**
+ * Every page script is an external module under /_astro/ and every style an external sheet (astro.config.mjs:
+ * inlineStylesheets 'never'); JSON-LD blocks are data, which script-src does not govern. The browser tests load
+ * every page type in Chromium and fail on any violation of this policy.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export const PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'strict-origin-when-cross-origin',
+  'X-Content-Type-Options': 'nosniff',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+};
+
+export const CORS_EXPOSED_HEADERS =
+  'API-Version, RateLimit, RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, Search-Mode, Search-Match, Idempotent-Replayed, WWW-Authenticate, ETag, X-Request-Id, Catalog-Build';
+export const CORS_ALLOWED_REQUEST_HEADERS =
+  'Content-Type, API-Version, Idempotency-Key, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Last-Event-ID, X-Request-Id';
+
