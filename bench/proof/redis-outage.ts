@@ -7,18 +7,22 @@
 //     catalog_redis_up 0 then 1, one down transition, and decisions by the memory store during the outage.
 // Traffic goes straight to the two shims (alternating), or through a front:
 //   --front builtin         a minimal nginx round-robin front written by this script
-//   --front <nginx.conf>    a generated front config; {{SHIM_1}}, {{SHIM_2}} (host:port), {{LISTEN}} (port) and
+//   --front generated       the front the build generated for the data directory's current build (src/front/)
+//   --front <nginx.conf>    a front config template; {{SHIM_1}}, {{SHIM_2}} (host:port), {{LISTEN}} (port) and
 //                           {{PREFIX}} (a temp dir for pid, logs and temp files) are replaced before nginx starts
-//   flock /tmp/catalog-bench.lock npx node bench/proof/redis-outage.ts <data-dir> [--front builtin|<conf>]
+//   flock /tmp/catalog-bench.lock npx node bench/proof/redis-outage.ts <data-dir> [--front builtin|generated|<conf>]
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import { buildDirs, currentBuild } from '../../build/build-dirs.ts';
+import { writeFrontConfig } from '../../build/front-stage.ts';
+import { DEBIAN_BROTLI_STATIC_MODULE, renderNginxConf } from '../../src/front/nginx-front.ts';
 import { freePort, startShim, startTraffic, tally, type Req } from './traffic.ts';
 
 const dataDir = process.argv[2];
-if (!dataDir) throw new Error('usage: redis-outage.ts <data dir with a build> [--front builtin|<nginx.conf>]');
+if (!dataDir) throw new Error('usage: redis-outage.ts <data dir with a build> [--front builtin|generated|<nginx.conf>]');
 const frontArg = process.argv.indexOf('--front') > 0 ? process.argv[process.argv.indexOf('--front') + 1] : undefined;
 const MAX = 60;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -65,12 +69,16 @@ http {
   }
 }
 `
-      : readFileSync(frontArg, 'utf8');
+      : frontArg === 'generated'
+        ? generatedFrontTemplate()
+        : readFileSync(frontArg, 'utf8');
   const conf = template
     .replaceAll('{{SHIM_1}}', `127.0.0.1:${shims[0]!.port}`)
     .replaceAll('{{SHIM_2}}', `127.0.0.1:${shims[1]!.port}`)
     .replaceAll('{{LISTEN}}', String(listen))
     .replaceAll('{{PREFIX}}', prefix);
+  // The generated front keeps its logs and temp files in subdirectories of its prefix.
+  for (const sub of ['logs', 'tmp']) mkdirSync(join(prefix, sub), { recursive: true });
   writeFileSync(join(prefix, 'nginx.conf'), conf);
   front = spawn('nginx', ['-p', prefix, '-c', join(prefix, 'nginx.conf'), ...(conf.includes('daemon off') ? [] : ['-g', 'daemon off;'])], { stdio: 'inherit' });
   origins = [`http://127.0.0.1:${listen}`];
@@ -180,3 +188,19 @@ const ok =
 console.log(JSON.stringify(report, null, 2));
 console.log(ok ? 'REDIS OUTAGE PROOF PASSED' : 'REDIS OUTAGE PROOF FAILED');
 process.exit(ok ? 0 : 1);
+
+/** The generated front of the current build, with the placeholders this script fills in. */
+function generatedFrontTemplate(): string {
+  const build = currentBuild(buildDirs(dataDir!));
+  if (!build) throw new Error(`no current build in ${dataDir}`);
+  const dir = writeFrontConfig(build);
+  return renderNginxConf({
+    prefix: '{{PREFIX}}',
+    listen: '127.0.0.1:{{LISTEN}}',
+    upstreams: ['{{SHIM_1}}', '{{SHIM_2}}'],
+    httpConf: join(dir, 'http.conf'),
+    serverConf: join(dir, 'server.conf'),
+    brotliModule: existsSync(DEBIAN_BROTLI_STATIC_MODULE) ? DEBIAN_BROTLI_STATIC_MODULE : undefined,
+    workerProcesses: 1,
+  });
+}
