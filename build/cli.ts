@@ -280,44 +280,45 @@ program
 
 program
   .command('mirror')
-  .description('fetch the published JSON shards of a running instance into <dir>, verifying every SHA-256; resumes an interrupted fetch; then derives the runtime artifacts so `serve <dir>` starts at once')
+  .description('fetch the published JSON shards and export of a running instance into <dir>, verifying every SHA-256; resumes an interrupted fetch; then builds the whole site from them, so `serve <dir>` serves everything the origin serves')
   .argument('<base-url>', 'public base URL of the instance (it serves /shards/manifest.json)')
   .argument('<dir>', 'mirror directory (created; reused to resume)')
   .addOption(new Option('--concurrency <n>', 'files fetched at once').argParser(positiveInt).default(6))
   .addOption(new Option('--retries <n>', 'extra attempts per file that fails or does not verify').argParser(nonNegativeInt).default(2))
-  .option('--no-index', 'only fetch and verify; `serve` derives the runtime artifacts on its first start')
+  .option('--public-url <url>', "the mirror's own public URL, in every absolute URL it serves (default PUBLIC_BASE_URL, else http://localhost:PORT)")
+  .option('--no-build', 'only fetch and verify; `serve` builds the site on its first start')
   .option('--json', 'print the report as one JSON document')
   .option('--quiet', 'no progress bars')
-  .action(async (baseUrl: string, dir: string, opts: { concurrency: number; retries: number; index: boolean; json?: boolean; quiet?: boolean }) => {
+  .action(async (baseUrl: string, dir: string, opts: { concurrency: number; retries: number; publicUrl?: string; build: boolean; json?: boolean; quiet?: boolean }) => {
     if (!isUrl(baseUrl)) throw new UsageError('<base-url> must be an http(s) URL');
+    if (opts.publicUrl !== undefined && !isUrl(opts.publicUrl)) throw new UsageError('--public-url must be an http(s) URL');
+    const publicUrl = opts.publicUrl ?? config({}).baseUrl;
     const controller = new AbortController();
     const interrupt = () => controller.abort();
     process.once('SIGINT', interrupt);
     process.once('SIGTERM', interrupt);
     const files = progressBar('fetch', opts.quiet);
-    const index = progressBar('index', opts.quiet);
     try {
       const report = await mirror({
         baseUrl,
         dir: resolve(dir),
+        publicUrl,
         concurrency: opts.concurrency,
         retries: opts.retries,
-        index: opts.index,
+        build: opts.build,
+        verbose: !opts.quiet && !opts.json,
         signal: controller.signal,
         onProgress: (done, total) => files.update(done, total),
-        onIndexProgress: (done, total) => index.update(done, total),
       });
       files.stop();
-      index.stop();
       if (opts.json) console.log(JSON.stringify(report, null, 2));
       else {
         console.log(`mirror: ${report.listings} listings (snapshot ${short(report.snapshotHash)}) from ${report.origin} into ${report.dir}`);
         console.log(`  ${report.files} files verified: ${report.fetched} fetched (${(report.bytesFetched / 1e6).toFixed(1)} MB), ${report.kept} kept, ${report.repaired} repaired, ${report.removed} stale removed${report.rateLimited ? `, waited out the origin's rate limit ${report.rateLimited} times` : ''}`);
-        console.log(report.indexed ? '  runtime artifacts derived; serve it with: catalog serve ' + dir : opts.index ? '  runtime artifacts already current' : '  not indexed (--no-index); serve derives them on its first start');
+        console.log(report.built ? `  site built for ${publicUrl}; serve it with: catalog serve ${dir}` : opts.build ? `  site already built for ${publicUrl}` : '  not built (--no-build); serve builds it on its first start');
       }
     } finally {
       files.stop();
-      index.stop();
       process.off('SIGINT', interrupt);
       process.off('SIGTERM', interrupt);
     }
@@ -329,14 +330,15 @@ program
   .argument('<dir>', 'mirror directory (catalog mirror), data directory (with current/) or build directory')
   .addOption(new Option('--port <port>', 'port to listen on (default PORT or 8080)').argParser(port))
   .option('--host <host>', 'interface to bind (default HOST or 127.0.0.1)')
-  .option('--quiet', 'no progress bars')
-  .action(async (dir: string, opts: { port?: number; host?: string; quiet?: boolean }) => {
+  .option('--public-url <url>', "a mirror's public URL: rebuilds its site when it differs from the one it was built for")
+  .option('--quiet', 'no build logs')
+  .action(async (dir: string, opts: { port?: number; host?: string; publicUrl?: string; quiet?: boolean }) => {
+    if (opts.publicUrl !== undefined && !isUrl(opts.publicUrl)) throw new UsageError('--public-url must be an http(s) URL');
     const cfg = config({}, { ...(opts.port !== undefined ? { port: opts.port } : {}), ...(opts.host ? { host: opts.host } : {}) });
-    const bar = progressBar('index', opts.quiet);
-    const target = await resolveServeTarget(dir, { onIndexProgress: (done, total) => bar.update(done, total) }).finally(() => bar.stop());
+    const target = await resolveServeTarget(dir, { publicUrl: opts.publicUrl, defaultPublicUrl: cfg.baseUrl, verbose: !opts.quiet });
     const app = createServeApp(cfg, target);
     const address = await app.listen();
-    console.log(`serving ${target.kind} ${dir} (${app.services.catalog.current.store.count} listings${target.indexed ? ', runtime artifacts derived' : ''}) on http://${address.address}:${address.port}`);
+    console.log(`serving ${target.kind} ${dir} (${app.services.catalog.current.store.count} listings${target.built ? ', site built' : ''}) on http://${address.address}:${address.port}`);
     if (target.kind === 'data') {
       process.on('SIGHUP', () => {
         void resolveServeTarget(dir)

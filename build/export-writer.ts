@@ -13,6 +13,8 @@ export interface ExportOptions {
   database: string;
   out: string;
   withHistory?: boolean;
+  /** Also write files/<slug>/ and build-summary.json beside the export (default true; the shards' export carries neither). */
+  beside?: boolean;
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -21,6 +23,8 @@ export interface ExportReport {
   listings: number;
   files: number;
   snapshotHash: string;
+  /** The day the history of records without metrics.installsAsOf ends on ('' when none was given). */
+  historyEnd: string;
 }
 
 interface Row {
@@ -71,31 +75,33 @@ export async function exportCatalog(options: ExportOptions): Promise<ExportRepor
     await once(file, 'close');
 
     let files = 0;
-    const query = db.prepare('SELECT l.slug, f.path, f.content FROM listing_file f JOIN listing l ON l.id = f.listing_id ORDER BY l.slug, f.ord');
-    for (const { slug, path, content } of query.iterate() as Iterable<{ slug: string; path: string; content: string }>) {
-      const target = join(dir, 'files', slug, path);
-      if (!target.startsWith(join(dir, 'files', slug) + '/')) throw new Error(`stored file path ${slug}/${path} leaves the files directory`);
-      mkdirSync(dirname(target), { recursive: true });
-      writeFileSync(target, content);
-      files++;
-    }
-
-    // Records without metrics.installsAsOf date their history by the export's historyEnd.
-    if (meta.historyEnd) {
-      const summaryPath = join(dir, 'build-summary.json');
-      let summary: Record<string, unknown> = {};
-      if (existsSync(summaryPath)) {
-        try {
-          summary = JSON.parse(readFileSync(summaryPath, 'utf8')) as Record<string, unknown>;
-        } catch {
-          summary = {};
-        }
+    if (options.beside !== false) {
+      const query = db.prepare('SELECT l.slug, f.path, f.content FROM listing_file f JOIN listing l ON l.id = f.listing_id ORDER BY l.slug, f.ord');
+      for (const { slug, path, content } of query.iterate() as Iterable<{ slug: string; path: string; content: string }>) {
+        const target = join(dir, 'files', slug, path);
+        if (!target.startsWith(join(dir, 'files', slug) + '/')) throw new Error(`stored file path ${slug}/${path} leaves the files directory`);
+        mkdirSync(dirname(target), { recursive: true });
+        writeFileSync(target, content);
+        files++;
       }
-      writeFileSync(summaryPath, JSON.stringify({ ...summary, historyEnd: meta.historyEnd }, null, 1) + '\n');
+
+      // Records without metrics.installsAsOf date their history by the export's historyEnd.
+      if (meta.historyEnd) {
+        const summaryPath = join(dir, 'build-summary.json');
+        let summary: Record<string, unknown> = {};
+        if (existsSync(summaryPath)) {
+          try {
+            summary = JSON.parse(readFileSync(summaryPath, 'utf8')) as Record<string, unknown>;
+          } catch {
+            summary = {};
+          }
+        }
+        writeFileSync(summaryPath, JSON.stringify({ ...summary, historyEnd: meta.historyEnd }, null, 1) + '\n');
+      }
     }
     renameSync(temp, out);
     options.onProgress?.(listings, total);
-    return { path: out, listings, files, snapshotHash: meta.snapshotHash ?? '' };
+    return { path: out, listings, files, snapshotHash: meta.snapshotHash ?? '', historyEnd: meta.historyEnd ?? '' };
   } catch (error) {
     rmSync(temp, { force: true });
     throw error;

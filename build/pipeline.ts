@@ -40,6 +40,12 @@ export interface BuildOptions {
   stages?: Stage[];
   /** Build even when nothing that shapes the output changed since the build being served. */
   force?: boolean;
+  /** Ingest: where the export's stored files are (files/<slug>/<path>; default: beside the export). */
+  filesDir?: string;
+  /** Ingest: the history end of records without metrics.installsAsOf. */
+  historyEnd?: string;
+  /** searchTrend per listing id as given (a mirror's: the origin's), instead of this data directory's counters. */
+  searchTrend?: ReadonlyMap<string, number>;
 }
 
 export interface BuildResult {
@@ -130,7 +136,14 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     if (options.exportPath) {
       const exportPath = options.exportPath;
       report = await timed('ingest', async () =>
-        ingest({ exportPath, database: dirs.database, skipInvalid: options.skipInvalid, rejectsPath: options.rejectsPath }),
+        ingest({
+          exportPath,
+          database: dirs.database,
+          skipInvalid: options.skipInvalid,
+          rejectsPath: options.rejectsPath,
+          ...(options.filesDir ? { filesDir: options.filesDir } : {}),
+          ...(options.historyEnd ? { historyEnd: options.historyEnd } : {}),
+        }),
       );
       log(`ingest: ${report.listings} listings (${report.added} added, ${report.changed} changed, ${report.removed} removed, ${report.rejected.length} rejected)`);
     }
@@ -138,7 +151,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     try {
       // searchTrend folds in the shim's counters of the recent window: Redis when the shims share one
       // (the same REDIS_URL the shim reads), else <data>/signals.db.
-      const searchTrend = await readSearchTrend({ dataDir: dirs.dataDir, redisUrl: process.env.REDIS_URL || undefined });
+      const searchTrend = options.searchTrend ?? await readSearchTrend({ dataDir: dirs.dataDir, redisUrl: process.env.REDIS_URL || undefined });
       const stages = options.stages ?? (await defaultStages());
       const fingerprint = buildFingerprint(db, options.baseUrl, searchTrend, stages);
       const serving = currentBuild(dirs);

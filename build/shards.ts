@@ -2,17 +2,20 @@
 // installs desc, id asc) plus every listing's stored files, with a manifest of counts, sizes and SHA-256
 // checksums, so a CDN can serve reads and a mirror can fetch and verify the snapshot without the shim.
 import { createHash } from 'node:crypto';
-import { createReadStream, readFileSync, existsSync } from 'node:fs';
+import { createReadStream, readFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { LISTING_TYPES } from '../src/domain/listing-types.ts';
 import { withUrl } from '../src/domain/listing-view.ts';
+import { exportCatalog } from './export-writer.ts';
 import type { Stage } from './pipeline.ts';
 import { SiteWriter } from './site-writer.ts';
 
 export const SHARD_FORMAT = 1;
 export const SHARD_PAGE_SIZE = 1000;
 export const SHARDS_ROOT = '/shards';
+/** The snapshot as this build ingested it, in the export format: what a mirror rebuilds the whole site from. */
+export const SHARD_EXPORT_PATH = `${SHARDS_ROOT}/export/listings.jsonl`;
 
 export interface ShardEntry {
   /** Site path of the file, e.g. /shards/all/page-0001.json. */
@@ -32,10 +35,28 @@ export interface ShardManifest {
   collections: Record<string, { count: number; pages: ShardEntry[] }>;
   /** Stored files per listing: /shards/files/<slug>.json holds that listing's ListingFile array. */
   files: ShardEntry[];
+  /**
+   * The ingested export (records as ingested, stored files in `files`), with the history end its records without
+   * metrics.installsAsOf are dated by: ingest(export) + the same build code gives this build's output.
+   */
+  export: ShardEntry & { historyEnd: string };
 }
 
 const sha256 = (body: Buffer) => createHash('sha256').update(body).digest('hex');
 const pageName = (n: number) => `page-${String(n).padStart(4, '0')}.json`;
+
+async function writeExport(database: string, buildDir: string, writer: SiteWriter): Promise<ShardManifest['export']> {
+  const temp = mkdtempSync(join(buildDir, 'export-'));
+  try {
+    const out = join(temp, 'listings.jsonl');
+    const { listings, historyEnd } = await exportCatalog({ database, out, beside: false });
+    const body = readFileSync(out);
+    writer.write({ path: SHARD_EXPORT_PATH, contentType: 'application/jsonl', body });
+    return { path: SHARD_EXPORT_PATH, count: listings, bytes: body.length, sha256: sha256(body), historyEnd };
+  } finally {
+    rmSync(temp, { recursive: true, force: true });
+  }
+}
 
 export const SHARDS_STAGE: Stage = {
   name: 'shards',
@@ -85,6 +106,7 @@ export const SHARDS_STAGE: Stage = {
       if (doc % 5000 === 0) ctx.progress(doc, manifest.count);
     }
     for (const name of pending.keys()) flush(name);
+    const exported = await writeExport(ctx.dirs.database, ctx.buildDir, writer);
     const shardManifest: ShardManifest = {
       format: SHARD_FORMAT,
       snapshotHash: manifest.snapshotHash,
@@ -93,6 +115,7 @@ export const SHARDS_STAGE: Stage = {
       pageSize: SHARD_PAGE_SIZE,
       collections,
       files,
+      export: exported,
     };
     writer.write({ path: `${SHARDS_ROOT}/manifest.json`, contentType: 'application/json', body: JSON.stringify(shardManifest, null, 1) });
     writer.finish();

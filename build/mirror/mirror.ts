@@ -2,13 +2,14 @@
 // verifying every file against the SHA-256 of the shards manifest. An interrupted mirror resumes: files already
 // in place and verified are kept, missing or bad ones fetched again. Each file is written under a temporary
 // name and renamed into place only once its checksum matches, and the manifest is written last, so a
-// directory with a manifest always holds the complete, verified snapshot it describes.
+// directory with a manifest always holds the complete, verified snapshot it describes. Then the mirror builds
+// its own site from the verified export (mirror-build.ts), so it serves everything the origin serves.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { ShardEntry } from '../shards.ts';
 import { manifestEntries, parseShardManifest, SHARD_MANIFEST_PATH } from './shard-manifest.ts';
-import { ensureMirrorRuntime, MIRROR_STAMP, type MirrorStamp } from './mirror-runtime.ts';
+import { ensureMirrorBuild, isMirrorDir, readMirrorStamp, writeMirrorStamp, type MirrorStamp } from './mirror-build.ts';
 
 export interface MirrorOptions {
   baseUrl: string;
@@ -18,10 +19,13 @@ export interface MirrorOptions {
   /** Extra attempts for a file whose download fails or does not match its checksum. */
   retries?: number;
   signal?: AbortSignal;
-  /** Derive the runtime artifacts at the end, so `serve` starts without indexing (default true). */
-  index?: boolean;
+  /** The mirror's own public URL, in every absolute URL of its build (pages, llms.txt, feeds, shards). */
+  publicUrl: string;
+  /** Build the mirror's site at the end, so `serve` starts at once (default true). */
+  build?: boolean;
+  /** Build logs (stage timings) instead of a quiet build. */
+  verbose?: boolean;
   onProgress?: (done: number, total: number) => void;
-  onIndexProgress?: (done: number, total: number) => void;
   /** After each file is in place and verified. */
   onFile?: (path: string, outcome: 'kept' | 'fetched') => void;
 }
@@ -43,7 +47,8 @@ export interface MirrorReport {
   removed: number;
   /** Times the origin's rate limit made the mirror wait (429 with Retry-After). */
   rateLimited: number;
-  indexed: boolean;
+  /** Whether this run built the mirror's site (false: its current build already came from these shards and URL). */
+  built: boolean;
 }
 
 export type MirrorFailure = 'http' | 'checksum' | 'manifest';
@@ -159,7 +164,7 @@ export async function mirror(options: MirrorOptions): Promise<MirrorReport> {
     bytesFetched: 0,
     removed: 0,
     rateLimited: 0,
-    indexed: false,
+    built: false,
   };
 
   let next = 0;
@@ -218,9 +223,15 @@ export async function mirror(options: MirrorOptions): Promise<MirrorReport> {
   }
   report.rateLimited = rateLimited;
   writeAtomically(join(siteDir, SHARD_MANIFEST_PATH), manifestText);
-  const stamp: MirrorStamp = { origin, mirroredAt: new Date().toISOString(), snapshotHash: manifest.snapshotHash };
-  writeAtomically(join(options.dir, MIRROR_STAMP), JSON.stringify(stamp, null, 2) + '\n');
+  let previous: MirrorStamp | undefined;
+  try {
+    previous = isMirrorDir(options.dir) ? readMirrorStamp(options.dir) : undefined;
+  } catch {
+    // A damaged stamp only loses what the last build was made from: the build below runs again.
+  }
+  const stamp: MirrorStamp = { origin, mirroredAt: new Date().toISOString(), snapshotHash: manifest.snapshotHash, ...(previous?.built ? { built: previous.built } : {}) };
+  writeMirrorStamp(options.dir, stamp);
 
-  if (options.index ?? true) report.indexed = (await ensureMirrorRuntime(options.dir, { onProgress: options.onIndexProgress })).indexed;
+  if (options.build ?? true) report.built = (await ensureMirrorBuild(options.dir, { publicUrl: options.publicUrl, quiet: !options.verbose })).built;
   return report;
 }

@@ -1,13 +1,13 @@
 // `catalog serve <dir>`: the normal shim (server/app.ts) over a mirror, a data directory or one build,
-// read-only: no search counters, no pid file, nothing written into the directory (a mirror whose runtime
-// artifacts are missing or stale gets them derived once, before serving).
+// read-only: no search counters, no pid file (a mirror whose build is missing or stale for its shards or its
+// public URL is built once, before serving).
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { createApp, type App } from '../../server/app.ts';
 import type { Config } from '../../server/config.ts';
 import { buildDirs, currentBuild } from '../build-dirs.ts';
-import { ensureMirrorRuntime, isMirrorDir } from './mirror-runtime.ts';
+import { ensureMirrorBuild, isMirrorDir, mirrorDataDir } from './mirror-build.ts';
 
 export type ServedKind = 'mirror' | 'data' | 'build';
 
@@ -17,21 +17,22 @@ export interface ServeTarget {
   buildDir: string;
   /** The data directory (for a data dir, where `current` lives; else the directory itself). */
   dataDir: string;
-  indexed: boolean;
+  /** A mirror built before serving (its first serve, new shards, or another public URL). */
+  built: boolean;
 }
 
 export async function resolveServeTarget(
   dir: string,
-  options: { onIndexProgress?: ((done: number, total: number) => void) | undefined } = {},
+  options: { publicUrl?: string | undefined; defaultPublicUrl?: string | undefined; verbose?: boolean } = {},
 ): Promise<ServeTarget> {
   const root = resolve(dir);
   if (isMirrorDir(root)) {
-    const { indexed } = await ensureMirrorRuntime(root, { onProgress: options.onIndexProgress });
-    return { kind: 'mirror', buildDir: root, dataDir: root, indexed };
+    const { buildDir, built } = await ensureMirrorBuild(root, { publicUrl: options.publicUrl, defaultPublicUrl: options.defaultPublicUrl, quiet: !options.verbose });
+    return { kind: 'mirror', buildDir, dataDir: mirrorDataDir(root), built };
   }
   const current = currentBuild(buildDirs(root));
-  if (current) return { kind: 'data', buildDir: current, dataDir: root, indexed: false };
-  if (existsSync(join(root, 'runtime', 'manifest.json'))) return { kind: 'build', buildDir: root, dataDir: root, indexed: false };
+  if (current) return { kind: 'data', buildDir: current, dataDir: root, built: false };
+  if (existsSync(join(root, 'runtime', 'manifest.json'))) return { kind: 'build', buildDir: root, dataDir: root, built: false };
   throw new Error(`${root} is neither a mirror (catalog mirror), a data directory (with current/) nor a build (with runtime/)`);
 }
 

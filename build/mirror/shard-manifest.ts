@@ -1,7 +1,7 @@
 // The published shards manifest (build/shards.ts) as a mirror reads it from another instance: parsed, never
 // cast, and every path confined to /shards/ so a hostile manifest cannot write outside the mirror.
 import { z } from 'zod';
-import { SHARD_FORMAT, SHARDS_ROOT, type ShardEntry, type ShardManifest } from '../shards.ts';
+import { SHARD_EXPORT_PATH, SHARD_FORMAT, SHARDS_ROOT, type ShardEntry, type ShardManifest } from '../shards.ts';
 
 const ShardPath = z
   .string()
@@ -23,6 +23,10 @@ export const ShardManifestSchema = z.object({
   pageSize: z.number().int().positive(),
   collections: z.record(z.string(), z.object({ count: z.number().int().nonnegative(), pages: z.array(ShardEntrySchema) })),
   files: z.array(ShardEntrySchema),
+  export: ShardEntrySchema.extend({
+    path: z.literal(SHARD_EXPORT_PATH),
+    historyEnd: z.union([z.literal(''), z.iso.date()]),
+  }),
 });
 
 export const SHARD_MANIFEST_PATH = `${SHARDS_ROOT}/manifest.json`;
@@ -43,7 +47,7 @@ export function parseShardManifest(text: string): ShardManifest {
   return parsed.data;
 }
 
-/** Every file the manifest lists: the pages of every collection, then the stored files. */
+/** Every file the manifest lists: the pages of every collection, the stored files, then the export. */
 export function manifestEntries(manifest: ShardManifest): ShardEntry[] {
-  return [...Object.values(manifest.collections).flatMap((collection) => collection.pages), ...manifest.files];
+  return [...Object.values(manifest.collections).flatMap((collection) => collection.pages), ...manifest.files, manifest.export];
 }

@@ -1,7 +1,7 @@
-// Guarantees `catalog mirror` and `catalog serve`: a running instance's shards are fetched and verified
-// against the manifest's SHA-256, an interrupted or damaged mirror resumes (verified files kept, missing and
-// bad ones fetched again), a file that never verifies fails the mirror, and the mirror served offline answers
-// the API exactly as the origin does, deriving its runtime artifacts once and never again on a later start.
+// Guarantees `catalog mirror` and `catalog serve`: a running instance's shards and export are fetched and
+// verified against the manifest's SHA-256, an interrupted or damaged mirror resumes (verified files kept, missing
+// and bad ones fetched again), a file that never verifies fails the mirror, and the mirror, built once from what
+// it fetched, serves every route of SERVICE.md as the origin does, with its own URL in every absolute URL.
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
@@ -11,16 +11,23 @@ import { pino } from 'pino';
 import { runBuild } from '../../build/pipeline.ts';
 import { mirror, MirrorError, type MirrorReport } from '../../build/mirror/mirror.ts';
 import { createServeApp, resolveServeTarget } from '../../build/mirror/serve.ts';
+import { currentBuild, buildDirs } from '../../build/build-dirs.ts';
 import { manifestEntries } from '../../build/mirror/shard-manifest.ts';
 import type { ShardManifest } from '../../build/shards.ts';
 import type { App } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
 import { sampleRecords, writeExport } from '../support/fixtures.ts';
 import { startServer, TEST_BASE_URL, type TestServer } from '../support/server.ts';
+import { probeRequests } from '../front/front-routes.ts';
 import { jsonOf, runCli } from './cli-runner.ts';
 import { scratchDirs } from './scratch.ts';
 
 const tempDir = scratchDirs();
+/** The mirror's own public URL: where the origin's answers say TEST_BASE_URL, the mirror's say this. */
+const MIRROR_URL = 'http://mirror.test';
+const asMirror = (text: string) =>
+  text.replaceAll(encodeURIComponent(TEST_BASE_URL), encodeURIComponent(MIRROR_URL)).replaceAll(new URL(TEST_BASE_URL).host, new URL(MIRROR_URL).host);
+const mirrorBuild = () => currentBuild(buildDirs(join(mirrorDir, 'data')));
 
 const dataDir = tempDir('catalog-origin-');
 const mirrorDir = join(tempDir('catalog-mirror-'), 'mirror');
@@ -49,6 +56,7 @@ describe('mirror', () => {
     const outcome = await mirror({
       baseUrl: origin.origin,
       dir: mirrorDir,
+      publicUrl: MIRROR_URL,
       concurrency: 2,
       signal: controller.signal,
       onFile: () => {
@@ -70,8 +78,8 @@ describe('mirror', () => {
     writeFileSync(siteFile(corrupted.path), '[{"id":"tampered"}]');
     writeFileSync(`${siteFile(present[1]!.path)}.part-99999`, 'left over by a killed run');
 
-    const report = await mirror({ baseUrl: origin.origin, dir: mirrorDir });
-    expect(report).toMatchObject({ files: entryCount(), repaired: 1, kept: present.length - 1, fetched: entryCount() - present.length + 1, indexed: true });
+    const report = await mirror({ baseUrl: origin.origin, dir: mirrorDir, publicUrl: MIRROR_URL });
+    expect(report).toMatchObject({ files: entryCount(), repaired: 1, kept: present.length - 1, fetched: entryCount() - present.length + 1, built: true });
     expect(report.snapshotHash).toBe(manifest.snapshotHash);
     for (const entry of entries()) {
       expect(readFileSync(siteFile(entry.path))).toEqual(readFileSync(join(buildDir, 'site', entry.path)));
@@ -81,12 +89,23 @@ describe('mirror', () => {
     expect(leftovers).toEqual([]);
   });
 
-  it('a second mirror of the same snapshot fetches nothing and does not re-index (via the CLI)', async () => {
-    const stamp = statSync(join(mirrorDir, 'runtime/manifest.json')).mtimeMs;
-    const result = await runCli(['mirror', origin.origin, mirrorDir, '--json']);
+  it('the export it fetched is the one the origin ingested: the same snapshot, built again from it', () => {
+    expect(manifest.export).toMatchObject({ path: '/shards/export/listings.jsonl', count: manifest.count });
+    expect(manifest.count).toBeGreaterThan(0);
+    const origin = JSON.parse(readFileSync(join(buildDir, 'runtime/manifest.json'), 'utf8')) as { snapshotHash: string };
+    const mirrored = JSON.parse(readFileSync(join(mirrorBuild()!, 'runtime/manifest.json'), 'utf8')) as { snapshotHash: string };
+    expect(mirrored.snapshotHash).toBe(origin.snapshotHash);
+    expect(JSON.parse(readFileSync(join(mirrorBuild()!, 'build.json'), 'utf8')).baseUrl).toBe(MIRROR_URL);
+  });
+
+  it('a second mirror of the same snapshot fetches nothing and does not build again (via the CLI)', async () => {
+    const build = mirrorBuild()!;
+    const stamp = statSync(join(build, 'build.json')).mtimeMs;
+    const result = await runCli(['mirror', origin.origin, mirrorDir, '--json', '--public-url', MIRROR_URL]);
     expect(result.code, result.stderr).toBe(0);
-    expect(jsonOf<MirrorReport>(result)).toMatchObject({ fetched: 0, kept: entryCount(), repaired: 0, indexed: false });
-    expect(statSync(join(mirrorDir, 'runtime/manifest.json')).mtimeMs).toBe(stamp);
+    expect(jsonOf<MirrorReport>(result)).toMatchObject({ fetched: 0, kept: entryCount(), repaired: 0, built: false });
+    expect(mirrorBuild()).toBe(build);
+    expect(statSync(join(build, 'build.json')).mtimeMs).toBe(stamp);
   });
 
   it('a file that does not match its checksum after the retries fails the mirror (exit code 3), keeping the rest', async () => {
@@ -106,7 +125,7 @@ describe('mirror', () => {
     const tampering = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
     const dir = join(tempDir('catalog-mirror-bad-'), 'm');
     try {
-      const error = await mirror({ baseUrl: tampering, dir, retries: 1 }).catch((e: unknown) => e);
+      const error = await mirror({ baseUrl: tampering, dir, publicUrl: MIRROR_URL, retries: 1 }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(MirrorError);
       expect((error as MirrorError).kind).toBe('checksum');
       expect((error as Error).message).toContain(target.path);
@@ -144,7 +163,7 @@ describe('mirror', () => {
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     try {
       const dir = join(tempDir('catalog-mirror-limited-'), 'm');
-      const report = await mirror({ baseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, dir, index: false });
+      const report = await mirror({ baseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, dir, publicUrl: MIRROR_URL, build: false });
       expect(report).toMatchObject({ files: entryCount(), fetched: entryCount() });
       expect(report.rateLimited).toBeGreaterThan(0);
       expect(readFileSync(join(dir, 'site/shards/manifest.json'), 'utf8')).toBe(readFileSync(join(buildDir, 'site/shards/manifest.json'), 'utf8'));
@@ -166,10 +185,12 @@ describe('serve <mirror>', () => {
 
   beforeAll(async () => {
     const target = await resolveServeTarget(mirrorDir);
-    expect(target).toMatchObject({ kind: 'mirror', indexed: false });
-    const config = loadConfig({ PUBLIC_BASE_URL: TEST_BASE_URL, RATE_LIMIT_MAX: '1000000' }, { port: 0, host: '127.0.0.1' });
+    expect(target).toMatchObject({ kind: 'mirror', built: false, buildDir: mirrorBuild() });
+    const config = loadConfig({ PUBLIC_BASE_URL: MIRROR_URL, RATE_LIMIT_MAX: '1000000' }, { port: 0, host: '127.0.0.1' });
     served = createServeApp(config, target, pino({ level: 'silent' }));
     servedOrigin = `http://127.0.0.1:${(await served.listen()).port}`;
+    // Embeddings load once listening; the origin's have long been loaded.
+    expect(await served.semantic.settled).toBe('ready');
   });
   afterAll(() => served?.close());
 
@@ -186,6 +207,7 @@ describe('serve <mirror>', () => {
     '/api/v1/listings?q=pdf',
     '/api/v1/listings?q=server&type=mcp&limit=20',
     '/api/v1/listings?q=git&sort=installs',
+    '/api/v1/listings?semantic=read%20a%20spreadsheet&limit=10',
     '/api/v1/listings?limit=10&offset=30',
     '/api/upstream/listings?type=workflow',
     '/api/v1/listings/pdf',
@@ -201,15 +223,52 @@ describe('serve <mirror>', () => {
     manifest.collections.all!.pages[0]!.path,
   ];
 
-  it('answers the API exactly as the origin does', async () => {
+  /**
+   * What differs between two builds of one snapshot, or two processes: the build id and the time the shared-state
+   * check last changed (readiness probe), and the shard pages'
+   * checksums in the shards manifest (each page carries its listings' URLs, which are the mirror's own).
+   */
+  const sameAcrossBuilds = (path: string, body: string): string => {
+    if (path === '/readyz') return body.replace(/"build":"[^"]+"/, '"build":"<build>"').replace(/"since":"[^"]+"/, '"since":"<time>"');
+    if (path === '/shards/manifest.json') return body.replace(/"(sha256|bytes)": ?("[0-9a-f]{64}"|\d+)/g, '"$1":"<per-build>"');
+    return body;
+  };
+
+  it('answers the API exactly as the origin does, with its own URL', async () => {
     for (const path of paths()) {
       const [a, b] = await Promise.all([fetch(origin.origin + path), fetch(servedOrigin + path)]);
       expect(b.status, path).toBe(a.status);
-      expect(await b.text(), path).toBe(await a.text());
+      expect(b.headers.get('search-mode'), path).toBe(a.headers.get('search-mode'));
+      expect(sameAcrossBuilds(path, await b.text()), path).toBe(sameAcrossBuilds(path, asMirror(await a.text())));
     }
     const batch = { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ids: ['pdf', 'docx', 'missing'] }) };
     const [a, b] = await Promise.all([fetch(`${origin.origin}/api/v1/listings/batch`, batch), fetch(`${servedOrigin}/api/v1/listings/batch`, batch)]);
-    expect(await b.text()).toBe(await a.text());
+    expect(await b.text()).toBe(asMirror(await a.text()));
+  });
+
+  it('serves every route of SERVICE.md, page and error as the origin does: status, media type and body', async () => {
+    const page = (await (await fetch(`${origin.origin}/api/v1/listings?limit=3&types=mcp`)).json()) as { items: Array<{ id: string; slug: string; type: string }> };
+    const requests = probeRequests({ ids: page.items.map((item) => item.id), slug: page.items[0]!.slug, type: page.items[0]!.type });
+    expect(requests.length).toBeGreaterThan(70);
+    const uuid = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+    const differences: string[] = [];
+    for (const request of requests) {
+      const answers = await Promise.all(
+        [origin.origin, servedOrigin].map(async (base) => {
+          const controller = new AbortController();
+          const res = await fetch(base + request.path, { ...request.init, signal: controller.signal, redirect: 'manual' });
+          let body = '';
+          if (request.stream) controller.abort();
+          else body = sameAcrossBuilds(request.path, (await res.text()).replace(uuid, '<uuid>'));
+          return { status: res.status, type: res.headers.get('content-type'), mode: res.headers.get('search-mode'), location: res.headers.get('location'), body };
+        }),
+      );
+      const [want, got] = [{ ...answers[0]!, body: asMirror(answers[0]!.body) }, answers[1]!];
+      if (JSON.stringify(got) !== JSON.stringify(want)) {
+        differences.push(`${request.name}: ${JSON.stringify({ ...want, body: want.body.slice(0, 160) })} / ${JSON.stringify({ ...got, body: got.body.slice(0, 160) })}`);
+      }
+    }
+    expect(differences).toEqual([]);
   });
 
   it('serves read-only: no counters are written into the mirror', async () => {
@@ -217,14 +276,22 @@ describe('serve <mirror>', () => {
     await fetch(`${servedOrigin}/api/v1/listings/pdf`);
     await served!.close();
     served = undefined;
-    expect(existsSync(join(mirrorDir, 'signals.db'))).toBe(false);
-    expect(existsSync(join(mirrorDir, 'shim.pid'))).toBe(false);
+    for (const dir of [mirrorDir, join(mirrorDir, 'data')]) {
+      expect(existsSync(join(dir, 'signals.db'))).toBe(false);
+      expect(existsSync(join(dir, 'shim.pid'))).toBe(false);
+    }
   });
 
-  it('a mirror without runtime artifacts gets them on its first serve, and only then', async () => {
-    rmSync(join(mirrorDir, 'runtime'), { recursive: true });
-    expect((await resolveServeTarget(mirrorDir)).indexed).toBe(true);
-    expect((await resolveServeTarget(mirrorDir)).indexed).toBe(false);
-    expect(readFileSync(join(mirrorDir, 'runtime/listings.jsonl'), 'utf8')).toBe(readFileSync(join(buildDir, 'runtime/listings.jsonl'), 'utf8'));
+  it('a mirror fetched without a build is built on its first serve, and only then; another public URL builds again', async () => {
+    const dir = join(tempDir('catalog-mirror-late-'), 'm');
+    expect((await mirror({ baseUrl: origin.origin, dir, publicUrl: MIRROR_URL, build: false })).built).toBe(false);
+    expect(existsSync(join(dir, 'data'))).toBe(false);
+    const first = await resolveServeTarget(dir, { defaultPublicUrl: MIRROR_URL });
+    expect(first.built).toBe(true);
+    expect(await resolveServeTarget(dir)).toMatchObject({ built: false, buildDir: first.buildDir });
+    const moved = await resolveServeTarget(dir, { publicUrl: 'http://elsewhere.test' });
+    expect(moved.built).toBe(true);
+    expect(readFileSync(join(moved.buildDir, 'site/llms.txt'), 'utf8')).toContain('http://elsewhere.test/');
+    expect(readFileSync(join(moved.buildDir, 'site/llms.txt'), 'utf8')).not.toContain(TEST_BASE_URL);
   });
 });

@@ -1,0 +1,108 @@
+// A mirror's own build. The origin publishes, beside its shards, the export it ingested (records as ingested,
+// history end in the manifest) and every stored file; the mirror ingests those verified bytes and runs this
+// checkout's build over them with its own public URL. The build being deterministic, the mirror serves
+// everything the origin serves (pages, llms.txt, OpenAPI, discovery files, feeds, embeddings for `semantic`)
+// with its own origin in every absolute URL. Built once per fetched snapshot and URL: `serve` reuses it.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { z } from 'zod';
+import { ListingFileSchema } from '../../src/domain/schemas.ts';
+import { buildDirs, currentBuild } from '../build-dirs.ts';
+import { runBuild } from '../pipeline.ts';
+import type { ShardManifest } from '../shards.ts';
+import { parseShardManifest, SHARD_MANIFEST_PATH } from './shard-manifest.ts';
+
+/** At the root of a mirror directory: where it came from (and that it is a mirror, for `serve`). */
+export const MIRROR_STAMP = 'mirror.json';
+
+const MirrorStampSchema = z.object({
+  origin: z.string(),
+  mirroredAt: z.string(),
+  snapshotHash: z.string(),
+  /** What the current build of data/ was made from: the shards manifest's digest and the public URL. */
+  built: z.object({ manifestSha256: z.string(), publicUrl: z.string() }).optional(),
+});
+export type MirrorStamp = z.infer<typeof MirrorStampSchema>;
+
+export const isMirrorDir = (dir: string): boolean => existsSync(join(dir, MIRROR_STAMP));
+
+/** The data directory of a mirror's own builds (catalog.db, builds/, current). */
+export const mirrorDataDir = (dir: string): string => join(dir, 'data');
+
+export function readMirrorStamp(dir: string): MirrorStamp {
+  return MirrorStampSchema.parse(JSON.parse(readFileSync(join(dir, MIRROR_STAMP), 'utf8')));
+}
+
+export function writeMirrorStamp(dir: string, stamp: MirrorStamp): void {
+  const file = join(dir, MIRROR_STAMP);
+  writeFileSync(`${file}.part-${process.pid}`, JSON.stringify(stamp, null, 2) + '\n');
+  renameSync(`${file}.part-${process.pid}`, file);
+}
+
+const digest = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** Every stored file of the shards as the export's files/<slug>/<path>, confined to that directory. */
+function writeStoredFiles(siteDir: string, manifest: ShardManifest, filesDir: string): void {
+  rmSync(filesDir, { recursive: true, force: true });
+  for (const entry of manifest.files) {
+    const slug = basename(entry.path, '.json');
+    const files = z.array(ListingFileSchema).parse(JSON.parse(readFileSync(join(siteDir, entry.path), 'utf8')));
+    const root = join(filesDir, slug);
+    for (const file of files) {
+      const target = resolve(root, file.path);
+      if (!target.startsWith(root + '/')) throw new Error(`${entry.path}: stored file path ${file.path} leaves its listing's directory`);
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileSync(target, file.content);
+    }
+  }
+}
+
+/** searchTrend folds in the origin's search counters, which a mirror has not got: it takes them from the shards. */
+function originSearchTrend(siteDir: string, manifest: ShardManifest): Map<string, number> {
+  const trend = new Map<string, number>();
+  for (const page of manifest.collections.all!.pages) {
+    for (const listing of JSON.parse(readFileSync(join(siteDir, page.path), 'utf8')) as Array<{ id: string; searchTrend?: number }>) {
+      if (listing.searchTrend) trend.set(listing.id, listing.searchTrend);
+    }
+  }
+  return trend;
+}
+
+export interface MirrorBuild {
+  buildDir: string;
+  /** False when the current build already came from these shards and this URL. */
+  built: boolean;
+}
+
+/** The mirror's current build for its fetched shards and `publicUrl`, made when missing or stale. */
+export async function ensureMirrorBuild(dir: string, options: { publicUrl?: string | undefined; defaultPublicUrl?: string | undefined; force?: boolean; quiet?: boolean } = {}): Promise<MirrorBuild> {
+  const siteDir = join(dir, 'site');
+  const manifestPath = join(siteDir, SHARD_MANIFEST_PATH);
+  if (!existsSync(manifestPath)) throw new Error(`${dir} holds no complete mirror (no ${SHARD_MANIFEST_PATH}); run catalog mirror first`);
+  const stamp = readMirrorStamp(dir);
+  const text = readFileSync(manifestPath, 'utf8');
+  const chosen = options.publicUrl ?? stamp.built?.publicUrl ?? options.defaultPublicUrl;
+  if (!chosen) throw new Error(`${dir}: no public URL to build the mirror for (catalog mirror --public-url)`);
+  const publicUrl = chosen.replace(/\/+$/, '');
+  const wanted = { manifestSha256: digest(text), publicUrl };
+  const current = currentBuild(buildDirs(mirrorDataDir(dir)));
+  if (!options.force && current && stamp.built?.manifestSha256 === wanted.manifestSha256 && stamp.built.publicUrl === publicUrl) {
+    return { buildDir: current, built: false };
+  }
+  const manifest = parseShardManifest(text);
+  const filesDir = join(dir, 'export-files');
+  writeStoredFiles(siteDir, manifest, filesDir);
+  const result = await runBuild({
+    dataDir: mirrorDataDir(dir),
+    exportPath: join(siteDir, manifest.export.path),
+    filesDir,
+    ...(manifest.export.historyEnd ? { historyEnd: manifest.export.historyEnd } : {}),
+    searchTrend: originSearchTrend(siteDir, manifest),
+    baseUrl: publicUrl,
+    quiet: options.quiet ?? true,
+    ...(options.force ? { force: true } : {}),
+  });
+  writeMirrorStamp(dir, { ...stamp, built: wanted });
+  return { buildDir: result.buildDir, built: true };
+}
