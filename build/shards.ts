@@ -7,6 +7,8 @@ import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { LISTING_TYPES } from '../src/domain/listing-types.ts';
 import { withUrl } from '../src/domain/listing-view.ts';
+import { currentBuild, type BuildDirs } from './build-dirs.ts';
+import { CHANGE_LOG_PATH, changeLog } from './change-log.ts';
 import { exportCatalog } from './export-writer.ts';
 import type { Stage } from './pipeline.ts';
 import { SiteWriter } from './site-writer.ts';
@@ -40,6 +42,8 @@ export interface ShardManifest {
    * metrics.installsAsOf are dated by: ingest(export) + the same build code gives this build's output.
    */
   export: ShardEntry & { historyEnd: string };
+  /** What changed since the build this one replaced (change-log.ts); `from` is that build's snapshot. */
+  changes: ShardEntry & { from: string | null };
 }
 
 const sha256 = (body: Buffer) => createHash('sha256').update(body).digest('hex');
@@ -56,6 +60,19 @@ async function writeExport(database: string, buildDir: string, writer: SiteWrite
   } finally {
     rmSync(temp, { recursive: true, force: true });
   }
+}
+
+function writeChangeLog(dirs: BuildDirs, snapshotHash: string, writer: SiteWriter): ShardManifest['changes'] {
+  // The stages run before `current` moves: it is still the build this one replaces.
+  const previous = currentBuild(dirs);
+  const previousSnapshot = previous ? (JSON.parse(readFileSync(join(previous, 'runtime', 'manifest.json'), 'utf8')) as { snapshotHash: string }).snapshotHash : undefined;
+  const log = changeLog(
+    previous && previousSnapshot ? { snapshotHash: previousSnapshot, exportFile: join(previous, 'site', SHARD_EXPORT_PATH) } : undefined,
+    { snapshotHash, exportText: readFileSync(join(writer.root, SHARD_EXPORT_PATH), 'utf8') },
+  );
+  const body = Buffer.from(JSON.stringify(log));
+  writer.write({ path: CHANGE_LOG_PATH, contentType: 'application/json', body });
+  return { path: CHANGE_LOG_PATH, count: log.added.length + log.changed.length + log.removed.length, bytes: body.length, sha256: sha256(body), from: log.from };
 }
 
 export const SHARDS_STAGE: Stage = {
@@ -107,6 +124,7 @@ export const SHARDS_STAGE: Stage = {
     }
     for (const name of pending.keys()) flush(name);
     const exported = await writeExport(ctx.dirs.database, ctx.buildDir, writer);
+    const changes = writeChangeLog(ctx.dirs, manifest.snapshotHash, writer);
     const shardManifest: ShardManifest = {
       format: SHARD_FORMAT,
       snapshotHash: manifest.snapshotHash,
@@ -116,6 +134,7 @@ export const SHARDS_STAGE: Stage = {
       collections,
       files,
       export: exported,
+      changes,
     };
     writer.write({ path: `${SHARDS_ROOT}/manifest.json`, contentType: 'application/json', body: JSON.stringify(shardManifest, null, 1) });
     writer.finish();

@@ -7,7 +7,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { ShardEntry } from '../shards.ts';
+import type { ShardEntry, ShardManifest } from '../shards.ts';
+import { ChangeLogSchema, patchExport } from '../change-log.ts';
 import { manifestEntries, parseShardManifest, SHARD_MANIFEST_PATH } from './shard-manifest.ts';
 import { ensureMirrorBuild, isMirrorDir, readMirrorStamp, writeMirrorStamp, type MirrorStamp } from './mirror-build.ts';
 
@@ -47,6 +48,8 @@ export interface MirrorReport {
   removed: number;
   /** Times the origin's rate limit made the mirror wait (429 with Retry-After). */
   rateLimited: number;
+  /** Records the export was patched with from the origin's change log, instead of fetching it whole (-1: not patched). */
+  patchedRecords: number;
   /** Whether this run built the mirror's site (false: its current build already came from these shards and URL). */
   built: boolean;
 }
@@ -121,6 +124,16 @@ function listFiles(root: string): string[] {
     .map((entry) => join(entry.parentPath, entry.name));
 }
 
+/** The manifest of the snapshot a mirror already holds, when it has a readable one. */
+function readLocalManifest(file: string): ShardManifest | undefined {
+  if (!existsSync(file)) return undefined;
+  try {
+    return parseShardManifest(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
 export async function mirror(options: MirrorOptions): Promise<MirrorReport> {
   const origin = options.baseUrl.replace(/\/+$/, '');
   const siteDir = join(options.dir, 'site');
@@ -164,8 +177,29 @@ export async function mirror(options: MirrorOptions): Promise<MirrorReport> {
     bytesFetched: 0,
     removed: 0,
     rateLimited: 0,
+    patchedRecords: -1,
     built: false,
   };
+
+  // A mirror holding the snapshot the origin's change log starts from patches its export instead of fetching it.
+  const held = readLocalManifest(join(siteDir, SHARD_MANIFEST_PATH));
+  if (held && manifest.changes.from === held.snapshotHash && manifest.export.sha256 !== held.export.sha256) {
+    const exportFile = join(siteDir, manifest.export.path);
+    if (verified(exportFile, held.export) === 'ok') {
+      const body = await patient(origin + manifest.changes.path);
+      if (body.length === manifest.changes.bytes && sha256(body) === manifest.changes.sha256) {
+        writeAtomically(join(siteDir, manifest.changes.path), body);
+        const log = ChangeLogSchema.safeParse(JSON.parse(body.toString('utf8')));
+        const patched = log.success ? patchExport(readFileSync(exportFile, 'utf8'), held.snapshotHash, log.data) : undefined;
+        // Only a patch that yields exactly the origin's new export (its SHA-256) replaces fetching it.
+        if (patched !== undefined && Buffer.byteLength(patched) === manifest.export.bytes && sha256(Buffer.from(patched)) === manifest.export.sha256) {
+          writeAtomically(exportFile, patched);
+          report.patchedRecords = log.data!.records.length;
+          report.bytesFetched += body.length;
+        }
+      }
+    }
+  }
 
   let next = 0;
   let done = 0;

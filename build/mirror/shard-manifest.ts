@@ -1,6 +1,7 @@
 // The published shards manifest (build/shards.ts) as a mirror reads it from another instance: parsed, never
 // cast, and every path confined to /shards/ so a hostile manifest cannot write outside the mirror.
 import { z } from 'zod';
+import { CHANGE_LOG_PATH } from '../change-log.ts';
 import { SHARD_EXPORT_PATH, SHARD_FORMAT, SHARDS_ROOT, type ShardEntry, type ShardManifest } from '../shards.ts';
 
 const ShardPath = z
@@ -27,6 +28,7 @@ export const ShardManifestSchema = z.object({
     path: z.literal(SHARD_EXPORT_PATH),
     historyEnd: z.union([z.literal(''), z.iso.date()]),
   }),
+  changes: ShardEntrySchema.extend({ path: z.literal(CHANGE_LOG_PATH), from: z.string().nullable() }),
 });
 
 export const SHARD_MANIFEST_PATH = `${SHARDS_ROOT}/manifest.json`;
@@ -47,7 +49,7 @@ export function parseShardManifest(text: string): ShardManifest {
   return parsed.data;
 }
 
-/** Every file the manifest lists: the pages of every collection, the stored files, then the export. */
+/** Every file the manifest lists: the pages of every collection, the stored files, the export and the change log. */
 export function manifestEntries(manifest: ShardManifest): ShardEntry[] {
-  return [...Object.values(manifest.collections).flatMap((collection) => collection.pages), ...manifest.files, manifest.export];
+  return [...Object.values(manifest.collections).flatMap((collection) => collection.pages), ...manifest.files, manifest.export, manifest.changes];
 }

@@ -288,6 +288,8 @@ export const OPERATIONS: readonly Operation[] = [
   staticFile('getPricing', ['/pricing.md'], 'Pricing: free', 'text/markdown'),
   staticFile('getAuthRecipe', ['/auth.md'], 'Authentication recipe', 'text/markdown'),
   staticFile('getShardManifest', ['/shards/manifest.json'], 'Manifest of the JSON shards (counts and SHA-256 checksums)', 'application/json'),
+  staticFile('getShardExport', ['/shards/export/listings.jsonl'], 'The snapshot as this build ingested it, in the export format (what a mirror builds from)', 'application/jsonl'),
+  staticFile('getChangeLog', ['/shards/changes.json'], 'Listings added, changed and removed since the previous build, with record digests and the new records', 'application/json'),
   staticFile('getRobotsTxt', ['/robots.txt'], 'Crawling rules; names the sitemap index', 'text/plain'),
 
   {

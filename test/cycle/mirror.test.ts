@@ -295,3 +295,32 @@ describe('serve <mirror>', () => {
     expect(readFileSync(join(moved.buildDir, 'site/llms.txt'), 'utf8')).not.toContain(TEST_BASE_URL);
   });
 });
+
+describe('mirror of a new snapshot', () => {
+  it('patches its export from the origin change log instead of fetching it whole, and builds the new snapshot', async () => {
+    // The origin ingests its next export: two listings removed, one changed, one added.
+    const records = sampleRecords(60, ['pdf', 'docx', 'xlsx', 'pptx']);
+    const changedId = records[1]!.id;
+    const base = records[4]!;
+    const next = records
+      .filter((_, i) => i !== 7 && i !== 9)
+      .map((r) => (r.id === changedId ? { ...r, installs: r.installs + 1000, installsHistory: [...r.installsHistory.slice(0, -1), r.installs + 1000] } : r));
+    const { files: _stored, ...unfiled } = base;
+    next.push({ ...unfiled, slug: `${base.slug}-next`, id: `${base.type}:${base.repo}#${base.slug}-next`, name: `${base.name} next` });
+    const rebuilt = await runBuild({ dataDir, exportPath: writeExport(join(dataDir, 'export-next'), next), baseUrl: TEST_BASE_URL, quiet: true });
+    origin.app.reload(rebuilt.buildDir);
+    const manifestNext = JSON.parse(readFileSync(join(rebuilt.buildDir, 'site/shards/manifest.json'), 'utf8')) as ShardManifest;
+    expect(manifestNext.changes.from).toBe(manifest.snapshotHash);
+    const log = JSON.parse(readFileSync(join(rebuilt.buildDir, 'site/shards/changes.json'), 'utf8')) as { added: unknown[]; changed: unknown[]; removed: unknown[] };
+    expect([log.added.length, log.changed.length, log.removed.length]).toEqual([1, 1, 2]);
+
+    const outcomes = new Map<string, string>();
+    const report = await mirror({ baseUrl: origin.origin, dir: mirrorDir, publicUrl: MIRROR_URL, onFile: (path, outcome) => outcomes.set(path, outcome) });
+    expect(report).toMatchObject({ patchedRecords: 2, built: true, snapshotHash: manifestNext.snapshotHash });
+    expect(outcomes.get('/shards/export/listings.jsonl')).toBe('kept');
+    expect(readFileSync(join(mirrorDir, 'site/shards/export/listings.jsonl'))).toEqual(readFileSync(join(rebuilt.buildDir, 'site/shards/export/listings.jsonl')));
+    expect(report.bytesFetched).toBeLessThan(manifestEntries(manifestNext).reduce((sum, entry) => sum + entry.bytes, 0));
+    const mirrored = JSON.parse(readFileSync(join(mirrorBuild()!, 'runtime/manifest.json'), 'utf8')) as { snapshotHash: string; count: number };
+    expect(mirrored).toMatchObject({ snapshotHash: manifestNext.snapshotHash, count: manifestNext.count });
+  });
+});

@@ -1,0 +1,71 @@
+// The per-build change log (build/change-log.ts): it lists exactly the records added, changed and removed
+// between two exports, and patching the old export with it yields the new export byte for byte.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { changeLog, lineDigest, patchExport } from '../../build/change-log.ts';
+import type { ListingRecord } from '../../src/domain/schemas.ts';
+import { sampleRecords } from '../support/fixtures.ts';
+
+/** An export's text as the build writes it: one record per line, installs desc then id asc. */
+const exportText = (records: ListingRecord[]) =>
+  [...records]
+    .sort((a, b) => b.installs - a.installs || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .map((r) => JSON.stringify(r) + '\n')
+    .join('');
+
+function nextSnapshot(records: ListingRecord[]): { next: ListingRecord[]; removed: string[]; changed: string[]; added: string[] } {
+  const removed = [records[3]!.id, records[17]!.id];
+  const changed = [records[0]!.id, records[9]!.id, records[30]!.id];
+  const next = records
+    .filter((r) => !removed.includes(r.id))
+    .map((r) => {
+      if (!changed.includes(r.id)) return r;
+      const installs = r.installs + 5_000_000;
+      return { ...r, installs, installsHistory: [...r.installsHistory.slice(0, -1), installs] };
+    });
+  const base = records[5]!;
+  const copy: ListingRecord = { ...base, slug: `${base.slug}-two`, id: `${base.type}:${base.repo}#${base.slug}-two`, name: `${base.name} two` };
+  next.push(copy);
+  return { next, removed, changed, added: [copy.id] };
+}
+
+describe('change log', () => {
+  const records = sampleRecords(12);
+  const before = exportText(records);
+  const { next, removed, changed, added } = nextSnapshot(records);
+  const after = exportText(next);
+  const file = join(mkdtempSync(join(tmpdir(), 'catalog-changes-')), 'listings.jsonl');
+  writeFileSync(file, before);
+
+  it('lists what was added, changed and removed, with the digest of each record', () => {
+    const log = changeLog({ snapshotHash: 'old', exportFile: file }, { snapshotHash: 'new', exportText: after });
+    expect(log).toMatchObject({ from: 'old', to: 'new' });
+    expect(log.added.map((e) => e.id)).toEqual(added);
+    expect(log.changed.map((e) => e.id).sort()).toEqual([...changed].sort());
+    expect(log.removed.map((e) => e.id).sort()).toEqual([...removed].sort());
+    const line = after.split('\n').find((l) => l.includes(`"id":"${added[0]}"`))!;
+    expect(log.added[0]!.sha256).toBe(lineDigest(line));
+    expect(log.records).toHaveLength(added.length + changed.length);
+  });
+
+  it('patching the old export with it yields the new export exactly', () => {
+    const log = changeLog({ snapshotHash: 'old', exportFile: file }, { snapshotHash: 'new', exportText: after });
+    expect(patchExport(before, 'old', log)).toBe(after);
+  });
+
+  it('does not patch an export of another snapshot, nor from a log without a base', () => {
+    const log = changeLog({ snapshotHash: 'old', exportFile: file }, { snapshotHash: 'new', exportText: after });
+    expect(patchExport(before, 'other', log)).toBeUndefined();
+    const first = changeLog(undefined, { snapshotHash: 'new', exportText: after });
+    expect(first).toMatchObject({ from: null, changed: [], removed: [], records: [] });
+    expect(first.added).toHaveLength(next.length);
+    expect(patchExport(before, 'old', first)).toBeUndefined();
+  });
+
+  it('an unchanged snapshot has an empty log', () => {
+    const log = changeLog({ snapshotHash: 'old', exportFile: file }, { snapshotHash: 'old', exportText: before });
+    expect(log).toMatchObject({ added: [], changed: [], removed: [], records: [] });
+  });
+});
