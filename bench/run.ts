@@ -3,7 +3,8 @@
 // that no answer cache can serve, vs bare node:http; BENCH_LONGTAIL_COUNTS, default the BENCH_COUNT), build (embedded
 // snapshot and 100k), semantic (embeddings stage cost; semantic search, /ask and MCP search latency at 100k:
 // bench/semantic.ts); registries (opt-in: MCP registry API, ARD and the Agent Skills index against the API,
-// bench/registries.ts).
+// bench/registries.ts); serving (opt-in: static files, by-id and batch through the shim and the nginx front vs bare
+// node:http and plain nginx, start-up and RSS: bench/serving.ts).
 // Environment: BENCH_COUNT (default 100000), BENCH_SECONDS per load run (default 10).
 import { join } from 'node:path';
 import { rmSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { BENCH_DIR, load, scaleExport, serve, table, timedBuild } from './harnes
 import { longTailPaths, loadUnique } from './longtail.ts';
 import { semanticSection } from './semantic.ts';
 import { registriesSection } from './registries.ts';
+import { servingSection } from './serving.ts';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -151,6 +153,8 @@ const SECTIONS: Record<string, () => Promise<void>> = {
   semantic: () => semanticSection({ count: COUNT, seconds: SECONDS, ensureBuilt, scaleExport, searchPaths: SEARCH_PATHS }),
   // Opt-in (`npm run bench -- registries`); BENCH_DATA_DIR serves an existing data directory instead of a scale build.
   registries: async () => registriesSection(process.env.BENCH_DATA_DIR ?? (await ensureBuilt(COUNT))),
+  // Opt-in (`npm run bench -- serving`), BENCH_DATA_DIR as above; needs nginx for the front rows.
+  serving: async () => servingSection(process.env.BENCH_DATA_DIR ?? (await ensureBuilt(COUNT)), COUNT, SECONDS),
 };
 for (const name of sections) {
   const section = SECTIONS[name];
