@@ -5,6 +5,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
+import { freePort } from '../src/net/free-port.ts';
 
 export const BENCH_DIR = resolve(process.env.CATALOG_BENCH_DIR ?? '.catalog-bench');
 export const ROOT = resolve(import.meta.dirname, '..');
@@ -51,16 +52,6 @@ export async function timedBuild(dataDir: string, exportPath: string | undefined
   return { seconds, peakRssMB: Math.round((report.maxRssKB ?? 0) / 1024), stages: report.timings ?? {} };
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolvePromise, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolvePromise(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 export interface Served {
   child: ChildProcess;

@@ -6,7 +6,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nginxAvailable, startNginxFront, type NginxFront } from '../server/front/nginx-process.ts';
-import { freePort, load, serve, table, type LoadFigures } from './harness.ts';
+import { freePort } from '../src/net/free-port.ts';
+import { load, serve, table, type LoadFigures } from './harness.ts';
 
 interface Row {
   name: string;

@@ -1,20 +1,24 @@
 // `npm run catalog -- <command>`: the command-line tool for builds and the daily cycle (README: Command-line tool).
 // Human lines go to stdout (or one JSON document with --json), problems to stderr, progress bars to stderr
 // when it is a terminal; the exit code says what happened (EXIT below, listed in --help).
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { ConfigError, loadConfig, type Config } from '../server/config.ts';
-import { pidFilePath } from './cycle/pid-file.ts';
-import { buildDirs } from './build-dirs.ts';
+import { ConfigError, loadConfig, type Config } from '../src/config.ts';
+import { pidFilePath } from '../src/artifacts/pid-file.ts';
+import { buildDirs } from '../src/artifacts/build-dirs.ts';
 import { exportCatalog } from './export-writer.ts';
 import { ingest, IngestError, readIngestChanges, type IngestReport, type Reject } from './ingest.ts';
 import { mirror, MirrorError } from './mirror/mirror.ts';
-import { createServeApp, resolveServeTarget } from './mirror/serve.ts';
+import { resolveServeTarget } from './mirror/serve.ts';
 import { runBuild, type BuildResult } from './pipeline.ts';
 import { NotifyError, reloadOverHttp, signalFromPidFile, signalShim, type NotifyResult } from './cycle/notify.ts';
 import { progressBar } from './cycle/progress.ts';
 import { DownloadError, downloadExport, isUrl } from './cycle/remote-export.ts';
+
+/** The shim's serve entry, run as a child process by `serve`. */
+const SERVE_ENTRY = resolve(import.meta.dirname, '..', 'server', 'serve.ts');
 
 export const EXIT = {
   ok: 0,
@@ -336,23 +340,14 @@ program
     if (opts.publicUrl !== undefined && !isUrl(opts.publicUrl)) throw new UsageError('--public-url must be an http(s) URL');
     const cfg = config({}, { ...(opts.port !== undefined ? { port: opts.port } : {}), ...(opts.host ? { host: opts.host } : {}) });
     const target = await resolveServeTarget(dir, { publicUrl: opts.publicUrl, defaultPublicUrl: cfg.baseUrl, verbose: !opts.quiet });
-    const app = createServeApp(cfg, target);
-    const address = await app.listen();
-    console.log(`serving ${target.kind} ${dir} (${app.services.catalog.current.store.count} listings${target.built ? ', site built' : ''}) on http://${address.address}:${address.port}`);
-    if (target.kind === 'data') {
-      process.on('SIGHUP', () => {
-        void resolveServeTarget(dir)
-          .then((next) => {
-            if (next.buildDir !== app.services.catalog.current.buildDir) app.reload(next.buildDir);
-          })
-          .catch((error: unknown) => console.error(`reload failed: ${(error as Error).message}`));
-      });
-    }
-    await new Promise<void>((resolveStop) => {
-      const stop = () => void app.close().then(resolveStop);
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-    });
+    if (target.built) console.log(`built ${target.kind} ${dir}`);
+    // The shim runs as its own process (the build never imports the server); signals pass through to it.
+    const args = [SERVE_ENTRY, '--build-dir', target.buildDir, '--data-dir', target.dataDir, '--label', `${target.kind} ${dir}`, '--port', String(cfg.port), '--host', cfg.host];
+    if (target.kind === 'data') args.push('--follow');
+    const child = spawn(process.execPath, args, { stdio: 'inherit' });
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => child.kill(signal));
+    const code = await new Promise<number>((done) => child.once('exit', (exitCode) => done(exitCode ?? EXIT.failed)));
+    if (code !== 0) process.exit(code);
   });
 
 program

@@ -6,9 +6,10 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync 
 import { join, resolve } from 'node:path';
 import cliProgress from 'cli-progress';
 import { openCatalogDb, readMeta, type CatalogDb } from './catalog-db.ts';
-import { buildDirs, currentBuild, newBuildDir, switchCurrent, type BuildDirs } from './build-dirs.ts';
+import { buildDirs, currentBuild, newBuildDir, switchCurrent, type BuildDirs } from '../src/artifacts/build-dirs.ts';
 import { ingest, type IngestReport } from './ingest.ts';
-import { buildRuntimeArtifacts, type RuntimeManifest } from './runtime-artifacts.ts';
+import { buildRuntimeArtifacts } from './runtime-artifacts.ts';
+import { readRuntimeManifest, type RuntimeManifest } from '../src/artifacts/runtime-manifest.ts';
 import { readSearchTrend } from './signals/search-trend.ts';
 
 export interface StageContext {
@@ -158,7 +159,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       if (serving && !options.force && existsSync(join(serving, 'build.json')) && JSON.parse(readFileSync(join(serving, 'build.json'), 'utf8')).fingerprint === fingerprint) {
         // Same snapshot, origin, counters, code and model as the build being served: its output would be identical.
         log(`unchanged: ${serving} is current`);
-        const runtime = JSON.parse(readFileSync(join(serving, 'runtime', 'manifest.json'), 'utf8')) as RuntimeManifest;
+        const runtime = readRuntimeManifest(join(serving, 'runtime'));
         return { buildDir: serving, unchanged: true, timings, ingest: report, runtime };
       }
       buildDir = newBuildDir(dirs);

@@ -12,25 +12,9 @@ import { popularityPrior, trendingScore } from '../src/domain/ranking.ts';
 import { KeywordIndexBuilder } from '../src/search/index-builder.ts';
 import { writeKeywordIndex } from '../src/search/index-file.ts';
 import { toStoredListing, type StoredListing } from '../src/domain/listing-view.ts';
-import type { ListingRecord, CatalogStats, Category, ListingFile } from '../src/domain/schemas.ts';
+import type { ListingRecord, Category, ListingFile } from '../src/domain/schemas.ts';
 import { readMeta, type CatalogDb } from './catalog-db.ts';
-import { writeColumns, type ColumnLayout } from './columns-file.ts';
-
-export const RUNTIME_FORMAT = 2;
-/** Folder of the keyword index inside the runtime artifacts. */
-export const KEYWORD_INDEX_DIR = 'search';
-
-export interface RuntimeManifest {
-  format: number;
-  snapshotHash: string;
-  lastUpdated: string;
-  count: number;
-  columns: ColumnLayout;
-  postings: Record<string, [offset: number, length: number]>;
-  filesStored: number;
-  stats: CatalogStats;
-  categories: Category[];
-}
+import { KEYWORD_INDEX_DIR, RUNTIME_FORMAT, RUNTIME_MANIFEST_FILE, writeRuntimeColumns, type RuntimeManifest } from '../src/artifacts/runtime-manifest.ts';
 
 /** The numbers of one listing that decide its place in every order. */
 export interface SourceRow {
@@ -218,7 +202,7 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
     at += list.length;
   }
 
-  const columns = writeColumns(join(outDir, 'columns.bin'), {
+  const columns = writeRuntimeColumns(outDir, {
     offsets,
     type,
     installs,
@@ -265,6 +249,6 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
     stats: { total: count, byType, installs: totalInstalls, installsByType, realMetrics, updatedAt: lastUpdated },
     categories,
   };
-  writeFileSync(join(outDir, 'manifest.json'), JSON.stringify(manifest));
+  writeFileSync(join(outDir, RUNTIME_MANIFEST_FILE), JSON.stringify(manifest));
   return manifest;
 }

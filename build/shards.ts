@@ -7,9 +7,10 @@ import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { LISTING_TYPES } from '../src/domain/listing-types.ts';
 import { withUrl } from '../src/domain/listing-view.ts';
-import { currentBuild, type BuildDirs } from './build-dirs.ts';
+import { currentBuild, type BuildDirs } from '../src/artifacts/build-dirs.ts';
 import { CHANGE_LOG_PATH, changeLog } from './change-log.ts';
 import { exportCatalog } from './export-writer.ts';
+import { readRuntimeManifest } from '../src/artifacts/runtime-manifest.ts';
 import type { Stage } from './pipeline.ts';
 import { SiteWriter } from './site-writer.ts';
 
@@ -65,7 +66,7 @@ async function writeExport(database: string, buildDir: string, writer: SiteWrite
 function writeChangeLog(dirs: BuildDirs, snapshotHash: string, writer: SiteWriter): ShardManifest['changes'] {
   // The stages run before `current` moves: it is still the build this one replaces.
   const previous = currentBuild(dirs);
-  const previousSnapshot = previous ? (JSON.parse(readFileSync(join(previous, 'runtime', 'manifest.json'), 'utf8')) as { snapshotHash: string }).snapshotHash : undefined;
+  const previousSnapshot = previous ? readRuntimeManifest(join(previous, 'runtime')).snapshotHash : undefined;
   const log = changeLog(
     previous && previousSnapshot ? { snapshotHash: previousSnapshot, exportFile: join(previous, 'site', SHARD_EXPORT_PATH) } : undefined,
     { snapshotHash, exportText: readFileSync(join(writer.root, SHARD_EXPORT_PATH), 'utf8') },
@@ -79,7 +80,7 @@ export const SHARDS_STAGE: Stage = {
   name: 'shards',
   async run(ctx) {
     const runtimeDir = join(ctx.buildDir, 'runtime');
-    const manifest = JSON.parse(readFileSync(join(runtimeDir, 'manifest.json'), 'utf8')) as { count: number; snapshotHash: string; lastUpdated: string };
+    const manifest = readRuntimeManifest(runtimeDir);
     const writer = new SiteWriter(join(ctx.buildDir, 'site'));
     const collections: ShardManifest['collections'] = {};
     const pending = new Map<string, string[]>();

@@ -9,7 +9,7 @@ import { pino, type Logger } from 'pino';
 import { Redis } from 'ioredis';
 import { API_VERSION } from '../src/domain/brand.ts';
 import { CatalogError } from '../src/domain/errors.ts';
-import type { Config } from './config.ts';
+import type { Config } from '../src/config.ts';
 import { LiveCatalog, loadSnapshot } from './catalog/live-catalog.ts';
 import { clientAddress, rateLimitKey } from './http/client-ip.ts';
 import { setBodyTimeout } from './http/body.ts';

@@ -1,7 +1,7 @@
 // What the composition root builds once and hands to every route module.
 import type { Logger } from 'pino';
 import type { Redis } from 'ioredis';
-import type { Config } from './config.ts';
+import type { Config } from '../src/config.ts';
 import type { LiveCatalog, Snapshot } from './catalog/live-catalog.ts';
 import type { ListingSearch } from './routes/catalog-routes.ts';
 import type { RateLimiter } from './http/rate-limit.ts';

@@ -1,21 +1,15 @@
 // `npm start`: build from the embedded snapshot when no build exists yet, then serve site and API.
 import './heap-tuning.ts';
-import { loadConfig, ConfigError } from './config.ts';
+import { loadConfig } from '../src/config.ts';
 import { createApp } from './app.ts';
-import { buildDirs, currentBuild } from '../build/build-dirs.ts';
-import { pidFilePath, writePidFile } from '../build/cycle/pid-file.ts';
+import { buildDirs, currentBuild } from '../src/artifacts/build-dirs.ts';
+import { pidFilePath, writePidFile } from '../src/artifacts/pid-file.ts';
+import { currentOrFirstBuild } from './first-build.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const dirs = buildDirs(config.dataDir);
-  let buildDir = currentBuild(dirs);
-  if (!buildDir) {
-    if (!config.buildOnStart) throw new ConfigError(`No build in ${config.dataDir}; run npm run build first.`);
-    console.log(`No build in ${config.dataDir}: building from ${config.exportPath} (first start only).`);
-    // The build code is loaded only when needed, so a normal start imports just the shim.
-    const { runBuild } = await import('../build/pipeline.ts');
-    buildDir = (await runBuild({ dataDir: config.dataDir, exportPath: config.exportPath, baseUrl: config.baseUrl })).buildDir;
-  }
+  const buildDir = await currentOrFirstBuild(config);
   const started = performance.now();
   const app = createApp(config, { buildDir });
   // SIGHUP: switch to the newest build (the daily rebuild sends it after `catalog build`). Handled before the

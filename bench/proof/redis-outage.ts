@@ -16,10 +16,11 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { buildDirs, currentBuild } from '../../build/build-dirs.ts';
+import { buildDirs, currentBuild } from '../../src/artifacts/build-dirs.ts';
 import { writeFrontConfig } from '../../build/front-stage.ts';
 import { DEBIAN_BROTLI_STATIC_MODULE, renderNginxConf } from '../../src/front/nginx-front.ts';
-import { freePort, startShim, startTraffic, tally, type Req } from './traffic.ts';
+import { freePort } from '../../src/net/free-port.ts';
+import { startShim, startTraffic, tally, type Req } from './traffic.ts';
 
 const dataDir = process.argv[2];
 if (!dataDir) throw new Error('usage: redis-outage.ts <data dir with a build> [--front builtin|generated|<nginx.conf>]');

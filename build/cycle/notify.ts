@@ -1,7 +1,7 @@
 // How `catalog rebuild` tells a running shim to switch to the new build: SIGHUP to a pid (given, or from the
 // pid file the shim writes at <data>/shim.pid), or the staff route POST /api/v1/staff/reload.
 import { StaffBuildStatusSchema, type StaffBuildStatus } from '../../src/domain/schemas.ts';
-import { readPidFile } from './pid-file.ts';
+import { readPidFile } from '../../src/artifacts/pid-file.ts';
 
 export class NotifyError extends Error {}
 

@@ -9,7 +9,7 @@ import { hasShortlist, SHORTLIST } from '../../src/domain/shortlists.ts';
 import { SITE_PATHS } from '../../src/domain/site-paths.ts';
 import { loadDocs, type Doc } from '../../src/docs/index.ts';
 import type { Category } from '../../src/domain/schemas.ts';
-import type { RuntimeManifest } from '../runtime-artifacts.ts';
+import type { RuntimeManifest } from '../../src/artifacts/runtime-manifest.ts';
 import type { StageContext } from '../pipeline.ts';
 import type { GeneratedFile } from '../site-writer.ts';
 import { catalogHighlights, shortlistKey, type Highlights, type ListingSummary } from './catalog-reader.ts';

@@ -19,11 +19,11 @@ import { copyFile, link, mkdir, readdir, readFile, rename, rm, stat, utimes } fr
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Stage } from '../pipeline.ts';
-import { EMBEDDINGS_DIR, MODEL_SUBDIR, readQuantized } from './artifacts.ts';
-import { IVF_MIN_ROWS, readIvf, trainIvf, writeIvf, type IvfModel } from './ivf.ts';
-import { MODEL_DIR_ENV, listingText, loadEmbedder, resolveModelDir } from './embedder.ts';
+import { EMBEDDINGS_DIR, MODEL_SUBDIR, readQuantized } from '../../src/artifacts/embeddings.ts';
+import { IVF_MIN_ROWS, readIvf, trainIvf, writeIvf, type IvfModel } from '../../src/search/ivf.ts';
+import { MODEL_DIR_ENV, listingText, loadEmbedder, resolveModelDir } from '../../src/embeddings/embedder.ts';
 import { DEFAULT_ENCODER_DIR, loadStaticEncoder } from '../../src/embeddings/static-encoder.ts';
-import { quantize, writeVectors } from './vectors.ts';
+import { quantize, writeVectors } from '../../src/search/vectors.ts';
 
 /** Corpus hashes kept in the cache: the one just used and the one before (a rebuild that is rolled back). */
 const CACHE_KEEP = 2;

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { basename, dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { ListingFileSchema } from '../../src/domain/schemas.ts';
-import { buildDirs, currentBuild } from '../build-dirs.ts';
+import { buildDirs, currentBuild } from '../../src/artifacts/build-dirs.ts';
 import { runBuild } from '../pipeline.ts';
 import type { ShardManifest } from '../shards.ts';
 import { parseShardManifest, SHARD_MANIFEST_PATH } from './shard-manifest.ts';

@@ -1,12 +1,9 @@
-// `catalog serve <dir>`: the normal shim (server/app.ts) over a mirror, a data directory or one build,
-// read-only: no search counters, no pid file (a mirror whose build is missing or stale for its shards or its
-// public URL is built once, before serving).
+// `catalog serve <dir>`, the build half: what a directory serves (a mirror, a data directory or one build), a
+// mirror whose build is missing or stale for its shards or its public URL built first. The CLI then runs the
+// shim's serve entry (server/serve.ts) over it, read-only.
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Logger } from 'pino';
-import { createApp, type App } from '../../server/app.ts';
-import type { Config } from '../../server/config.ts';
-import { buildDirs, currentBuild } from '../build-dirs.ts';
+import { buildDirs, currentBuild } from '../../src/artifacts/build-dirs.ts';
 import { ensureMirrorBuild, isMirrorDir, mirrorDataDir } from './mirror-build.ts';
 
 export type ServedKind = 'mirror' | 'data' | 'build';
@@ -34,10 +31,4 @@ export async function resolveServeTarget(
   if (current) return { kind: 'data', buildDir: current, dataDir: root, built: false };
   if (existsSync(join(root, 'runtime', 'manifest.json'))) return { kind: 'build', buildDir: root, dataDir: root, built: false };
   throw new Error(`${root} is neither a mirror (catalog mirror), a data directory (with current/) nor a build (with runtime/)`);
-}
-
-/** The shim over a served directory, read-only: search counting is off whatever the environment says. */
-export function createServeApp(config: Config, target: ServeTarget, logger?: Logger): App {
-  const readOnly: Config = { ...config, dataDir: target.dataDir, signals: { ...config.signals, enabled: false } };
-  return createApp(readOnly, { buildDir: target.buildDir, ...(logger ? { logger } : {}) });
 }

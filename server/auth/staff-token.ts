@@ -4,7 +4,7 @@ import { createPublicKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createLocalJWKSet, createRemoteJWKSet, errors, jwtVerify, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import type { StaffProfile } from '../../src/domain/schemas.ts';
-import { ConfigError, type StaffAuthConfig } from '../config.ts';
+import { ConfigError, type StaffAuthConfig } from '../../src/config.ts';
 
 export type StaffTokenResult =
   | { ok: true; profile: StaffProfile }

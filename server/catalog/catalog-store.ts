@@ -4,27 +4,11 @@ import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs
 import { join } from 'node:path';
 import { readKeywordIndex, type KeywordIndexData } from '../../src/search/index-file.ts';
 import type { CatalogStats, Category } from '../../src/domain/schemas.ts';
-import { readColumns } from '../../build/columns-file.ts';
-import { KEYWORD_INDEX_DIR, RUNTIME_FORMAT, type RuntimeManifest } from '../../build/runtime-artifacts.ts';
+import { readColumns } from '../../src/artifacts/columns-file.ts';
+import { KEYWORD_INDEX_DIR, readRuntimeColumns, readRuntimeManifest, type RuntimeColumns, type RuntimeManifest } from '../../src/artifacts/runtime-manifest.ts';
 import type { SortKey } from '../../src/domain/ranking.ts';
 
-export interface Columns {
-  offsets: Float64Array;
-  type: Uint8Array;
-  installs: Uint32Array;
-  stars: Uint32Array;
-  trending: Float32Array;
-  searchTrend: Float32Array;
-  popularity: Float32Array;
-  idRank: Uint32Array;
-  permStars: Uint32Array;
-  permTrending: Uint32Array;
-  permSearchTrend: Uint32Array;
-  rankStars: Uint32Array;
-  rankTrending: Uint32Array;
-  rankSearchTrend: Uint32Array;
-  postings: Uint32Array;
-}
+export type Columns = RuntimeColumns;
 
 export class CatalogStore {
   readonly dir: string;
@@ -43,11 +27,10 @@ export class CatalogStore {
 
   constructor(runtimeDir: string) {
     this.dir = runtimeDir;
-    const manifest = JSON.parse(readFileSync(join(runtimeDir, 'manifest.json'), 'utf8')) as RuntimeManifest;
-    if (manifest.format !== RUNTIME_FORMAT) throw new Error(`runtime artifacts format ${manifest.format}, expected ${RUNTIME_FORMAT}; rebuild`);
+    const manifest = readRuntimeManifest(runtimeDir);
     this.manifest = manifest;
     this.count = manifest.count;
-    this.columns = readColumns(join(runtimeDir, 'columns.bin'), manifest.columns) as unknown as Columns;
+    this.columns = readRuntimeColumns(runtimeDir, manifest.columns);
     this.ids = readFileSync(join(runtimeDir, 'ids.txt'), 'utf8').split('\n');
     this.bySlug = new Map();
     for (let doc = 0; doc < this.ids.length; doc++) {

@@ -8,23 +8,15 @@ import { existsSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { loadConfig, ConfigError } from '../config.ts';
-import { buildDirs, currentBuild } from '../../build/build-dirs.ts';
-import { pidFilePath, writePidFile } from '../../build/cycle/pid-file.ts';
+import { loadConfig, ConfigError } from '../../src/config.ts';
+import { buildDirs } from '../../src/artifacts/build-dirs.ts';
+import { currentOrFirstBuild } from '../first-build.ts';
+import { pidFilePath, writePidFile } from '../../src/artifacts/pid-file.ts';
 import { nginxAvailable, startNginxFront, type NginxFront } from './nginx-process.ts';
+import { freePort } from '../../src/net/free-port.ts';
 
 const SHIM_ENTRY = resolve(import.meta.dirname, '..', 'start.ts');
 
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-}
 
 async function waitForPort(port: number, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -48,17 +40,9 @@ async function main(): Promise<void> {
   const shimCount = z.coerce.number().int().min(1).max(64).default(1).parse(process.env.FRONT_SHIMS || undefined);
   if (!nginxAvailable()) throw new ConfigError('nginx is not installed: apt-get install nginx libnginx-mod-http-brotli-static');
   const dirs = buildDirs(config.dataDir);
-  let buildDir = currentBuild(dirs);
-  if (!buildDir) {
-    if (!config.buildOnStart) throw new ConfigError(`No build in ${config.dataDir}; run npm run build first.`);
-    console.log(`No build in ${config.dataDir}: building from ${config.exportPath} (first start only).`);
-    const { runBuild } = await import('../../build/pipeline.ts');
-    buildDir = (await runBuild({ dataDir: config.dataDir, exportPath: config.exportPath, baseUrl: config.baseUrl })).buildDir;
-  }
+  const buildDir = await currentOrFirstBuild(config);
   if (!existsSync(join(buildDir, 'front', 'server.conf'))) {
-    // A build made before the front stage existed: render its front now.
-    const { writeFrontConfig } = await import('../../build/front-stage.ts');
-    writeFrontConfig(buildDir);
+    throw new ConfigError(`${buildDir} has no front configuration (made before the front stage existed); rebuild it: npm run build -- --force`);
   }
 
   const shims: ChildProcess[] = [];

@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 import { z } from 'zod';
 import type { StaffBuildStatus } from '../../src/domain/schemas.ts';
 import { CatalogError } from '../../src/domain/errors.ts';
-import { buildDirs, currentBuild } from '../../build/build-dirs.ts';
+import { buildDirs, currentBuild } from '../../src/artifacts/build-dirs.ts';
 import { staffOnly } from '../auth/staff-guard.ts';
 import type { Snapshot } from '../catalog/live-catalog.ts';
 import { sendJson } from '../http/reply.ts';

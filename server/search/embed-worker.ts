@@ -1,7 +1,7 @@
 // The query embedder's thread: holds an operator's embedding model (transformers.js + ONNX Runtime) off the
 // shim's event loop, so importing, loading and running it never delays a request (see query-embedder.ts).
 import { parentPort } from 'node:worker_threads';
-import { loadEmbedder, type Embedder } from '../../build/embeddings/embedder.ts';
+import { loadEmbedder, type Embedder } from '../../src/embeddings/embedder.ts';
 import type { FromWorker, ToWorker } from './query-embedder.ts';
 
 const port = parentPort!;

@@ -5,9 +5,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { EMBEDDINGS_DIR, MODEL_SUBDIR, readQuantized } from '../../build/embeddings/artifacts.ts';
-import { IvfIndex, readIvf } from '../../build/embeddings/ivf.ts';
-import { VECTORS_MANIFEST, VectorIndex, type VectorsManifest } from '../../build/embeddings/vectors.ts';
+import { EMBEDDINGS_DIR, MODEL_SUBDIR, readQuantized } from '../../src/artifacts/embeddings.ts';
+import { IvfIndex, readIvf } from '../../src/search/ivf.ts';
+import { VECTORS_MANIFEST, VectorIndex, type VectorsManifest } from '../../src/search/vectors.ts';
 import type { Snapshot } from '../catalog/live-catalog.ts';
 import { isStaticEncoderDir, loadStaticEncoder } from '../../src/embeddings/static-encoder.ts';
 import { QueryEmbedder } from './query-embedder.ts';

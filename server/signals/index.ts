@@ -3,10 +3,10 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Redis } from 'ioredis';
-import type { Config } from '../config.ts';
+import type { Config } from '../../src/config.ts';
 import { createSearchSignals, type SearchSignalCounter } from './search-signals.ts';
-import { RedisSignalStore } from './redis-signal-store.ts';
-import { SIGNALS_FILE, SqliteSignalStore } from './sqlite-signal-store.ts';
+import { RedisSignalStore } from '../../src/search-counters/redis-counter-store.ts';
+import { SIGNALS_FILE, SqliteSignalStore } from '../../src/search-counters/sqlite-counter-store.ts';
 
 export { listingPageSlug } from './listing-pages.ts';
 export type { SearchSignalCounter } from './search-signals.ts';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import { pino } from 'pino';
 import { createStaffTokenVerifier } from '../../server/auth/staff-token.ts';
-import { ConfigError, loadConfig } from '../../server/config.ts';
+import { ConfigError, loadConfig } from '../../src/config.ts';
 import { StaffProfileSchema } from '../../src/domain/schemas.ts';
 import { json, startServer, TEST_BASE_URL, type TestServer } from '../support/server.ts';
 import { bearer, INVALID_TOKEN_CHALLENGE, ISSUER, mint, tempFile } from './tokens.ts';

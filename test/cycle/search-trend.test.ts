@@ -11,7 +11,7 @@ import { readSignalWindow } from '../../build/signals/search-trend.ts';
 import { searchTrendScore } from '../../src/domain/ranking.ts';
 import { SITE_PATHS } from '../../src/domain/site-paths.ts';
 import type { Listing, ListingPage, StaffBuildStatus } from '../../src/domain/schemas.ts';
-import type { SignalCounts } from '../../server/signals/signal-store.ts';
+import type { SignalCounts } from '../../src/search-counters/counter-store.ts';
 import { sampleRecords, writeExport } from '../support/fixtures.ts';
 import { startRedis, type TestRedis } from '../support/redis-server.ts';
 import { json, startServer, TEST_BASE_URL, type TestServer } from '../support/server.ts';

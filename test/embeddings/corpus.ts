@@ -2,7 +2,7 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { listingText } from '../../build/embeddings/embedder.ts';
+import { listingText } from '../../src/embeddings/embedder.ts';
 
 export interface CorpusListing {
   id: string;

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gaussianFill } from '../../build/embeddings/random.ts';
+import { gaussianFill } from '../../src/search/random.ts';
 import {
   QUANTIZATION,
   VECTORS_FILE,
@@ -12,7 +12,7 @@ import {
   quantize,
   readVectors,
   writeVectors,
-} from '../../build/embeddings/vectors.ts';
+} from '../../src/search/vectors.ts';
 
 /** Clustered unit vectors, so that neighbourhoods are meaningful (like real embeddings). */
 function clustered(n: number, dims: number, seed: number): Float32Array[] {

@@ -11,16 +11,8 @@ import { nginxAvailable, startNginxFront, type NginxFront } from '../../server/f
 import { json, startServer, type TestServer } from '../support/server.ts';
 import { tempDir } from '../support/fixtures.ts';
 import { probeRequests, type ProbeRequest } from './front-routes.ts';
+import { freePort } from '../../src/net/free-port.ts';
 
-function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-}
 
 /**
  * Headers that name the server or the connection rather than describe the answer. The RateLimit headers too:

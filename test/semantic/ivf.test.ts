@@ -5,9 +5,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { EMBEDDINGS_DIR, MODEL_SUBDIR, readQuantized } from '../../build/embeddings/artifacts.ts';
-import { IVF_FILE, IVF_PROBE_SHARE, IvfIndex, readIvf, trainIvf, writeIvf, type IvfModel } from '../../build/embeddings/ivf.ts';
-import { VectorIndex, type Quantized } from '../../build/embeddings/vectors.ts';
+import { EMBEDDINGS_DIR, MODEL_SUBDIR, readQuantized } from '../../src/artifacts/embeddings.ts';
+import { IVF_FILE, IVF_PROBE_SHARE, IvfIndex, readIvf, trainIvf, writeIvf, type IvfModel } from '../../src/search/ivf.ts';
+import { VectorIndex, type Quantized } from '../../src/search/vectors.ts';
 import { loadStaticEncoder } from '../../src/embeddings/static-encoder.ts';
 import { SEMANTIC_QUERIES } from '../../bench/semantic.ts';
 

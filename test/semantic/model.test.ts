@@ -4,9 +4,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it, inject } from 'vitest';
-import { EMBEDDINGS_DIR, MODEL_SUBDIR } from '../../build/embeddings/artifacts.ts';
-import { listingText } from '../../build/embeddings/embedder.ts';
-import { readVectors, type VectorsManifest } from '../../build/embeddings/vectors.ts';
+import { EMBEDDINGS_DIR, MODEL_SUBDIR } from '../../src/artifacts/embeddings.ts';
+import { listingText } from '../../src/embeddings/embedder.ts';
+import { readVectors, type VectorsManifest } from '../../src/search/vectors.ts';
 import { loadStaticEncoder, type StaticEncoder } from '../../src/embeddings/static-encoder.ts';
 import { cosine } from '../embeddings/corpus.ts';
 

@@ -7,10 +7,10 @@ import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EMBEDDINGS_DIR, MODEL_SUBDIR } from '../../build/embeddings/artifacts.ts';
+import { EMBEDDINGS_DIR, MODEL_SUBDIR } from '../../src/artifacts/embeddings.ts';
 import { buildEmbeddings, EMBEDDINGS_STAGE } from '../../build/embeddings/embeddings-stage.ts';
-import { IVF_MANIFEST } from '../../build/embeddings/ivf.ts';
-import { readVectors, type VectorIndex, type VectorsManifest } from '../../build/embeddings/vectors.ts';
+import { IVF_MANIFEST } from '../../src/search/ivf.ts';
+import { readVectors, type VectorIndex, type VectorsManifest } from '../../src/search/vectors.ts';
 import { INDEX_STAGE, runBuild } from '../../build/pipeline.ts';
 import { loadSnapshot } from '../../server/catalog/live-catalog.ts';
 import { createHybridSearch } from '../../server/search/hybrid-search.ts';

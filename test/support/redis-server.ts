@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
+import { freePort } from '../../src/net/free-port.ts';
 
 export interface TestRedis {
   url: string;
@@ -9,16 +10,6 @@ export interface TestRedis {
   stop(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 /** A new redis-server; `port` restarts one where a stopped one listened (the shims reconnect to it). */
 export async function startRedis(port?: number): Promise<TestRedis> {

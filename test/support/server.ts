@@ -2,7 +2,7 @@
 import { inject } from 'vitest';
 import { pino } from 'pino';
 import { createApp, type App, type AppOptions } from '../../server/app.ts';
-import { loadConfig, type Config } from '../../server/config.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
 
 export const TEST_BASE_URL = 'http://catalog.test';
 

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { gaussianFill } from '../../build/embeddings/random.ts';
+import { gaussianFill } from '../../src/search/random.ts';
 import { staticEmbeddingOnnx } from './onnx-writer.ts';
 import { buildVocab, tokenizerConfigJson, tokenizerJson, words } from './wordpiece.ts';
 

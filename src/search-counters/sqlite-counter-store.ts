@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { addUtcDays, SIGNAL_DAYS_KEPT, type DailyCounts, type SignalCounts, type SignalStore } from './signal-store.ts';
+import { addUtcDays, SIGNAL_DAYS_KEPT, type DailyCounts, type SignalCounts, type SignalStore } from './counter-store.ts';
 
 export const SIGNALS_FILE = 'signals.db';
 

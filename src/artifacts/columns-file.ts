@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 
 type Column = Uint8Array | Uint32Array | Float32Array | Float64Array;
 const CONSTRUCTORS = { Uint8Array, Uint32Array, Float32Array, Float64Array } as const;
-type ColumnKind = keyof typeof CONSTRUCTORS;
+export type ColumnKind = keyof typeof CONSTRUCTORS;
 
 export interface ColumnLayout {
   [name: string]: { kind: ColumnKind; byteOffset: number; length: number };

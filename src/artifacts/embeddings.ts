@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { VECTORS_FILE, VECTORS_FORMAT, VECTORS_MANIFEST, QUANTIZATION, type Quantized, type VectorsManifest } from './vectors.ts';
+import { VECTORS_FILE, VECTORS_FORMAT, VECTORS_MANIFEST, QUANTIZATION, type Quantized, type VectorsManifest } from '../search/vectors.ts';
 
 export const EMBEDDINGS_DIR = 'embeddings';
 export const MODEL_SUBDIR = 'model';

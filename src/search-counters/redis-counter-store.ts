@@ -1,7 +1,7 @@
 // Search-trend counters in Redis, for several shims behind one balancer: one hash per day and kind
 // (catalog:signals:<kind>:<day>, field = listing id), incremented with HINCRBY and expiring on their own.
 import type { Redis } from 'ioredis';
-import { addUtcDays, SIGNAL_DAYS_KEPT, type DailyCounts, type SignalCounts, type SignalStore } from './signal-store.ts';
+import { addUtcDays, SIGNAL_DAYS_KEPT, type DailyCounts, type SignalCounts, type SignalStore } from './counter-store.ts';
 
 export const SIGNAL_KEY_PREFIX = 'catalog:signals';
 const KINDS = ['appeared', 'opened'] as const;

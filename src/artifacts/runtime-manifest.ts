@@ -1,0 +1,76 @@
+// The runtime artifacts' manifest and column file (runtime/ of a build): written by the build's index stage
+// (build/runtime-artifacts.ts), read by the shim at start (server/catalog/catalog-store.ts) and by the build's
+// later stages. The columns are declared once here, as kinds; the reader hands them back typed.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { CatalogStatsSchema, CategorySchema } from '../domain/schemas.ts';
+import { readColumns, writeColumns, type ColumnKind } from './columns-file.ts';
+
+export const RUNTIME_FORMAT = 2;
+/** Folder of the keyword index inside the runtime artifacts. */
+export const KEYWORD_INDEX_DIR = 'search';
+export const RUNTIME_MANIFEST_FILE = 'manifest.json';
+export const RUNTIME_COLUMNS_FILE = 'columns.bin';
+
+/** Every numeric column of a build: per listing (doc order), sort permutations and ranks, the filter postings. */
+export const RUNTIME_COLUMNS = {
+  /** Byte offset of each listing's line in listings.jsonl (and one past the last). */
+  offsets: 'Float64Array',
+  type: 'Uint8Array',
+  installs: 'Uint32Array',
+  stars: 'Uint32Array',
+  trending: 'Float32Array',
+  searchTrend: 'Float32Array',
+  popularity: 'Float32Array',
+  idRank: 'Uint32Array',
+  permStars: 'Uint32Array',
+  permTrending: 'Uint32Array',
+  permSearchTrend: 'Uint32Array',
+  rankStars: 'Uint32Array',
+  rankTrending: 'Uint32Array',
+  rankSearchTrend: 'Uint32Array',
+  postings: 'Uint32Array',
+} as const satisfies Record<string, ColumnKind>;
+
+type Kinds = typeof RUNTIME_COLUMNS;
+type Typed = { Uint8Array: Uint8Array; Uint32Array: Uint32Array; Float32Array: Float32Array; Float64Array: Float64Array };
+export type RuntimeColumns = { [name in keyof Kinds]: Typed[Kinds[name]] };
+
+const ColumnLayoutSchema = z.record(
+  z.string(),
+  z.object({ kind: z.enum(['Uint8Array', 'Uint32Array', 'Float32Array', 'Float64Array']), byteOffset: z.number().int().nonnegative(), length: z.number().int().nonnegative() }),
+);
+
+export const RuntimeManifestSchema = z.object({
+  format: z.number().int(),
+  snapshotHash: z.string(),
+  lastUpdated: z.string(),
+  count: z.number().int().nonnegative(),
+  columns: ColumnLayoutSchema,
+  /** Filter posting lists (type:..., category:..., owner:...) as [offset, length] into the postings column. */
+  postings: z.record(z.string(), z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()])),
+  filesStored: z.number().int().nonnegative(),
+  stats: CatalogStatsSchema,
+  categories: z.array(CategorySchema),
+});
+export type RuntimeManifest = z.infer<typeof RuntimeManifestSchema>;
+
+/** The manifest of runtime/ in `runtimeDir`, parsed; a build of another format asks to be rebuilt. */
+export function readRuntimeManifest(runtimeDir: string): RuntimeManifest {
+  const manifest = RuntimeManifestSchema.parse(JSON.parse(readFileSync(join(runtimeDir, RUNTIME_MANIFEST_FILE), 'utf8')));
+  if (manifest.format !== RUNTIME_FORMAT) throw new Error(`runtime artifacts format ${manifest.format}, expected ${RUNTIME_FORMAT}; rebuild`);
+  return manifest;
+}
+
+export function writeRuntimeColumns(runtimeDir: string, columns: RuntimeColumns): RuntimeManifest['columns'] {
+  return writeColumns(join(runtimeDir, RUNTIME_COLUMNS_FILE), columns);
+}
+
+/** The columns of runtime/, each checked against its declared kind. */
+export function readRuntimeColumns(runtimeDir: string, layout: RuntimeManifest['columns']): RuntimeColumns {
+  for (const [name, kind] of Object.entries(RUNTIME_COLUMNS)) {
+    if (layout[name]?.kind !== kind) throw new Error(`runtime column ${name} is ${layout[name]?.kind ?? 'missing'}, expected ${kind}; rebuild`);
+  }
+  return readColumns(join(runtimeDir, RUNTIME_COLUMNS_FILE), layout) as RuntimeColumns;
+}
