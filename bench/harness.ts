@@ -2,7 +2,6 @@
 // autocannon runs, and /proc readings. Figures are compared within one run, never against fixed times.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { freePort } from '../src/net/free-port.ts';

@@ -6,28 +6,14 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync 
 import { join, resolve } from 'node:path';
 import cliProgress from 'cli-progress';
 import { openCatalogDb, readMeta, type CatalogDb } from './catalog-db.ts';
-import { buildDirs, currentBuild, newBuildDir, switchCurrent, type BuildDirs } from '../src/artifacts/build-dirs.ts';
+import { buildDirs, currentBuild, newBuildDir, switchCurrent } from '../src/artifacts/build-dirs.ts';
 import { ingest, type IngestReport } from './ingest.ts';
+import type { Stage, StageContext } from './stage.ts';
+
+export type { Stage, StageContext } from './stage.ts';
 import { buildRuntimeArtifacts } from './runtime-artifacts.ts';
 import { readRuntimeManifest, type RuntimeManifest } from '../src/artifacts/runtime-manifest.ts';
 import { readSearchTrend } from './signals/search-trend.ts';
-
-export interface StageContext {
-  dirs: BuildDirs;
-  buildDir: string;
-  baseUrl: string;
-  db: CatalogDb;
-  runtime: RuntimeManifest | undefined;
-  /** searchTrend per listing id, folded in from the shim's counters of the recent window. */
-  searchTrend: ReadonlyMap<string, number>;
-  progress(done: number, total: number): void;
-  log(message: string): void;
-}
-
-export interface Stage {
-  name: string;
-  run(ctx: StageContext): Promise<void>;
-}
 
 export interface BuildOptions {
   dataDir: string;

@@ -11,7 +11,7 @@ import { currentBuild, type BuildDirs } from '../src/artifacts/build-dirs.ts';
 import { CHANGE_LOG_PATH, changeLog } from './change-log.ts';
 import { exportCatalog } from './export-writer.ts';
 import { readRuntimeManifest } from '../src/artifacts/runtime-manifest.ts';
-import type { Stage } from './pipeline.ts';
+import type { Stage } from './stage.ts';
 import { SiteWriter } from './site-writer.ts';
 
 export const SHARD_FORMAT = 1;

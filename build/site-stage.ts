@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
-import type { Stage, StageContext } from './pipeline.ts';
+import type { Stage, StageContext } from './stage.ts';
 import { COMPRESS_MIN_BYTES } from './site-writer.ts';
 
 /** The Astro project: the repository root. */

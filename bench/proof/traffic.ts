@@ -4,7 +4,6 @@
 // /api/v1/meta, that the body's lastUpdated belongs to that build.
 import { Agent, request } from 'node:http';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '../../src/net/free-port.ts';

@@ -20,7 +20,7 @@ import {
   toolDescriptor,
 } from '../../src/domain/agent-surfaces.ts';
 import { BRAND, TAGLINE } from '../../src/domain/brand.ts';
-import type { StageContext } from '../pipeline.ts';
+import type { StageContext } from '../stage.ts';
 import type { GeneratedFile } from '../site-writer.ts';
 
 type Json = Record<string, unknown>;

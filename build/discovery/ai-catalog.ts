@@ -9,7 +9,7 @@ import { LIMITS } from '../../src/domain/limits.ts';
 import { LISTING_TYPES, RANKING_METRIC } from '../../src/domain/listing-types.ts';
 import { SORTS } from '../../src/domain/ranking.ts';
 import { SITE_PATHS } from '../../src/domain/site-paths.ts';
-import type { StageContext } from '../pipeline.ts';
+import type { StageContext } from '../stage.ts';
 import type { GeneratedFile } from '../site-writer.ts';
 import { EXTRA_PATHS, MEDIA_TYPES, operationPath, publicHost } from './site-links.ts';
 

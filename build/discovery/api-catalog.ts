@@ -4,7 +4,7 @@
 // and always with the Link header RFC 9727 §2 asks of it.
 import { AGENT_PATHS } from '../../src/domain/agent-surfaces.ts';
 import { SITE_PATHS } from '../../src/domain/site-paths.ts';
-import type { StageContext } from '../pipeline.ts';
+import type { StageContext } from '../stage.ts';
 import type { GeneratedFile } from '../site-writer.ts';
 import { MEDIA_TYPES, operationPath } from './site-links.ts';
 

@@ -8,7 +8,7 @@ import { LISTING_TYPES, RANKING_METRIC, type ListingType } from '../../src/domai
 import { compareBy } from '../../src/domain/ranking.ts';
 import { hasShortlist, SHORTLIST, shortlistSort } from '../../src/domain/shortlists.ts';
 import type { StoredListing } from '../../src/domain/listing-view.ts';
-import type { StageContext } from '../pipeline.ts';
+import type { StageContext } from '../stage.ts';
 import { requireRuntime } from './site-links.ts';
 
 /** Listings in the runtime order; each line is parsed and dropped before the next is read. */

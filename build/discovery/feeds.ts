@@ -7,7 +7,7 @@ import { BRAND, TAGLINE } from '../../src/domain/brand.ts';
 import { categoryLabel } from '../../src/domain/categories.ts';
 import { LISTING_TYPES, TYPE_LABELS } from '../../src/domain/listing-types.ts';
 import { SITE_PATHS } from '../../src/domain/site-paths.ts';
-import type { StageContext } from '../pipeline.ts';
+import type { StageContext } from '../stage.ts';
 import type { GeneratedFile } from '../site-writer.ts';
 import { catalogHighlights, HIGHLIGHT_SIZES, type Highlights, type ListingSummary } from './catalog-reader.ts';
 import { MEDIA_TYPES, operationPath, requireRuntime } from './site-links.ts';

@@ -1,7 +1,7 @@
 // The discovery stage: every generator returns files (pure data), the SiteWriter puts them into the build.
 // Generators are listed here; each module owns its documents.
 import { join } from 'node:path';
-import type { Stage, StageContext } from '../pipeline.ts';
+import type { Stage, StageContext } from '../stage.ts';
 import { SiteWriter, type GeneratedFile } from '../site-writer.ts';
 import { agentSurfaceFiles } from './agent-surfaces.ts';
 import { aiCatalogFiles } from './ai-catalog.ts';

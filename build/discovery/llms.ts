@@ -10,7 +10,7 @@ import { SITE_PATHS } from '../../src/domain/site-paths.ts';
 import { loadDocs, type Doc } from '../../src/docs/index.ts';
 import type { Category } from '../../src/domain/schemas.ts';
 import type { RuntimeManifest } from '../../src/artifacts/runtime-manifest.ts';
-import type { StageContext } from '../pipeline.ts';
+import type { StageContext } from '../stage.ts';
 import type { GeneratedFile } from '../site-writer.ts';
 import { catalogHighlights, shortlistKey, type Highlights, type ListingSummary } from './catalog-reader.ts';
 import { absolutizeLinks, cell, demoteHeadings, formatCount, inlineText, link, oneLine, table, withoutTitle } from './markdown.ts';

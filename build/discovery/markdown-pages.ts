@@ -6,7 +6,7 @@ import { BRAND, DISCLAIMER } from '../../src/domain/brand.ts';
 import { LIMITS } from '../../src/domain/limits.ts';
 import { SITE_PATHS } from '../../src/domain/site-paths.ts';
 import { loadDocs, type Doc } from '../../src/docs/index.ts';
-import type { StageContext } from '../pipeline.ts';
+import type { StageContext } from '../stage.ts';
 import type { GeneratedFile } from '../site-writer.ts';
 import { absolutizeLinks, table } from './markdown.ts';
 import { MEDIA_TYPES, operationPath } from './site-links.ts';

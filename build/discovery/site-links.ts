@@ -2,7 +2,7 @@
 // operation if it moves and cannot name one that does not exist), agent paths from AGENT_PATHS, pages from SITE_PATHS.
 import { OPERATIONS } from '../../src/domain/operations.ts';
 import type { RuntimeManifest } from '../../src/artifacts/runtime-manifest.ts';
-import type { StageContext } from '../pipeline.ts';
+import type { StageContext } from '../stage.ts';
 
 /** Canonical path of an operation of SERVICE.md, by its OpenAPI operationId; `{id}`-style parameters filled in. */
 export function operationPath(id: string, params: Record<string, string> = {}): string {

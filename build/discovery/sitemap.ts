@@ -6,7 +6,7 @@ import { LISTING_TYPES } from '../../src/domain/listing-types.ts';
 import { hasShortlist } from '../../src/domain/shortlists.ts';
 import { SITE_PATHS } from '../../src/domain/site-paths.ts';
 import { loadDocs } from '../../src/docs/index.ts';
-import type { StageContext } from '../pipeline.ts';
+import type { StageContext } from '../stage.ts';
 import type { GeneratedFile } from '../site-writer.ts';
 import { readListings } from './catalog-reader.ts';
 import { EXTRA_PATHS, MEDIA_TYPES, operationPath, requireRuntime } from './site-links.ts';

@@ -18,7 +18,7 @@ import { createReadStream } from 'node:fs';
 import { copyFile, link, mkdir, readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { Stage } from '../pipeline.ts';
+import type { Stage } from '../stage.ts';
 import { EMBEDDINGS_DIR, MODEL_SUBDIR, readQuantized } from '../../src/artifacts/embeddings.ts';
 import { IVF_MIN_ROWS, readIvf, trainIvf, writeIvf, type IvfModel } from '../../src/search/ivf.ts';
 import { MODEL_DIR_ENV, listingText, loadEmbedder, resolveModelDir } from '../../src/embeddings/embedder.ts';
@@ -31,7 +31,7 @@ const CACHE_KEEP = 2;
 const EMBED_CHUNK = 4096;
 
 /** Source files whose change must invalidate cached vectors (embedders, quantizer). */
-const EMBEDDING_SOURCES = ['embedder.ts', 'vectors.ts', '../../src/embeddings/static-encoder.ts'];
+const EMBEDDING_SOURCES = ['../../src/embeddings/embedder.ts', '../../src/search/vectors.ts', '../../src/embeddings/static-encoder.ts'];
 
 export interface EmbeddingsReport {
   count: number;
@@ -50,7 +50,6 @@ export interface EmbeddingsOptions {
   /** <data>/cache/embeddings */
   cacheDir: string;
   env?: Record<string, string | undefined>;
-  log?: (message: string) => void;
   progress?: (done: number, total: number) => void;
   /** Catalogs with at least this many listings also get an IVF index (default IVF_MIN_ROWS). */
   ivfMinRows?: number;
@@ -62,7 +61,6 @@ export const EMBEDDINGS_STAGE: Stage = {
     const report = await buildEmbeddings({
       runtimeDir: join(ctx.buildDir, 'runtime'),
       cacheDir: join(ctx.dirs.dataDir, 'cache', EMBEDDINGS_DIR),
-      log: ctx.log,
       progress: ctx.progress,
     });
     ctx.log(
@@ -133,7 +131,6 @@ async function pruneCache(cacheDir: string, used: string): Promise<void> {
 /** Embeds every listing of a runtime directory (see the header) and writes runtime/embeddings. */
 export async function buildEmbeddings(options: EmbeddingsOptions): Promise<EmbeddingsReport> {
   const env = options.env ?? process.env;
-  const log = options.log ?? (() => undefined);
   const timings: Record<string, number> = {};
   let t0 = performance.now();
   const lap = (name: string) => {

@@ -38,7 +38,7 @@ export function parseShardManifest(text: string): ShardManifest {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new Error(`the shards manifest is not JSON (${(error as Error).message})`);
+    throw new Error(`the shards manifest is not JSON (${(error as Error).message})`, { cause: error });
   }
   const parsed = ShardManifestSchema.safeParse(value);
   if (!parsed.success) {

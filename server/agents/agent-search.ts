@@ -5,7 +5,7 @@ import { listingQuery, type ListingQuery } from '../../src/domain/listing-query.
 import { RANKING_METRIC, type ListingType } from '../../src/domain/listing-types.ts';
 import type { SortKey } from '../../src/domain/ranking.ts';
 import type { Snapshot } from '../catalog/live-catalog.ts';
-import { listingsJson } from '../routes/catalog-routes.ts';
+import { listingsJson } from '../search/listing-search.ts';
 import type { Services } from '../services.ts';
 
 export interface AgentSearchRequest {
@@ -40,7 +40,7 @@ export function searchForAgent(services: Services, request: AgentSearchRequest, 
     query({ semantic: request.query, types: request.types, category: request.category, limit: request.limit }),
   );
   services.signals?.appeared(snapshot, result.docs, 0);
-  return { items: listingsJson(services, snapshot, result.docs), docs: result.docs, hasMore: result.hasMore, headers };
+  return { items: listingsJson(services.config.baseUrl, snapshot, result.docs), docs: result.docs, hasMore: result.hasMore, headers };
 }
 
 /** The default order of a top list: the type's ranking metric, installs across types. */
@@ -55,5 +55,5 @@ export function topForAgent(
 ): AgentListings & { sort: SortKey } {
   const sort = request.sort ?? defaultSort(request.type);
   const result = snapshot.engine.search({ types: request.type ? [request.type] : undefined, sort, offset: 0, limit: request.limit });
-  return { items: listingsJson(services, snapshot, result.docs), docs: result.docs, hasMore: result.hasMore, headers: {}, sort };
+  return { items: listingsJson(services.config.baseUrl, snapshot, result.docs), docs: result.docs, hasMore: result.hasMore, headers: {}, sort };
 }

@@ -30,7 +30,7 @@ import type { Snapshot } from '../catalog/live-catalog.ts';
 import { parseJsonBody, readBody } from '../http/body.ts';
 import { sendJson, toCatalogError } from '../http/reply.ts';
 import type { Handler, RequestContext, Route } from '../http/router.ts';
-import { listingsJson } from '../routes/catalog-routes.ts';
+import { listingsJson } from '../search/listing-search.ts';
 import type { Services } from '../services.ts';
 import { skillFilePath } from '../../src/domain/skill-files.ts';
 
@@ -144,7 +144,7 @@ export function ardRoutes(services: Services): Route[] {
   const base = services.config.baseUrl;
   const source = base + ARD_BASE_PATH;
   const entries = (snapshot: Snapshot, docs: readonly number[]): ArdEntry[] =>
-    listingsJson(services, snapshot, docs).map((text) => toArdEntry(JSON.parse(text) as Listing, { baseUrl: base, skillFile: (slug) => skillFilePath(slug) }));
+    listingsJson(services.config.baseUrl, snapshot, docs).map((text) => toArdEntry(JSON.parse(text) as Listing, { baseUrl: base, skillFile: (slug) => skillFilePath(slug) }));
 
   /** The matched set, best first: the hybrid search's top MATCH_CAP for text, else every listing by installs. */
   const matchedSet = (snapshot: Snapshot, text: string | undefined, filter: Filter): number[] => {

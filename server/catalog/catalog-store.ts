@@ -4,7 +4,6 @@ import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs
 import { join } from 'node:path';
 import { readKeywordIndex, type KeywordIndexData } from '../../src/search/index-file.ts';
 import type { CatalogStats, Category } from '../../src/domain/schemas.ts';
-import { readColumns } from '../../src/artifacts/columns-file.ts';
 import { KEYWORD_INDEX_DIR, readRuntimeColumns, readRuntimeManifest, type RuntimeColumns, type RuntimeManifest } from '../../src/artifacts/runtime-manifest.ts';
 import type { SortKey } from '../../src/domain/ranking.ts';
 

@@ -2,11 +2,9 @@
 // the API root naming the machine-readable descriptions (RFC 8288; api-catalog per RFC 9727, service-desc per
 // RFC 8631), and a Markdown rendering of a listing page for `Accept: text/markdown`.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AGENT_PATHS } from '../../src/domain/agent-surfaces.ts';
-import { ARD_PATHS } from '../../src/domain/ard.ts';
 import { listingMarkdown } from '../../src/domain/listing-markdown.ts';
 import type { Listing, ListingFile } from '../../src/domain/schemas.ts';
-import { listingsJson } from '../routes/catalog-routes.ts';
+import { listingsJson } from '../search/listing-search.ts';
 import { negotiateMediaType } from '../http/static-files.ts';
 import { sendText } from '../http/reply.ts';
 import type { Services } from '../services.ts';
@@ -28,7 +26,7 @@ export function serveListingMarkdown(services: Services, req: IncomingMessage, r
   const snapshot = services.catalog.current;
   const doc = snapshot.store.findDoc(match[1]!);
   if (doc === undefined) return false;
-  const listing = JSON.parse(listingsJson(services, snapshot, [doc])[0]!) as Listing;
+  const listing = JSON.parse(listingsJson(services.config.baseUrl, snapshot, [doc])[0]!) as Listing;
   const files = JSON.parse(snapshot.store.readFilesJson(doc)) as ListingFile[];
   const api = `${services.config.baseUrl}/api/v1/listings/${encodeURIComponent(listing.slug)}`;
   services.signals?.opened(snapshot, doc);

@@ -5,7 +5,7 @@
 // new build; SIGINT/SIGTERM stop everything.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { loadConfig, ConfigError } from '../../src/config.ts';

@@ -3,7 +3,7 @@
 // fails, the in-process store stands in for that call: keys are then only deduplicated per instance, never lost.
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { MemoryIdempotencyStore } from './memory-store.ts';
+import { type MemoryIdempotencyStore } from './memory-store.ts';
 import { decide, type Claim, type IdempotencyRecord, type IdempotencyStore, type StoreTimings, type StoredResponse } from './store.ts';
 
 export const REDIS_KEY_PREFIX = 'catalog:idem:';

@@ -11,7 +11,7 @@ import {
 } from '../../src/domain/agent-surfaces.ts';
 import { LISTING_TYPES, TYPE_LABELS } from '../../src/domain/listing-types.ts';
 import type { Snapshot } from '../catalog/live-catalog.ts';
-import { listingsJson } from '../routes/catalog-routes.ts';
+import { listingsJson } from '../search/listing-search.ts';
 import type { Services } from '../services.ts';
 import { searchForAgent, searchMode, topForAgent } from '../agents/agent-search.ts';
 import { createMcpServer, mcpTool, ToolFailure, type McpServer } from './mcp-server.ts';
@@ -35,7 +35,7 @@ export function catalogMcpServer(services: Services): McpServer {
         throw new ToolFailure(`No listing has the id '${input.id}'.`, 'Find the listing with search_catalog and pass the id or slug of one of its results.');
       }
       services.signals?.opened(current, doc);
-      return { listing: JSON.parse(listingsJson(services, current, [doc])[0]!) as unknown, files: JSON.parse(current.store.readFilesJson(doc)) as unknown };
+      return { listing: JSON.parse(listingsJson(services.config.baseUrl, current, [doc])[0]!) as unknown, files: JSON.parse(current.store.readFilesJson(doc)) as unknown };
     }),
     mcpTool(CATALOG_TOOLS.top_catalog, (input) => {
       const top = topForAgent(services, { type: input.type, sort: input.sort, limit: input.limit });

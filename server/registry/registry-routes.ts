@@ -8,7 +8,7 @@ import type { Listing } from '../../src/domain/schemas.ts';
 import type { Snapshot } from '../catalog/live-catalog.ts';
 import { sendJson } from '../http/reply.ts';
 import type { RequestContext, Route } from '../http/router.ts';
-import { listingsJson } from '../routes/catalog-routes.ts';
+import { listingsJson } from '../search/listing-search.ts';
 import type { Services } from '../services.ts';
 
 export const REGISTRY_PATHS = {
@@ -77,7 +77,7 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\
 
 export function registryRoutes(services: Services): Route[] {
   const serverResponses = (snapshot: Snapshot, docs: readonly number[]): ServerResponse[] =>
-    listingsJson(services, snapshot, docs).map((text) => toServerResponse(JSON.parse(text) as Listing));
+    listingsJson(services.config.baseUrl, snapshot, docs).map((text) => toServerResponse(JSON.parse(text) as Listing));
 
   const listServers = (ctx: RequestContext) => {
     const search = single(ctx, 'search')?.trim() || undefined;

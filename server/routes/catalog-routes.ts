@@ -2,13 +2,12 @@
 // unversioned /api/upstream alias; only the listing search differs (raw array on /api/upstream).
 import { CatalogError, invalidParameter } from '../../src/domain/errors.ts';
 import { LIMITS } from '../../src/domain/limits.ts';
-import { encodeCursor, parseListingQuery, queryFingerprint, type ListingQuery } from '../../src/domain/listing-query.ts';
-import { urlSuffix, withUrl } from '../../src/domain/listing-view.ts';
+import { encodeCursor, parseListingQuery, queryFingerprint } from '../../src/domain/listing-query.ts';
+import { urlSuffix } from '../../src/domain/listing-view.ts';
 import { BatchRequestSchema } from '../../src/domain/schemas.ts';
 import { STAGES } from '../../src/domain/stages.ts';
 import { BRAND, DISCLAIMER, TAGLINE } from '../../src/domain/brand.ts';
 import { LISTING_TYPES } from '../../src/domain/listing-types.ts';
-import { QueryEngine, type SearchResult } from '../catalog/query-engine.ts';
 import type { Snapshot } from '../catalog/live-catalog.ts';
 import { parseJsonBody, readBody } from '../http/body.ts';
 import { sendJson } from '../http/reply.ts';
@@ -29,36 +28,10 @@ export const VERSIONING_POLICY = {
   deprecationHeaders: ['Deprecation', 'Sunset', 'Link'],
 } as const;
 
-/**
- * Says that a keyword search answered with partial matches: fewer than PARTIAL_BELOW listings contain every word,
- * so they come first and the listings containing the most words follow (src/search/keyword-search.ts).
- */
-export const SEARCH_MATCH_HEADER = 'Search-Match';
-
-/** Listing search as used by every surface: keyword (q); semantic is server/search/hybrid-search.ts, falling back to this. */
-export interface ListingSearch {
-  (snapshot: Snapshot, query: ListingQuery): { result: SearchResult; headers: Record<string, string> };
-}
-
-export const keywordListingSearch: ListingSearch = (snapshot, query): { result: SearchResult; headers: Record<string, string> } => {
-  if (query.semantic !== undefined && query.q === undefined) {
-    const result = snapshot.engine.search({ ...QueryEngine.fromQuery(query, query.semantic), match: 'any' });
-    return { result, headers: { 'Search-Mode': 'keyword-fallback' } };
-  }
-  const result = snapshot.engine.search(QueryEngine.fromQuery(query, query.q));
-  return { result, headers: result.partial ? { [SEARCH_MATCH_HEADER]: 'partial' } : {} };
-};
-
 function checkId(id: string | undefined): string {
   if (id === undefined || id.length < LIMITS.id.min || id.length > LIMITS.id.max)
     throw invalidParameter('id', `must be ${LIMITS.id.min} to ${LIMITS.id.max} characters`);
   return id;
-}
-
-export function listingsJson(services: Services, snapshot: Snapshot, docs: ArrayLike<number>): string[] {
-  const { store } = snapshot;
-  const texts = store.readJson(docs);
-  return texts.map((json, i) => withUrl(json, store.slugOf(docs[i]!), services.config.baseUrl));
 }
 
 const OPEN_ARRAY = Buffer.from('[');

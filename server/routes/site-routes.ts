@@ -13,7 +13,7 @@ import { BROWSE_PAGE_SIZE, BROWSE_PARAMS, browseParams, type BrowseLocals, type 
 import type { Snapshot } from '../catalog/live-catalog.ts';
 import type { Route } from '../http/router.ts';
 import type { Services } from '../services.ts';
-import { listingsJson } from './catalog-routes.ts';
+import { listingsJson } from '../search/listing-search.ts';
 
 /** The middleware-mode handler of @astrojs/node. */
 type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void, locals: object) => Promise<void>;
@@ -30,7 +30,7 @@ export function browseSearch(services: Services, snapshot: Snapshot, search: URL
   try {
     const query = parseListingQuery(apiParams, true);
     const { result } = services.listingSearch(snapshot, query);
-    const items = listingsJson(services, snapshot, result.docs).map((json) => JSON.parse(json) as Listing);
+    const items = listingsJson(services.config.baseUrl, snapshot, result.docs).map((json) => JSON.parse(json) as Listing);
     services.signals?.appeared(snapshot, result.docs, query.offset);
     const nextCursor = result.hasMore ? encodeCursor(query.offset + query.limit, queryFingerprint(query)) : null;
     return { ok: true, params, items, offset: query.offset, nextCursor };

@@ -4,7 +4,7 @@
 // loading, or a query with no word the model knows) `semantic` runs as keywords: Search-Mode: keyword-fallback.
 import type { SearchRequest, SearchResult } from '../catalog/query-engine.ts';
 import type { Snapshot } from '../catalog/live-catalog.ts';
-import { keywordListingSearch, type ListingSearch } from '../routes/catalog-routes.ts';
+import { keywordListingSearch, type ListingSearch } from './listing-search.ts';
 import type { SemanticReady, SemanticSource } from './semantic-index.ts';
 
 /** Reciprocal rank fusion constant (Cormack et al. 2009): score = Σ weight / (RRF_K + rank). */

@@ -18,7 +18,7 @@ export type ExactVectors = Pick<VectorIndex, 'count' | 'search' | 'searchSubset'
 
 export interface SemanticReady {
   vectors: ExactVectors;
-  /** The approximate index, present for large catalogs (see build/embeddings/ivf.ts). */
+  /** The approximate index, present for large catalogs (see src/search/ivf.ts). */
   ivf?: IvfIndex | undefined;
   /**
    * The query's vector; undefined when the model could not answer now (then fall back). The default static

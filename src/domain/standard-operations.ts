@@ -1,7 +1,7 @@
 // Operations that serve the catalog through other projects' open standards (the official MCP registry API,
 // ARD, Agent Skills discovery). Part of the one operations table (operations.ts spreads them in), kept in
 // their own module because each follows a document we do not own: its link is next to the entry.
-import type { Operation, ResponseDoc, Schema } from './operations.ts';
+import type { Operation, ResponseDoc, Schema } from './operation-types.ts';
 import { REGISTRY_PAGE } from './mcp-registry.ts';
 
 const json = (schema: Schema): Record<string, Schema> => ({ 'application/json': schema });

@@ -2,7 +2,7 @@
 // verified against the manifest's SHA-256, an interrupted or damaged mirror resumes (verified files kept, missing
 // and bad ones fetched again), a file that never verifies fails the mirror, and the mirror, built once from what
 // it fetched, serves every route of SERVICE.md as the origin does, with its own URL in every absolute URL.
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -4,7 +4,6 @@
 // which sees the client through X-Forwarded-For and keeps applying its rate limit.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { nginxAvailable, startNginxFront, type NginxFront } from '../../server/front/nginx-process.ts';

@@ -21,6 +21,8 @@ const ISO_RE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
 const MCP_CMD_RE = /^(npx -y|uvx|docker run -i --rm|pip install|npm install -g) \S+$/;
 const SEED = 1;
 
+// Generated records are checked field by field against loose expectations: any keeps those checks short.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Rec = Record<string, any>;
 
 async function generateToMemory(count: number, seed: number): Promise<{ text: string; res: Awaited<ReturnType<typeof generateCatalog>> }> {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { INDEX_STAGE, runBuild } from '../../build/pipeline.ts';
 import { listingQuery, type ListingQuery } from '../../src/domain/listing-query.ts';
 import { loadSnapshot, type Snapshot } from '../../server/catalog/live-catalog.ts';
-import { keywordListingSearch } from '../../server/routes/catalog-routes.ts';
+import { keywordListingSearch } from '../../server/search/listing-search.ts';
 import { createHybridSearch } from '../../server/search/hybrid-search.ts';
 import { SemanticIndex } from '../../server/search/semantic-index.ts';
 import { snapshotRecords, writeExport } from '../support/fixtures.ts';

@@ -48,7 +48,7 @@ describe('the build', () => {
 
 describe('every sitemap URL is a page', () => {
   const parser = new XMLParser({ isArray: (name) => name === 'url' || name === 'sitemap' });
-  let urls: string[] = [];
+  const urls: string[] = [];
 
   beforeAll(async () => {
     const index = parser.parse(await (await server.fetch('/sitemap.xml')).text()) as { sitemapindex: { sitemap: Array<{ loc: string }> } };

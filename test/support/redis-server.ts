@@ -1,6 +1,5 @@
 // Starts a real, throwaway redis-server on a free port (no persistence) for tests of the Redis-backed stores.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import { freePort } from '../../src/net/free-port.ts';
 

@@ -1,0 +1,22 @@
+// A build stage: one step after ingest that reads the store and the runtime artifacts and writes into the new
+// build directory. Its own module so that the stages and the pipeline that runs them do not import each other.
+import type { BuildDirs } from '../src/artifacts/build-dirs.ts';
+import type { RuntimeManifest } from '../src/artifacts/runtime-manifest.ts';
+import type { CatalogDb } from './catalog-db.ts';
+
+export interface StageContext {
+  dirs: BuildDirs;
+  buildDir: string;
+  baseUrl: string;
+  db: CatalogDb;
+  runtime: RuntimeManifest | undefined;
+  /** searchTrend per listing id, folded in from the shim's counters of the recent window. */
+  searchTrend: ReadonlyMap<string, number>;
+  progress(done: number, total: number): void;
+  log(message: string): void;
+}
+
+export interface Stage {
+  name: string;
+  run(ctx: StageContext): Promise<void>;
+}
