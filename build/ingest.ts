@@ -5,7 +5,7 @@
 // byte-identical file; when the records, their stored files and the history end equal what the database
 // already holds, nothing is written at all (`snapshotUnchanged`).
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { ListingRecordSchema, type ListingRecord } from '../src/domain/schemas.ts';
@@ -330,6 +330,3 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
   }
 }
 
-export function databaseExists(path: string): boolean {
-  return existsSync(path) && statSync(path).size > 0;
-}

@@ -13,7 +13,7 @@ import type { Stage, StageContext } from './stage.ts';
 export type { Stage, StageContext } from './stage.ts';
 import { buildRuntimeArtifacts } from './runtime-artifacts.ts';
 import { readRuntimeManifest, type RuntimeManifest } from '../src/artifacts/runtime-manifest.ts';
-import { readSearchTrend } from './signals/search-trend.ts';
+import { readSearchTrend } from './search-trend.ts';
 
 export interface BuildOptions {
   dataDir: string;

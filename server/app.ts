@@ -24,7 +24,7 @@ import { createStaticFiles, negotiateMediaType, type StaticFiles } from './http/
 import { createHybridSearch } from './search/hybrid-search.ts';
 import { SemanticIndex } from './search/semantic-index.ts';
 import { ROUTE_MODULES } from './routes/index.ts';
-import { createConfiguredSignals, listingPageSlug } from './signals/index.ts';
+import { createConfiguredSignals, listingPageSlug } from './search-counters/index.ts';
 import { discoveryLinks, serveListingMarkdown, takesDiscoveryLinks } from './discovery/agent-readiness.ts';
 import type { Services } from './services.ts';
 

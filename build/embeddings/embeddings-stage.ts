@@ -213,7 +213,7 @@ export async function buildEmbeddings(options: EmbeddingsOptions): Promise<Embed
     let ivfLists = 0;
     if (texts.length >= (options.ivfMinRows ?? IVF_MIN_ROWS)) {
       // Trained on the distinct texts (cached with their vectors), then mapped to documents like the rows.
-      const ivfCache = join(cachedVectors, `ivf-${(await sourcesHash(['ivf.ts'])).slice(0, 16)}`);
+      const ivfCache = join(cachedVectors, `ivf-${(await sourcesHash(['../../src/search/ivf.ts'])).slice(0, 16)}`);
       let ivf: IvfModel | undefined = (await readIvf(ivfCache, { modelId: embedder.modelId, count: distinct.count }))?.model;
       if (!ivf) {
         const trained = trainIvf(distinct);

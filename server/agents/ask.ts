@@ -17,7 +17,6 @@ import { searchForAgent, searchMode } from './agent-search.ts';
 
 /** The three names a question may come under, in the order they are read. */
 export const ASK_QUERY_PARAMS = ['query', 'q', 'question'] as const;
-export const ASK_SSE_EVENTS = ['start', 'item', 'complete'] as const;
 export const ITEM_TYPE = 'SoftwareApplication';
 
 export type AskFormat = 'json' | 'ld+json' | 'sse';

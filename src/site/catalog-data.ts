@@ -114,10 +114,6 @@ export function listingFiles(data: CatalogData, listing: PageListing): ListingFi
   return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as ListingFile[]) : [];
 }
 
-export function findCategory(data: CatalogData, type: ListingType, name: string): CatalogCategory | undefined {
-  return data.categoriesByType[type].find((category) => category.name === name);
-}
-
 let rendered = 0;
 
 /**

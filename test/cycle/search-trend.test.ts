@@ -7,7 +7,7 @@ import { basename, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBuild } from '../../build/pipeline.ts';
-import { readSignalWindow } from '../../build/signals/search-trend.ts';
+import { readSignalWindow } from '../../build/search-trend.ts';
 import { searchTrendScore } from '../../src/domain/ranking.ts';
 import { SITE_PATHS } from '../../src/domain/site-paths.ts';
 import type { Listing, ListingPage, StaffBuildStatus } from '../../src/domain/schemas.ts';

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Redis } from 'ioredis';
 import type { Config } from '../../src/config.ts';
-import { createSearchSignals, type SearchSignalCounter } from './search-signals.ts';
+import { createSearchSignals, type SearchSignalCounter } from './search-counting.ts';
 import { RedisSignalStore } from '../../src/search-counters/redis-counter-store.ts';
 import { SIGNALS_FILE, SqliteSignalStore } from '../../src/search-counters/sqlite-counter-store.ts';
 
 export { listingPageSlug } from './listing-pages.ts';
-export type { SearchSignalCounter } from './search-signals.ts';
+export type { SearchSignalCounter } from './search-counting.ts';
 
 export function createConfiguredSignals(config: Config, logger: Logger, redis: Redis | undefined): SearchSignalCounter | undefined {
   if (!config.signals.enabled) return undefined;

@@ -2,10 +2,10 @@
 // of search results, opens), summed per listing and scored with searchTrendScore (src/domain/ranking.ts).
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { searchTrendScore } from '../../src/domain/ranking.ts';
-import { addUtcDays, utcDay, type SignalCounts } from '../../src/search-counters/counter-store.ts';
-import { readSqliteSignalTotals, SIGNALS_FILE } from '../../src/search-counters/sqlite-counter-store.ts';
-import { readRedisSignalTotals } from '../../src/search-counters/redis-counter-store.ts';
+import { searchTrendScore } from '../src/domain/ranking.ts';
+import { addUtcDays, utcDay, type SignalCounts } from '../src/search-counters/counter-store.ts';
+import { readSqliteSignalTotals, SIGNALS_FILE } from '../src/search-counters/sqlite-counter-store.ts';
+import { readRedisSignalTotals } from '../src/search-counters/redis-counter-store.ts';
 
 /** Days of counts a rebuild folds into searchTrend, today included. */
 export const SEARCH_TREND_WINDOW_DAYS = 14;
