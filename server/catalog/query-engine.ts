@@ -4,6 +4,7 @@
 import { typeCode } from '../../src/domain/listing-types.ts';
 import { partialMatchScore, relevanceScore, type SortKey } from '../../src/domain/ranking.ts';
 import { KeywordSearcher } from '../../src/search/keyword-search.ts';
+import { StampSet } from '../../src/search/stamp-set.ts';
 import type { ListingQuery } from '../../src/domain/listing-query.ts';
 import type { CatalogStore } from './catalog-store.ts';
 import { smallestK } from './top-k.ts';
@@ -33,35 +34,6 @@ export interface SearchResult {
    * listings followed by the best partial matches (the Search-Match: partial response header).
    */
   partial?: boolean;
-}
-
-/** A cheap set membership over document numbers: a stamp per document, reset by bumping the generation. */
-class StampSet {
-  private readonly stamps: Uint32Array;
-  private generation = 0;
-  constructor(size: number) {
-    this.stamps = new Uint32Array(size);
-  }
-  fill(docs: ArrayLike<number>): void {
-    this.next();
-    const g = this.generation;
-    for (let i = 0; i < docs.length; i++) this.stamps[docs[i]!] = g;
-  }
-  next(): number {
-    if (++this.generation === 0xffffffff) {
-      this.stamps.fill(0);
-      this.generation = 1;
-    }
-    return this.generation;
-  }
-  has(doc: number): boolean {
-    return this.stamps[doc] === this.generation;
-  }
-  mark(doc: number): boolean {
-    if (this.stamps[doc] === this.generation) return false;
-    this.stamps[doc] = this.generation;
-    return true;
-  }
 }
 
 interface Filter {

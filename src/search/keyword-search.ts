@@ -5,6 +5,7 @@
 import { idf, PREFIX_FACTOR } from '../domain/ranking.ts';
 import type { KeywordIndexData } from './index-file.ts';
 import { hash32, nameKey, normalize, queryTokens, stem, type Token } from './tokenizer.ts';
+import { StampSet } from './stamp-set.ts';
 
 /** Shortest last word that is also matched as a prefix ("postg" → postgres, postgresql). */
 export const PREFIX_MIN_LENGTH = 3;
@@ -43,29 +44,6 @@ export interface MatchResult {
   partial: boolean;
 }
 
-/** Document set with O(1) reset: a stamp per document, cleared by moving to the next generation. */
-class Stamps {
-  private readonly stamps: Uint32Array;
-  generation = 0;
-  constructor(size: number) {
-    this.stamps = new Uint32Array(size);
-  }
-  next(): void {
-    if (++this.generation === 0xffffffff) {
-      this.stamps.fill(0);
-      this.generation = 1;
-    }
-  }
-  has(doc: number): boolean {
-    return this.stamps[doc] === this.generation;
-  }
-  mark(doc: number): boolean {
-    if (this.stamps[doc] === this.generation) return false;
-    this.stamps[doc] = this.generation;
-    return true;
-  }
-}
-
 export class KeywordSearcher {
   readonly index: KeywordIndexData;
   /** Summed term impacts of each candidate. */
@@ -76,8 +54,8 @@ export class KeywordSearcher {
   readonly phrases: Uint8Array;
   private readonly wordScore: Float32Array;
   private readonly candidates: Uint32Array;
-  private readonly seen: Stamps;
-  private readonly wordSeen: Stamps;
+  private readonly seen: StampSet;
+  private readonly wordSeen: StampSet;
 
   constructor(index: KeywordIndexData) {
     this.index = index;
@@ -87,8 +65,8 @@ export class KeywordSearcher {
     this.phrases = new Uint8Array(n);
     this.wordScore = new Float32Array(n);
     this.candidates = new Uint32Array(n);
-    this.seen = new Stamps(n);
-    this.wordSeen = new Stamps(n);
+    this.seen = new StampSet(n);
+    this.wordSeen = new StampSet(n);
   }
 
   /** Term id, or -1 when no listing has the term. */
