@@ -27,6 +27,11 @@ export interface SearchRequest {
 export interface SearchResult {
   docs: number[];
   hasMore: boolean;
+  /**
+   * Listings the answer ranks, on every page: those matching the query words (for a partial answer, its full and
+   * partial matches) within the filters, or every listing the filters admit when there is no query.
+   */
+  total: number;
   /** How the result was ordered. */
   order: SortKey | 'relevance';
   /**
@@ -58,6 +63,8 @@ export class QueryEngine {
   private readonly byIdRank: Uint32Array;
   private readonly keys: Float64Array;
 
+  private readonly typeCounts: Uint32Array;
+
   constructor(store: CatalogStore) {
     this.store = store;
     const n = store.count;
@@ -65,13 +72,16 @@ export class QueryEngine {
     this.searcher = new KeywordSearcher(store.keywords);
     this.byIdRank = new Uint32Array(n);
     this.keys = new Float64Array(n);
-    const { idRank } = store.columns;
+    const { idRank, type } = store.columns;
     for (let doc = 0; doc < n; doc++) this.byIdRank[idRank[doc]!] = doc;
+    // Listings per type code: the total of a type-only filter without a pass over the catalog.
+    this.typeCounts = new Uint32Array(32);
+    for (let doc = 0; doc < n; doc++) this.typeCounts[type[doc]!]!++;
   }
 
   search(request: SearchRequest): SearchResult {
     const filter = this.compileFilter(request);
-    if (filter === undefined) return { docs: [], hasMore: false, order: request.sort ?? (request.q ? 'relevance' : 'installs') };
+    if (filter === undefined) return { docs: [], hasMore: false, total: 0, order: request.sort ?? (request.q ? 'relevance' : 'installs') };
     if (request.q !== undefined) return this.keyword(request, filter);
     return this.browse(request, filter);
   }
@@ -145,7 +155,7 @@ export class QueryEngine {
     const n = this.store.count;
 
     if (filter.lists.length === 0 && filter.typeMask === ALL_TYPES) {
-      return this.page(Array.from(perm.subarray(Math.min(request.offset, n), Math.min(want, n))), request, sort);
+      return this.page(Array.from(perm.subarray(Math.min(request.offset, n), Math.min(want, n))), request, sort, n);
     }
     const driver = filter.lists[0];
     // With a posting list, either sort its members (cost ~ m log m) or walk the sort order until enough
@@ -161,8 +171,9 @@ export class QueryEngine {
       const top = smallestK(keys, m, want);
       const docs: number[] = [];
       for (let i = request.offset; i < top.length; i++) docs.push(perm[top[i]!]!);
-      return this.page(docs, request, sort);
+      return this.page(docs, request, sort, m);
     }
+    const total = this.countAdmitted(filter);
     const test = this.predicate(filter, false);
     const found: number[] = [];
     let seen = 0;
@@ -170,14 +181,28 @@ export class QueryEngine {
       const doc = perm[i]!;
       if (test(doc) && seen++ >= request.offset) found.push(doc);
     }
-    return this.page(found, request, sort);
+    return this.page(found, request, sort, total);
+  }
+
+  /** Listings a filter admits: per-type counts alone, or one pass over its smallest posting list. */
+  private countAdmitted(filter: Filter): number {
+    const driver = filter.lists[0];
+    if (!driver) {
+      let total = 0;
+      for (let code = 0; code < this.typeCounts.length; code++) if ((filter.typeMask >> code) & 1) total += this.typeCounts[code]!;
+      return total;
+    }
+    const test = this.predicate(filter, true);
+    let total = 0;
+    for (let i = 0; i < driver.length; i++) if (test(driver[i]!)) total++;
+    return total;
   }
 
   private keyword(request: SearchRequest, filter: Filter): SearchResult {
     const store = this.store;
     const order = request.sort ?? 'relevance';
     const query = this.searcher.resolve(request.q!);
-    if (query.words.length === 0) return { docs: [], hasMore: false, order };
+    if (query.words.length === 0) return { docs: [], hasMore: false, total: 0, order };
     const test = this.predicate(filter, false);
     const found = this.searcher.match(query, test, request.match ?? 'all');
     const { score, hits, phrases, index } = this.searcher;
@@ -205,14 +230,14 @@ export class QueryEngine {
     } else {
       for (let i = request.offset; i < want; i++) docs.push(this.byIdRank[sorted[i]! % ID_SPAN]!);
     }
-    const result = this.page(docs, request, order);
+    const result = this.page(docs, request, order, found.count);
     if (found.partial) result.partial = true;
     return result;
   }
 
-  private page(docs: number[], request: SearchRequest, order: SortKey | 'relevance'): SearchResult {
+  private page(docs: number[], request: SearchRequest, order: SortKey | 'relevance', total: number): SearchResult {
     const hasMore = docs.length > request.limit;
     if (hasMore) docs.length = request.limit;
-    return { docs, hasMore, order };
+    return { docs, hasMore, total, order };
   }
 }

@@ -93,7 +93,7 @@ export function catalogRoutes(services: Services): Route[] {
       OPEN_ITEMS,
       ...items,
       Buffer.from(
-        `],"limit":${query.limit},"offset":${query.offset},"hasMore":${result.hasMore},` +
+        `],"limit":${query.limit},"offset":${query.offset},"total":${result.total},"hasMore":${result.hasMore},` +
           `"next":${JSON.stringify(next)},"pageToken":${JSON.stringify(token)},"cursor":${JSON.stringify(token)}}`,
       ),
     ]);

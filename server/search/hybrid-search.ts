@@ -154,7 +154,7 @@ export function createHybridSearch(source: SemanticSource, options: HybridSearch
       ranked.sort(rank ? (a, b) => rank[a]! - rank[b]! : (a, b) => a - b);
     }
     const end = query.offset + query.limit;
-    const result: SearchResult = { docs: ranked.slice(query.offset, end), hasMore: ranked.length > end, order: query.sort ?? 'relevance' };
+    const result: SearchResult = { docs: ranked.slice(query.offset, end), hasMore: ranked.length > end, total: ranked.length, order: query.sort ?? 'relevance' };
     return { result, headers: { [SEARCH_MODE_HEADER]: mode } };
   };
 }

@@ -128,6 +128,10 @@ export const ListingPageSchema = z
     items: z.array(ListingSchema),
     limit: z.number().int(),
     offset: z.number().int(),
+    total: z
+      .number()
+      .int()
+      .describe('listings the answer ranks across all pages: every listing matching q and the filters (for a partial answer, its full and partial matches), every listing the filters admit without q; for semantic, the candidates it ranked'),
     hasMore: z.boolean(),
     next: z.string().nullable().describe('absolute URL of the next page; null on the last page'),
     pageToken: z.string().nullable().describe('opaque next-page token; equals cursor'),

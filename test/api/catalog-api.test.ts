@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchResultSchema, CatalogStatsSchema, CategorySchema, ListingFileSchema, ListingPageSchema, ListingSchema, SiteMetaSchema, StageSchema, VersioningPolicySchema } from '../../src/domain/schemas.ts';
 import { LISTING_TYPES } from '../../src/domain/listing-types.ts';
 import { json, startServer, TEST_BASE_URL, type TestServer } from '../support/server.ts';
+import { snapshotRecords } from '../support/fixtures.ts';
 import { z } from 'zod';
 
 type Listing = z.infer<typeof ListingSchema>;
@@ -317,5 +318,48 @@ describe('catalog resources', () => {
   it('/sandbox describes a read-only surface with no writes and no tokens', async () => {
     const sandbox = await json<Record<string, unknown>>(await server.fetch('/sandbox'));
     expect(sandbox).toMatchObject({ readOnly: true, writes: false, tokens: false });
+  });
+});
+
+describe('total', () => {
+  /** Every listing of a query, collected page by page (limit 100), with the total each page announced. */
+  async function walk(query: string): Promise<{ ids: string[]; totals: Set<number> }> {
+    const seen: string[] = [];
+    const totals = new Set<number>();
+    for (let offset = 0; ; offset += 100) {
+      const body = await page(`${query}&limit=100&offset=${offset}`);
+      seen.push(...ids(body.items));
+      totals.add(body.total);
+      if (!body.hasMore) return { ids: seen, totals };
+    }
+  }
+
+  it('is the whole catalog without filters, and the type count with a type filter', async () => {
+    const records = snapshotRecords();
+    expect((await page('limit=1')).total).toBe(records.length);
+    for (const type of LISTING_TYPES) expect((await page(`limit=1&type=${type}`)).total, type).toBe(records.filter((r) => r.type === type).length);
+    expect((await page('limit=1&types=mcp,plugin')).total).toBe(records.filter((r) => r.type === 'mcp' || r.type === 'plugin').length);
+  });
+
+  it.each([
+    'q=pdf',
+    'q=pdf&type=skill',
+    'q=postgres&sort=stars',
+    'q=browser%20automation',
+    'type=mcp&category=databases',
+    'type=skill&category=documents&sort=trending',
+    'owner=anthropics',
+    'owner=anthropics&type=skill&sort=installs',
+    'semantic=read%20a%20spreadsheet',
+  ])('%s: every page announces the number of listings the pages hold in all', async (query) => {
+    const { ids: all, totals } = await walk(query);
+    expect(all.length).toBeGreaterThan(0);
+    expect([...totals]).toEqual([all.length]);
+    expect(new Set(all).size).toBe(all.length);
+  });
+
+  it('is 0 when nothing matches', async () => {
+    expect((await page('q=zzzzqqqqxxxx')).total).toBe(0);
+    expect((await page('category=no-such-category')).total).toBe(0);
   });
 });
