@@ -108,6 +108,7 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
   const trending = new Float32Array(count);
   const searchTrend = new Float32Array(count);
   const popularity = new Float32Array(count);
+  const updated = new Uint32Array(count);
   rows.forEach((row, doc) => {
     ids[doc] = row.id;
     type[doc] = typeCode(row.type);
@@ -161,6 +162,7 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
     // Assigning existing keys keeps their place, so the stored JSON has the field order of toStoredListing.
     view.trending = trending[doc]!;
     view.searchTrend = searchTrend[doc]!;
+    updated[doc] = Math.max(0, Math.floor(Date.parse(view.updatedAt) / 1000)) || 0;
     const line = JSON.stringify(view) + '\n';
     offsets[doc] = bytes;
     bytes += Buffer.byteLength(line);
@@ -210,6 +212,7 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
     trending,
     searchTrend,
     popularity,
+    updated,
     idRank,
     permStars,
     permTrending,

@@ -14,6 +14,8 @@ export interface SearchRequest {
   types?: readonly string[] | undefined;
   category?: string | undefined;
   owner?: string | undefined;
+  /** Seconds since the epoch: only listings updated at or after it. */
+  updatedSince?: number | undefined;
   sort?: SortKey | undefined;
   offset: number;
   limit: number;
@@ -43,6 +45,8 @@ export interface SearchResult {
 
 interface Filter {
   typeMask: number;
+  /** updatedSince in seconds (0: no date filter). */
+  since: number;
   /** Posting lists every result must be in, smallest first. */
   lists: Uint32Array[];
 }
@@ -93,6 +97,7 @@ export class QueryEngine {
       types: query.types,
       category: query.category,
       owner: query.owner,
+      updatedSince: query.updatedSince,
       sort: query.sort,
       offset: query.offset,
       limit: query.limit,
@@ -104,10 +109,10 @@ export class QueryEngine {
    * The documents the request's filters (type/types, category, owner) admit, ascending; undefined when nothing
    * is filtered. The same filter search() applies, for candidates found outside the keyword index (vectors).
    */
-  filterDocs(request: Pick<SearchRequest, 'types' | 'category' | 'owner'>): Uint32Array | undefined {
+  filterDocs(request: Pick<SearchRequest, 'types' | 'category' | 'owner' | 'updatedSince'>): Uint32Array | undefined {
     const filter = this.compileFilter(request);
     if (filter === undefined) return new Uint32Array(0);
-    if (filter.lists.length === 0 && filter.typeMask === ALL_TYPES) return undefined;
+    if (filter.lists.length === 0 && filter.typeMask === ALL_TYPES && filter.since === 0) return undefined;
     const driver = filter.lists[0];
     const test = this.predicate(filter, driver !== undefined);
     const n = driver ? driver.length : this.store.count;
@@ -121,7 +126,7 @@ export class QueryEngine {
   }
 
   /** undefined when the filter can match nothing. */
-  private compileFilter(request: Pick<SearchRequest, 'types' | 'category' | 'owner'>): Filter | undefined {
+  private compileFilter(request: Pick<SearchRequest, 'types' | 'category' | 'owner' | 'updatedSince'>): Filter | undefined {
     let typeMask = ALL_TYPES;
     if (request.types) {
       typeMask = 0;
@@ -133,11 +138,17 @@ export class QueryEngine {
     if (request.owner) lists.push(this.store.posting(`o:${request.owner.toLowerCase()}`));
     if (lists.some((list) => list.length === 0)) return undefined;
     lists.sort((a, b) => a.length - b.length);
-    return { typeMask, lists };
+    return { typeMask, lists, since: request.updatedSince ?? 0 };
   }
 
   /** Marks the posting lists after the first; returns a predicate over the type mask and those lists. */
   private predicate(filter: Filter, skipFirstList: boolean): (doc: number) => boolean {
+    if (filter.since > 0) {
+      const { updated } = this.store.columns;
+      const since = filter.since;
+      const rest = this.predicate({ ...filter, since: 0 }, skipFirstList);
+      return (doc) => updated[doc]! >= since && rest(doc);
+    }
     const { type } = this.store.columns;
     const mask = filter.typeMask;
     const checked = skipFirstList ? filter.lists.slice(1) : filter.lists;
@@ -154,7 +165,7 @@ export class QueryEngine {
     const want = request.offset + request.limit + 1;
     const n = this.store.count;
 
-    if (filter.lists.length === 0 && filter.typeMask === ALL_TYPES) {
+    if (filter.lists.length === 0 && filter.typeMask === ALL_TYPES && filter.since === 0) {
       return this.page(Array.from(perm.subarray(Math.min(request.offset, n), Math.min(want, n))), request, sort, n);
     }
     const driver = filter.lists[0];
@@ -187,14 +198,15 @@ export class QueryEngine {
   /** Listings a filter admits: per-type counts alone, or one pass over its smallest posting list. */
   private countAdmitted(filter: Filter): number {
     const driver = filter.lists[0];
-    if (!driver) {
+    if (!driver && filter.since === 0) {
       let total = 0;
       for (let code = 0; code < this.typeCounts.length; code++) if ((filter.typeMask >> code) & 1) total += this.typeCounts[code]!;
       return total;
     }
-    const test = this.predicate(filter, true);
+    const test = this.predicate(filter, driver !== undefined);
+    const n = driver ? driver.length : this.store.count;
     let total = 0;
-    for (let i = 0; i < driver.length; i++) if (test(driver[i]!)) total++;
+    for (let i = 0; i < n; i++) if (test(driver ? driver[i]! : i)) total++;
     return total;
   }
 

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { CatalogStatsSchema, CategorySchema } from '../domain/schemas.ts';
 import { readColumns, writeColumns, type ColumnKind } from './columns-file.ts';
 
-export const RUNTIME_FORMAT = 2;
+export const RUNTIME_FORMAT = 3;
 /** Folder of the keyword index inside the runtime artifacts. */
 export const KEYWORD_INDEX_DIR = 'search';
 export const RUNTIME_MANIFEST_FILE = 'manifest.json';
@@ -23,6 +23,8 @@ export const RUNTIME_COLUMNS = {
   trending: 'Float32Array',
   searchTrend: 'Float32Array',
   popularity: 'Float32Array',
+  /** updatedAt in whole seconds since the epoch (the updatedSince filter). */
+  updated: 'Uint32Array',
   idRank: 'Uint32Array',
   permStars: 'Uint32Array',
   permTrending: 'Uint32Array',

@@ -37,6 +37,12 @@ export const LISTING_QUERY_PARAMS: readonly ParamSpec[] = [
   },
   { name: 'owner', kind: 'string', maxLength: LIMITS.owner, description: 'Repository owner or author (case-insensitive).' },
   {
+    name: 'updatedSince',
+    kind: 'string',
+    maxLength: 40,
+    description: 'RFC 3339 date-time (e.g. 2026-08-01T00:00:00Z): only listings whose updatedAt is at or after it.',
+  },
+  {
     name: 'sort',
     kind: 'string',
     enum: SORTS,
@@ -69,6 +75,9 @@ export const LISTING_QUERY_PARAMS: readonly ParamSpec[] = [
   { name: 'cursor', kind: 'string', v1Only: true, description: 'Preferred alias of offset/pageToken: the cursor of the previous page.' },
 ];
 
+/** RFC 3339 date-time: a full date, T, a time with optional fraction, and Z or an offset. */
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
 const SPEC_BY_NAME = new Map(LISTING_QUERY_PARAMS.map((spec) => [spec.name, spec]));
 
 export interface ListingQuery {
@@ -77,6 +86,8 @@ export interface ListingQuery {
   types: ListingType[] | undefined;
   category: string | undefined;
   owner: string | undefined;
+  /** updatedSince as whole seconds since the epoch (listings updated at or after it). */
+  updatedSince: number | undefined;
   /** undefined: the default order (relevance with q/semantic, else installs). */
   sort: SortKey | undefined;
   limit: number;
@@ -91,6 +102,7 @@ export function listingQuery(partial: Partial<ListingQuery> = {}): ListingQuery 
     types: undefined,
     category: undefined,
     owner: undefined,
+    updatedSince: undefined,
     sort: undefined,
     offset: 0,
     limit: LIMITS.pageSize.default,
@@ -123,7 +135,7 @@ function decodeCursor(name: string, raw: string, fingerprint: string): number {
 
 /** Stable fingerprint of everything but paging, so a cursor can't be replayed against another query. */
 export function queryFingerprint(query: Omit<ListingQuery, 'limit' | 'offset'>): string {
-  const key = JSON.stringify([query.q ?? '', query.semantic ?? '', query.types ?? [], query.category ?? '', query.owner?.toLowerCase() ?? '', query.sort ?? '']);
+  const key = JSON.stringify([query.q ?? '', query.semantic ?? '', query.types ?? [], query.category ?? '', query.owner?.toLowerCase() ?? '', query.sort ?? '', query.updatedSince ?? '']);
   let h1 = 0x811c9dc5;
   let h2 = 0x01000193;
   for (let i = 0; i < key.length; i++) {
@@ -172,6 +184,15 @@ export function parseListingQuery(params: URLSearchParams, versioned: boolean): 
   if (category !== undefined && !CATEGORY_SLUG_PATTERN.test(category))
     throw invalidParameter('category', 'must be a category slug such as databases (see /api/upstream/categories)');
 
+  const sinceRaw = text('updatedSince');
+  let updatedSince: number | undefined;
+  if (sinceRaw !== undefined) {
+    const millis = RFC3339.test(sinceRaw) ? Date.parse(sinceRaw) : Number.NaN;
+    if (!Number.isFinite(millis)) throw invalidParameter('updatedSince', 'must be an RFC 3339 date-time such as 2026-08-01T00:00:00Z');
+    // Whole seconds, rounded up: a listing updated within the given second but before it would otherwise pass.
+    updatedSince = Math.max(0, Math.ceil(millis / 1000));
+  }
+
   const sortRaw = text('sort');
   if (sortRaw !== undefined && !(SORTS as readonly string[]).includes(sortRaw))
     throw invalidParameter('sort', `must be one of ${SORTS.join(', ')}`);
@@ -189,6 +210,7 @@ export function parseListingQuery(params: URLSearchParams, versioned: boolean): 
     types,
     category,
     owner: text('owner'),
+    updatedSince,
     sort: sortRaw as SortKey | undefined,
   };
   const fingerprint = queryFingerprint(base);

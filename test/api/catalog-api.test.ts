@@ -363,3 +363,46 @@ describe('total', () => {
     expect((await page('category=no-such-category')).total).toBe(0);
   });
 });
+
+describe('updatedSince', () => {
+  const records = snapshotRecords();
+  const since = [...records].sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : -1))[150]!.updatedAt;
+  const expected = (filter: (r: (typeof records)[number]) => boolean) => records.filter((r) => Date.parse(r.updatedAt) >= Date.parse(since) && filter(r)).length;
+
+  it('keeps the listings updated at or after the instant, on every page and in the total', async () => {
+    const body = await page(`updatedSince=${encodeURIComponent(since)}&limit=100`);
+    expect(body.total).toBe(expected(() => true));
+    expect(body.total).toBeGreaterThanOrEqual(150);
+    for (const item of body.items) expect(Date.parse(item.updatedAt)).toBeGreaterThanOrEqual(Date.parse(since));
+    const skills = await page(`updatedSince=${encodeURIComponent(since)}&type=skill&sort=stars&limit=5`);
+    expect(skills.total).toBe(expected((r) => r.type === 'skill'));
+    for (const item of skills.items) expect(item.type).toBe('skill');
+  });
+
+  it('takes any RFC 3339 offset: the same instant written in another zone gives the same answer', async () => {
+    const instant = new Date(Date.parse(since));
+    const shifted = new Date(instant.getTime() + 2 * 3600_000).toISOString().replace('Z', '+02:00');
+    const [a, b] = await Promise.all([page(`updatedSince=${encodeURIComponent(since)}&limit=10`), page(`updatedSince=${encodeURIComponent(shifted)}&limit=10`)]);
+    expect(ids(b.items)).toEqual(ids(a.items));
+    expect(b.total).toBe(a.total);
+  });
+
+  it('with q, matches the words within the date window', async () => {
+    const body = await page(`q=pdf&updatedSince=${encodeURIComponent('2026-01-01T00:00:00Z')}&limit=100`);
+    for (const item of body.items) expect(Date.parse(item.updatedAt)).toBeGreaterThanOrEqual(Date.parse('2026-01-01T00:00:00Z'));
+    const all = await page('q=pdf&limit=100');
+    expect(body.total).toBeLessThanOrEqual(all.total);
+  });
+
+  it.each(['yesterday', '2026-08-01', '2026-13-01T00:00:00Z', '2026-08-01 00:00:00Z'])('refuses %s with a 400 naming the parameter', async (value) => {
+    const res = await server.fetch(`/api/v1/listings?updatedSince=${encodeURIComponent(value)}`);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: 'invalid_parameter', message: expect.stringContaining('updatedSince') });
+  });
+
+  it('a cursor of one window does not page another', async () => {
+    const first = await page(`updatedSince=${encodeURIComponent(since)}&limit=5`);
+    const res = await server.fetch(`/api/v1/listings?updatedSince=2020-01-01T00:00:00Z&limit=5&cursor=${first.cursor}`);
+    expect(res.status).toBe(400);
+  });
+});

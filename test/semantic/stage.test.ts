@@ -120,6 +120,7 @@ describe('the embeddings stage', () => {
         types: ['skill'],
         category: undefined,
         owner: undefined,
+        updatedSince: undefined,
         sort: undefined,
         offset: 0,
         limit: 20,
