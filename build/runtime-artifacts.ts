@@ -13,8 +13,8 @@ import { KeywordIndexBuilder } from '../src/search/index-builder.ts';
 import { writeKeywordIndex } from '../src/search/index-file.ts';
 import { toStoredListing, type StoredListing } from '../src/domain/listing-view.ts';
 import type { ListingRecord, Category, ListingFile } from '../src/domain/schemas.ts';
-import { readMeta, type CatalogDb } from './catalog-db.ts';
-import { KEYWORD_INDEX_DIR, RUNTIME_FORMAT, RUNTIME_MANIFEST_FILE, writeRuntimeColumns, type RuntimeManifest } from '../src/artifacts/runtime-manifest.ts';
+import { addDays, readMeta, type CatalogDb } from './catalog-db.ts';
+import { KEYWORD_INDEX_DIR, RUNTIME_FORMAT, RUNTIME_GONE_FILE, RUNTIME_MANIFEST_FILE, writeRuntimeColumns, type RuntimeManifest } from '../src/artifacts/runtime-manifest.ts';
 
 /** The numbers of one listing that decide its place in every order. */
 export interface SourceRow {
@@ -34,6 +34,8 @@ export interface RuntimeSource {
   rows(): AsyncIterable<SourceRow> | Iterable<SourceRow>;
   /** Pass 2: every listing as stored (its trending and searchTrend are set from pass 1 before writing). */
   listings(): AsyncIterable<StoredListing> | Iterable<StoredListing>;
+  /** Listings no longer listed whose history the store keeps: id and the last day they were listed. */
+  gone(): Iterable<{ id: string; lastListed: string }>;
   /** Stored files as the JSON text of a ListingFile array, per listing id that has any, in any order. */
   files(): AsyncIterable<{ id: string; json: string }> | Iterable<{ id: string; json: string }>;
 }
@@ -73,6 +75,12 @@ export function catalogDbSource(db: CatalogDb): RuntimeSource {
       for (const [json] of db.prepare('SELECT record FROM listing ORDER BY installs DESC, id ASC').raw().iterate() as Iterable<[string]>) {
         yield toStoredListing(JSON.parse(json) as ListingRecord, { trending: 0, searchTrend: 0 });
       }
+    },
+    *gone() {
+      // A listing missing from the newest export keeps its history until its last day leaves the kept window
+      // (ingest.ts): until then it is a listing that was removed, not one that never existed.
+      const query = db.prepare('SELECT h.listing_id, h.first_day, json_array_length(h.daily) FROM install_history h LEFT JOIN listing l ON l.id = h.listing_id WHERE l.id IS NULL ORDER BY h.listing_id');
+      for (const [id, firstDay, days] of query.raw().iterate() as Iterable<[string, string, number]>) yield { id, lastListed: addDays(firstDay, days - 1) };
     },
     *files() {
       // Stored files, one JSON array of ListingFile per listing that has any (SKILL.md first, then path order).
@@ -223,6 +231,11 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
     postings: postingData,
   });
   writeFileSync(join(outDir, 'ids.txt'), ids.join('\n'));
+  const current = new Set(ids.map((id) => id.slice(id.lastIndexOf('#') + 1)));
+  const gone: Record<string, string> = {};
+  // A slug taken again by a listed listing answers as that listing, not as the removed one.
+  for (const { id, lastListed } of source.gone()) if (!current.has(id.slice(id.lastIndexOf('#') + 1))) gone[id] = lastListed;
+  writeFileSync(join(outDir, RUNTIME_GONE_FILE), JSON.stringify(gone));
 
   writeKeywordIndex(join(outDir, KEYWORD_INDEX_DIR), keywords.finish());
 

@@ -4,7 +4,7 @@ import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs
 import { join } from 'node:path';
 import { readKeywordIndex, type KeywordIndexData } from '../../src/search/index-file.ts';
 import type { CatalogStats, Category } from '../../src/domain/schemas.ts';
-import { KEYWORD_INDEX_DIR, readRuntimeColumns, readRuntimeManifest, type RuntimeColumns, type RuntimeManifest } from '../../src/artifacts/runtime-manifest.ts';
+import { KEYWORD_INDEX_DIR, readGone, readRuntimeColumns, readRuntimeManifest, type RuntimeColumns, type RuntimeManifest } from '../../src/artifacts/runtime-manifest.ts';
 import type { SortKey } from '../../src/domain/ranking.ts';
 
 export type Columns = RuntimeColumns;
@@ -21,6 +21,7 @@ export class CatalogStore {
   /** Identity order: documents are numbered by installs desc, id asc. */
   readonly identity: Uint32Array;
   private readonly bySlug: Map<string, number>;
+  private readonly gone: Map<string, { id: string; lastListed: string }>;
   private readonly fd: number;
   private readonly postingCache = new Map<string, Uint32Array>();
 
@@ -36,6 +37,7 @@ export class CatalogStore {
       const id = this.ids[doc]!;
       this.bySlug.set(id.slice(id.lastIndexOf('#') + 1), doc);
     }
+    this.gone = readGone(runtimeDir);
     this.keywords = readKeywordIndex(join(runtimeDir, KEYWORD_INDEX_DIR));
     if (this.keywords.count !== this.count) throw new Error(`keyword index has ${this.keywords.count} listings, expected ${this.count}; rebuild`);
     this.stats = manifest.stats;
@@ -49,6 +51,14 @@ export class CatalogStore {
   }
 
   /** Resolves either id form: a plain slug or the path-style {type}:{owner}/{repo}#{slug}. */
+  /** A listing that was removed and is still remembered (runtime/gone.json), by either id form. */
+  removed(idOrSlug: string): { id: string; lastListed: string } | undefined {
+    const hash = idOrSlug.lastIndexOf('#');
+    const entry = this.gone.get((hash < 0 ? idOrSlug : idOrSlug.slice(hash + 1)).toLowerCase());
+    if (!entry) return undefined;
+    return hash < 0 || entry.id.toLowerCase() === idOrSlug.toLowerCase() ? entry : undefined;
+  }
+
   findDoc(idOrSlug: string): number | undefined {
     const hash = idOrSlug.lastIndexOf('#');
     if (hash < 0) return this.bySlug.get(idOrSlug) ?? this.bySlug.get(idOrSlug.toLowerCase());

@@ -69,6 +69,7 @@ const FROM_CATALOG: Record<ErrorCode, JsonRpcErrorName> = {
   authorization_server_not_offered: 'invalidRequest',
   unauthorized: 'invalidRequest',
   not_found: 'invalidParams',
+  gone: 'invalidParams',
   method_not_allowed: 'methodNotFound',
   idempotency_key_in_flight: 'invalidRequest',
   payload_too_large: 'invalidRequest',

@@ -103,9 +103,12 @@ export function catalogRoutes(services: Services): Route[] {
 
   const listingDoc = (ctx: RequestContext): number => {
     const id = checkId(ctx.params.id);
-    const doc = snapshot().store.findDoc(id);
-    if (doc === undefined) throw new CatalogError('not_found', `No listing has the id '${id}'.`);
-    return doc;
+    const { store } = snapshot();
+    const doc = store.findDoc(id);
+    if (doc !== undefined) return doc;
+    const removed = store.removed(id);
+    if (removed) throw new CatalogError('gone', `The listing '${removed.id}' was removed from the catalog; it was last listed on ${removed.lastListed}.`);
+    throw new CatalogError('not_found', `No listing has the id '${id}'.`);
   };
 
   return [

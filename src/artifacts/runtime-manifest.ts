@@ -1,7 +1,7 @@
 // The runtime artifacts' manifest and column file (runtime/ of a build): written by the build's index stage
 // (build/runtime-artifacts.ts), read by the shim at start (server/catalog/catalog-store.ts) and by the build's
 // later stages. The columns are declared once here, as kinds; the reader hands them back typed.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { CatalogStatsSchema, CategorySchema } from '../domain/schemas.ts';
@@ -12,6 +12,23 @@ export const RUNTIME_FORMAT = 3;
 export const KEYWORD_INDEX_DIR = 'search';
 export const RUNTIME_MANIFEST_FILE = 'manifest.json';
 export const RUNTIME_COLUMNS_FILE = 'columns.bin';
+/**
+ * Listings that left the catalog while the store still keeps their install history: id → the last day they were
+ * listed (YYYY-MM-DD). The shim answers them 410 Gone instead of 404 for as long as they are in it.
+ */
+export const RUNTIME_GONE_FILE = 'gone.json';
+const GoneSchema = z.record(z.string(), z.iso.date());
+
+/** Removed listings by slug (the id form a client is most likely to hold), with their id and last listed day. */
+export function readGone(runtimeDir: string): Map<string, { id: string; lastListed: string }> {
+  const file = join(runtimeDir, RUNTIME_GONE_FILE);
+  const gone = new Map<string, { id: string; lastListed: string }>();
+  if (!existsSync(file)) return gone;
+  for (const [id, lastListed] of Object.entries(GoneSchema.parse(JSON.parse(readFileSync(file, 'utf8'))))) {
+    gone.set(id.slice(id.lastIndexOf('#') + 1).toLowerCase(), { id, lastListed });
+  }
+  return gone;
+}
 
 /** Every numeric column of a build: per listing (doc order), sort permutations and ranks, the filter postings. */
 export const RUNTIME_COLUMNS = {

@@ -13,6 +13,7 @@ export const ERROR_CODES = {
     resolution: 'Staff routes need a staff Bearer JWT. Public catalog routes need no credential.',
   },
   not_found: { status: 404, resolution: 'Check the id or path; search with GET /api/v1/listings?q=...' },
+  gone: { status: 410, resolution: 'The listing left the catalog; search for an alternative with GET /api/v1/listings?q=...' },
   method_not_allowed: { status: 405, resolution: 'Use one of the methods listed in the Allow header.' },
   request_timeout: { status: 408, resolution: 'Send the whole request promptly; the time limits are in the README (HTTP_*_TIMEOUT_MS).' },
   idempotency_key_in_flight: {

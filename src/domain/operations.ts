@@ -27,6 +27,8 @@ const json = (schema: Schema): Record<string, Schema> => ({ 'application/json': 
 const text = (type: string): Record<string, Schema> => ({ [type]: { json: { type: 'string' } } });
 const prefixed = (suffix: string) => ['/api/v1', '/api/upstream', '/v1'].map((p) => p + suffix);
 const ID_PARAM = [{ name: 'id', description: 'A plain slug or a path-style id {type}:{owner}/{repo}#{slug}, URL-encoded.', maxLength: LIMITS.id.max }];
+/** A listing that left the catalog while its install history is still kept: code gone, the last day it was listed. */
+const REMOVED: ResponseDoc = { description: 'The listing was removed from the catalog (the message gives the last day it was listed)', content: json(ErrorSchema) };
 const IDEMPOTENCY_HEADER = {
   name: 'Idempotency-Key',
   description: 'Replays the stored response for an identical body within 5 minutes.',
@@ -195,7 +197,7 @@ export const OPERATIONS: readonly Operation[] = [
     tag: 'catalog',
     servedBy: 'route',
     pathParams: ID_PARAM,
-    responses: { 200: ok('The listing', json(ListingSchema)), 404: ok('No listing has this id', json(ErrorSchema)) },
+    responses: { 200: ok('The listing', json(ListingSchema)), 404: ok('No listing has this id', json(ErrorSchema)), 410: REMOVED },
   },
   {
     id: 'getListingFiles',
@@ -205,7 +207,7 @@ export const OPERATIONS: readonly Operation[] = [
     tag: 'catalog',
     servedBy: 'route',
     pathParams: ID_PARAM,
-    responses: { 200: ok('The files', json(z.array(ListingFileSchema))), 404: ok('No listing has this id', json(ErrorSchema)) },
+    responses: { 200: ok('The files', json(z.array(ListingFileSchema))), 404: ok('No listing has this id', json(ErrorSchema)), 410: REMOVED },
   },
   {
     id: 'batchListings',

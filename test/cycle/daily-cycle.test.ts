@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openCatalogDb } from '../../build/catalog-db.ts';
+import { addDays, openCatalogDb } from '../../build/catalog-db.ts';
 import type { ShardManifest } from '../../build/shards.ts';
 import type { Listing, ListingPage, ListingRecord } from '../../src/domain/schemas.ts';
 import { listingPath } from '../../src/domain/listing-view.ts';
@@ -140,15 +140,22 @@ describe('three daily exports', () => {
     expect(historyOf(removed[1]!.id)!.daily).toHaveLength(31);
   });
 
-  it('day 3: the API no longer knows the removed listings, and knows the new one', async () => {
+  it('day 3: the API answers the removed listings 410 Gone with the day they were last listed, and knows the new one', async () => {
     const s = await serve(day3.build.dir);
     for (const r of removed) {
-      for (const id of [r.id, r.slug]) {
+      // The store keeps their history (31 days, ending on the day of the day-2 export): that day is in the answer.
+      const history = historyOf(r.id)!;
+      const lastListed = addDays(history.firstDay, history.daily.length - 1);
+      for (const id of [r.id, r.slug, r.slug.toUpperCase()]) {
         const res = await s.fetch(`/api/v1/listings/${encodeURIComponent(id)}`);
-        expect(res.status).toBe(404);
-        expect((await json<{ code: string }>(res)).code).toBe('not_found');
+        expect(res.status, id).toBe(410);
+        const body = await json<{ code: string; message: string; resolution: string }>(res);
+        expect(body).toMatchObject({ code: 'gone', message: expect.stringContaining(lastListed) });
+        expect(body.message).toContain(r.id);
       }
-      expect((await s.fetch(`/api/v1/listings/${encodeURIComponent(r.id)}/files`)).status).toBe(404);
+      expect((await s.fetch(`/api/v1/listings/${encodeURIComponent(r.id)}/files`)).status).toBe(410);
+      // Another listing's id with a removed slug is still just unknown.
+      expect((await s.fetch(`/api/v1/listings/${encodeURIComponent(`skill:nobody/nothing#${r.slug}`)}`)).status).toBe(404);
       const found = await json<ListingPage>(await s.fetch(`/api/v1/listings?q=${encodeURIComponent(r.name)}&limit=100`));
       expect(found.items.map((l) => l.id)).not.toContain(r.id);
       const ofType = await json<ListingPage>(await s.fetch(`/api/v1/listings?type=${r.type}&limit=100`));
