@@ -15,7 +15,7 @@ export const RRF_K = 60;
  * all its words (precise for keyword-like requests: the judged keyword and filtered kinds rank at least as
  * well as `q`); and the popularity prior, the listing's install rank scaled to POPULARITY_SPAN ranks.
  */
-export const FUSION_WEIGHTS = { vectors: 1, anyWord: 1, allWords: 4, popularity: 0.6 } as const;
+export const FUSION_WEIGHTS = { vectors: 1.25, anyWord: 1, allWords: 5, popularity: 0.2 } as const;
 export const POPULARITY_SPAN = 300;
 /**
  * Candidates taken from each ranked list; a semantic search returns at most their union. On the judged
