@@ -53,7 +53,7 @@ export const INDEX_STAGE: Stage = {
 
 /** Stages after ingest, in order. */
 export async function defaultStages(): Promise<Stage[]> {
-  // Imported lazily: the discovery generators import the pipeline's types and the server's route tables.
+  // Imported when a build runs: the CLI's other commands (ingest, export, mirror's fetch) never load the generators.
   const { DISCOVERY_STAGE } = await import('./discovery/index.ts');
   const { SHARDS_STAGE } = await import('./shards.ts');
   const { SITE_STAGE } = await import('./site-stage.ts');

@@ -6,7 +6,7 @@ import { encodeCursor, parseListingQuery, queryFingerprint } from '../../src/dom
 import { urlSuffix } from '../../src/domain/listing-view.ts';
 import { BatchRequestSchema } from '../../src/domain/schemas.ts';
 import { STAGES } from '../../src/domain/stages.ts';
-import { BRAND, DISCLAIMER, TAGLINE } from '../../src/domain/brand.ts';
+import { apiAliases, BRAND, DISCLAIMER, TAGLINE } from '../../src/domain/brand.ts';
 import { LISTING_TYPES } from '../../src/domain/listing-types.ts';
 import type { Snapshot } from '../catalog/live-catalog.ts';
 import { parseJsonBody, readBody } from '../http/body.ts';
@@ -15,8 +15,7 @@ import type { RequestContext, Route } from '../http/router.ts';
 import type { Services } from '../services.ts';
 import { createSearchCache } from '../catalog/search-cache.ts';
 
-const PREFIXES = ['/api/v1', '/v1', '/api/upstream'] as const;
-const aliases = (suffix: string): string[] => PREFIXES.map((prefix) => prefix + suffix);
+const aliases = apiAliases;
 
 export const VERSIONING_POLICY = {
   current: '1',

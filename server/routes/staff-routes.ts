@@ -10,8 +10,9 @@ import type { Snapshot } from '../catalog/live-catalog.ts';
 import { sendJson } from '../http/reply.ts';
 import type { Route } from '../http/router.ts';
 import type { Services } from '../services.ts';
+import { apiAliases } from '../../src/domain/brand.ts';
 
-const aliases = (suffix: string): string[] => ['/api/v1', '/v1', '/api/upstream'].map((prefix) => prefix + suffix);
+const aliases = apiAliases;
 
 const Count = z.number().int().nonnegative();
 

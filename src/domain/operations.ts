@@ -20,12 +20,13 @@ import {
 } from './schemas.ts';
 import { ARD_OPERATIONS, OWNER_OPERATIONS, SKILL_OPERATIONS, STANDARD_OPERATIONS } from './standard-operations.ts';
 import type { Operation, ResponseDoc, Schema } from './operation-types.ts';
+import { apiAliases } from './brand.ts';
 
 export type { Operation, ResponseDoc, Schema } from './operation-types.ts';
 
 const json = (schema: Schema): Record<string, Schema> => ({ 'application/json': schema });
 const text = (type: string): Record<string, Schema> => ({ [type]: { json: { type: 'string' } } });
-const prefixed = (suffix: string) => ['/api/v1', '/api/upstream', '/v1'].map((p) => p + suffix);
+const prefixed = apiAliases;
 const ID_PARAM = [{ name: 'id', description: 'A plain slug or a path-style id {type}:{owner}/{repo}#{slug}, URL-encoded.', maxLength: LIMITS.id.max }];
 /** A listing that left the catalog while its install history is still kept: code gone, the last day it was listed. */
 const REMOVED: ResponseDoc = { description: 'The listing was removed from the catalog (the message gives the last day it was listed)', content: json(ErrorSchema) };
