@@ -5,11 +5,11 @@
 //                                         models/use-lite-distilled (default), or the operator's
 //                                         CATALOG_EMBEDDING_MODEL_DIR (Transformers.js layout)
 //   <build>/runtime/embeddings/vectors.i8 + vectors.json   row i = document i (line i of runtime/listings.jsonl)
-//   <build>/runtime/embeddings/ivf.bin + ivf.json          approximate index, for catalogs of IVF_MIN_ROWS or more
+//   <build>/runtime/embeddings/hnsw.*                      approximate index, for catalogs of HNSW_MIN_ROWS or more
 //
-// Embedding and the IVF index are skipped when the catalog text has not changed:
+// Embedding and the graph are skipped when the catalog text has not changed:
 //   <data>/cache/embeddings/<corpus hash>/vectors-<key>/   vectors, one per distinct text in sorted order
-//   <data>/cache/embeddings/<corpus hash>/vectors-<key>/ivf-<key>/   their IVF index (large catalogs)
+//   <data>/cache/embeddings/<corpus hash>/vectors-<key>/hnsw-<key>/  their HNSW graph (large catalogs)
 // The corpus hash covers the sorted texts (a reorder by installs is not a change). Vectors are keyed by model
 // id and the embedding code. Files reach the build by hard link (copy across file systems); they are never
 // modified in place.
@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Stage } from '../stage.ts';
 import { EMBEDDINGS_DIR, MODEL_SUBDIR, readQuantized } from '../../src/artifacts/embeddings.ts';
-import { IVF_MIN_ROWS, readIvf, trainIvf, writeIvf, type IvfModel } from '../../src/search/ivf.ts';
+import { HNSW_MIN_ROWS, readHnswGraph, writeHnswForDocuments, writeHnswGraph } from '../../src/search/hnsw.ts';
 import { MODEL_DIR_ENV, listingText, loadEmbedder, resolveModelDir } from '../../src/embeddings/embedder.ts';
 import { DEFAULT_ENCODER_DIR, loadStaticEncoder } from '../../src/embeddings/static-encoder.ts';
 import { quantize, writeVectors } from '../../src/search/vectors.ts';
@@ -40,8 +40,8 @@ export interface EmbeddingsReport {
   /** 'distilled' (the committed encoder table) or 'configured' (CATALOG_EMBEDDING_MODEL_DIR). */
   model: 'distilled' | 'configured';
   vectors: 'embedded' | 'cached';
-  /** Lists of the approximate index; 0 when the catalog is small enough for exact search. */
-  ivfLists: number;
+  /** The approximate index written: 'hnsw', or 'none' when the catalog is small enough for exact search. */
+  approximate: 'hnsw' | 'none';
   timingsMs: Record<string, number>;
 }
 
@@ -51,8 +51,8 @@ export interface EmbeddingsOptions {
   cacheDir: string;
   env?: Record<string, string | undefined>;
   progress?: (done: number, total: number) => void;
-  /** Catalogs with at least this many listings also get an IVF index (default IVF_MIN_ROWS). */
-  ivfMinRows?: number;
+  /** Catalogs with at least this many listings also get the approximate index (default HNSW_MIN_ROWS). */
+  hnswMinRows?: number;
 }
 
 export const EMBEDDINGS_STAGE: Stage = {
@@ -65,7 +65,7 @@ export const EMBEDDINGS_STAGE: Stage = {
     });
     ctx.log(
       `embeddings: ${report.count} listings, ${report.modelId} (${report.dims} dims), model ${report.model}, vectors ${report.vectors}` +
-        (report.ivfLists ? `, IVF ${report.ivfLists} lists` : ''),
+        (report.approximate === 'hnsw' ? ', HNSW graph' : ''),
     );
   },
 };
@@ -210,27 +210,27 @@ export async function buildEmbeddings(options: EmbeddingsOptions): Promise<Embed
     await writeVectors(outDir, { dims, count: texts.length, data, scales }, { modelId: embedder.modelId });
     lap('write');
 
-    let ivfLists = 0;
-    if (texts.length >= (options.ivfMinRows ?? IVF_MIN_ROWS)) {
-      // Trained on the distinct texts (cached with their vectors), then mapped to documents like the rows.
-      const ivfCache = join(cachedVectors, `ivf-${(await sourcesHash(['../../src/search/ivf.ts'])).slice(0, 16)}`);
-      let ivf: IvfModel | undefined = (await readIvf(ivfCache, { modelId: embedder.modelId, count: distinct.count }))?.model;
-      if (!ivf) {
-        const trained = trainIvf(distinct);
-        await atomicDir(ivfCache, async (tmp) => {
+    let approximate: EmbeddingsReport['approximate'] = 'none';
+    if (texts.length >= (options.hnswMinRows ?? HNSW_MIN_ROWS)) {
+      // Built over the distinct texts (cached with their vectors), then mapped to documents like the rows.
+      const graphDir = join(cachedVectors, `hnsw-${(await sourcesHash(['../../src/search/hnsw.ts'])).slice(0, 16)}`);
+      let graph = await readHnswGraph(graphDir, { modelId: embedder.modelId, rows: distinct.count });
+      if (!graph) {
+        const rows = distinct;
+        await atomicDir(graphDir, async (tmp) => {
           await mkdir(tmp, { recursive: true });
-          await writeIvf(tmp, trained, embedder.modelId);
+          await writeHnswGraph(tmp, rows, embedder.modelId);
         });
-        ivf = trained;
+        graph = (await readHnswGraph(graphDir, { modelId: embedder.modelId, rows: distinct.count }))!;
       }
-      const assign = new Uint32Array(texts.length);
-      for (let doc = 0; doc < texts.length; doc++) assign[doc] = ivf.assign[row.get(texts[doc]!)!]!;
-      await writeIvf(outDir, { ...ivf, assign }, embedder.modelId);
-      ivfLists = ivf.lists;
-      lap('ivf');
+      const rowOfDoc = new Uint32Array(texts.length);
+      for (let doc = 0; doc < texts.length; doc++) rowOfDoc[doc] = row.get(texts[doc]!)!;
+      await writeHnswForDocuments(outDir, graphDir, graph, rowOfDoc);
+      approximate = 'hnsw';
+      lap('hnsw');
     }
     await pruneCache(options.cacheDir, corpusHash);
-    return { count: texts.length, modelId: embedder.modelId, dims, model, vectors, ivfLists, timingsMs: timings };
+    return { count: texts.length, modelId: embedder.modelId, dims, model, vectors, approximate, timingsMs: timings };
   } finally {
     await embedder.dispose();
   }

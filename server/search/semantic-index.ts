@@ -6,20 +6,20 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { EMBEDDINGS_DIR, MODEL_SUBDIR, readQuantized } from '../../src/artifacts/embeddings.ts';
-import { IvfIndex, readIvf } from '../../src/search/ivf.ts';
+import { HNSW_MANIFEST, readHnsw, type HnswIndex } from '../../src/search/hnsw.ts';
 import { VECTORS_MANIFEST, VectorIndex, type VectorsManifest } from '../../src/search/vectors.ts';
 import type { Snapshot } from '../catalog/live-catalog.ts';
 import { isStaticEncoderDir, loadStaticEncoder } from '../../src/embeddings/static-encoder.ts';
 import { QueryEmbedder } from './query-embedder.ts';
 
-/** What a semantic search needs for one snapshot. */
-/** Exact search over the listing vectors, in document numbers (a VectorIndex, or an IvfIndex holding them). */
+/** Exact search over the listing vectors, in document numbers. */
 export type ExactVectors = Pick<VectorIndex, 'count' | 'search' | 'searchSubset'>;
 
+/** What a semantic search needs for one snapshot. */
 export interface SemanticReady {
   vectors: ExactVectors;
-  /** The approximate index, present for large catalogs (see src/search/ivf.ts). */
-  ivf?: IvfIndex | undefined;
+  /** The approximate index, present for large catalogs (see src/search/hnsw.ts). */
+  ann?: HnswIndex | undefined;
   /**
    * The query's vector; undefined when the model could not answer now (then fall back). The default static
    * encoder always answers; an operator's model answers from its cache and embeds a miss in the background.
@@ -86,19 +86,18 @@ export class SemanticIndex implements SemanticSource {
       const manifest = JSON.parse(readFileSync(join(dir, VECTORS_MANIFEST), 'utf8')) as VectorsManifest;
       if (manifest.count !== snapshot.store.count) throw new Error(`${manifest.count} vectors for ${snapshot.store.count} listings`);
       const modelDir = join(dir, MODEL_SUBDIR);
-      const [embed, rows, ivfModel] = await Promise.all([
+      const [embed, rows, ann] = await Promise.all([
         this.queryModel(modelDir, manifest.modelId),
         readQuantized(dir, manifest.modelId),
-        readIvf(dir, { modelId: manifest.modelId, count: manifest.count }),
+        readHnsw(dir, { modelId: manifest.modelId, count: manifest.count }),
       ]);
       if (!rows) throw new Error(`${dir}: vectors.i8 is missing or fails its checksum`);
       if (this.target !== snapshot || this.closed) return this.state;
-      // With an IVF index the vectors are held once, in its list order (it answers exact search too).
-      const ivf = ivfModel ? new IvfIndex(ivfModel.model, rows.q, ivfModel.manifest.nprobe) : undefined;
-      const vectors: ExactVectors = ivf ?? new VectorIndex(rows.q, manifest.modelId);
-      this.loaded = { snapshot, ready: { vectors, ivf, embed }, inWorker: !isStaticEncoderDir(modelDir) };
+      if (!ann && existsSync(join(dir, HNSW_MANIFEST))) this.logger?.warn({ dir }, 'the approximate index fails its checks; semantic search stays exact');
+      const vectors: ExactVectors = new VectorIndex(rows.q, manifest.modelId);
+      this.loaded = { snapshot, ready: { vectors, ann, embed }, inWorker: !isStaticEncoderDir(modelDir) };
       this.state = 'ready';
-      this.logger?.info({ modelId: manifest.modelId, dims: manifest.dims, count: manifest.count, ivfLists: ivf?.lists ?? 0, ms: Math.round(performance.now() - started) }, 'semantic search ready');
+      this.logger?.info({ modelId: manifest.modelId, dims: manifest.dims, count: manifest.count, approximate: ann ? 'hnsw' : 'exact', ms: Math.round(performance.now() - started) }, 'semantic search ready');
     } catch (error) {
       if (this.target !== snapshot) return this.state;
       this.state = 'unavailable';

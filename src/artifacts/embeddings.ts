@@ -2,7 +2,7 @@
 // the shim that loads it. Kept apart from the stage so the shim can import it without transformers.js.
 //
 //   runtime/embeddings/vectors.i8 + vectors.json   one row per document, row i = line i of listings.jsonl
-//   runtime/embeddings/ivf.bin + ivf.json          approximate index (only for large catalogs, see ivf.ts)
+//   runtime/embeddings/hnsw.*                      approximate index (only for large catalogs, see hnsw.ts)
 //   runtime/embeddings/model/                      the model (Transformers.js layout) that embedded the rows
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';

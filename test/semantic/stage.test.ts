@@ -1,6 +1,6 @@
 // Guarantees the embeddings stage writes vectors in document order next to the model that made them (the
 // committed distilled encoder), reuses the cached vectors when the catalog text is unchanged (even when the
-// documents are reordered), re-embeds when the text changes, builds an IVF index for large catalogs, and
+// documents are reordered), re-embeds when the text changes, builds an HNSW graph for large catalogs (reused while the text is unchanged), and
 // copies an operator-configured model (CATALOG_EMBEDDING_MODEL_DIR) into the build, which the shim then
 // runs in its worker without ever making a request wait for it.
 import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMBEDDINGS_DIR, MODEL_SUBDIR } from '../../src/artifacts/embeddings.ts';
 import { buildEmbeddings, EMBEDDINGS_STAGE } from '../../build/embeddings/embeddings-stage.ts';
-import { IVF_MANIFEST } from '../../src/search/ivf.ts';
+import { HNSW_FILE, HNSW_MANIFEST } from '../../src/search/hnsw.ts';
 import { readVectors, type VectorIndex, type VectorsManifest } from '../../src/search/vectors.ts';
 import { INDEX_STAGE, runBuild } from '../../build/pipeline.ts';
 import { loadSnapshot } from '../../server/catalog/live-catalog.ts';
@@ -64,8 +64,8 @@ describe('the embeddings stage', () => {
     const model = JSON.parse(readFileSync(join(embeddingsOf(first), MODEL_SUBDIR, STATIC_ENCODER_MANIFEST), 'utf8')) as { modelId: string };
     expect(model).toEqual(JSON.parse(readFileSync(join(DEFAULT_ENCODER_DIR, STATIC_ENCODER_MANIFEST), 'utf8')));
     expect(manifest.modelId).toBe(model.modelId);
-    // Below IVF_MIN_ROWS exact search is fast enough: no approximate index.
-    expect(existsSync(join(embeddingsOf(first), IVF_MANIFEST))).toBe(false);
+    // Below HNSW_MIN_ROWS exact search is fast enough: no approximate index.
+    expect(existsSync(join(embeddingsOf(first), HNSW_MANIFEST))).toBe(false);
     expect(cacheEntries()).toHaveLength(1);
   });
 
@@ -104,16 +104,21 @@ describe('the embeddings stage', () => {
     expect(cacheEntries()).toHaveLength(2);
   }, 300_000);
 
-  it('builds an IVF index for a large catalog, which the shim loads and searches', async () => {
+  it('builds an HNSW graph for a large catalog, reuses it while the text is unchanged, and the shim searches it', async () => {
     const runtimeDir = join(latest, 'runtime');
-    const report = await buildEmbeddings({ runtimeDir, cacheDir: cacheDir(), ivfMinRows: 1000 });
-    expect(report.ivfLists).toBeGreaterThan(1);
-    expect(existsSync(join(embeddingsOf(latest), IVF_MANIFEST))).toBe(true);
+    const report = await buildEmbeddings({ runtimeDir, cacheDir: cacheDir(), hnswMinRows: 1000 });
+    expect(report.approximate).toBe('hnsw');
+    expect(report.timingsMs.hnsw).toBeDefined();
+    const graph = join(embeddingsOf(latest), HNSW_FILE);
+    const built = lstatSync(graph);
+    // The second run links the cached graph instead of building another: the same file (inode).
+    await buildEmbeddings({ runtimeDir, cacheDir: cacheDir(), hnswMinRows: 1000 });
+    expect(lstatSync(graph).ino).toBe(built.ino);
     const snapshot = loadSnapshot(latest);
     const semantic = new SemanticIndex();
     try {
       expect(await semantic.load(snapshot)).toBe('ready');
-      expect(semantic.ready(snapshot)!.ivf?.lists).toBe(report.ivfLists);
+      expect(semantic.ready(snapshot)!.ann?.rows).toBeGreaterThan(1000);
       const { result, headers } = createHybridSearch(semantic)(snapshot, {
         q: undefined,
         semantic: 'browser automation',
