@@ -21,6 +21,7 @@ import { createMetrics } from './ops/metrics.ts';
 import { watchRedis } from './ops/redis-health.ts';
 import { Router, type RequestContext, type Route } from './http/router.ts';
 import { createStaticFiles, negotiateMediaType, type StaticFiles } from './http/static-files.ts';
+import { rememberedSearch } from './search/remembered-search.ts';
 import { createHybridSearch } from './search/hybrid-search.ts';
 import { SemanticIndex } from './search/semantic-index.ts';
 import { ROUTE_MODULES } from './routes/index.ts';
@@ -102,7 +103,7 @@ export function createApp(config: Config, options: AppOptions): App {
     catalog,
     redis,
     rateLimiter,
-    listingSearch: createHybridSearch(semantic),
+    listingSearch: rememberedSearch(createHybridSearch(semantic)),
     metrics,
     health: { redis: redisHealth, semantic: () => semantic.status },
   };

@@ -4,7 +4,7 @@
 // loading, or a query with no word the model knows) `semantic` runs as keywords: Search-Mode: keyword-fallback.
 import type { SearchRequest, SearchResult } from '../catalog/query-engine.ts';
 import type { Snapshot } from '../catalog/live-catalog.ts';
-import { keywordListingSearch, type ListingSearch } from './listing-search.ts';
+import { keywordListingSearch, SEARCH_MODE_HEADER, type ListingSearch } from './listing-search.ts';
 import type { SemanticReady, SemanticSource } from './semantic-index.ts';
 
 /** Reciprocal rank fusion constant (Cormack et al. 2009): score = Σ weight / (RRF_K + rank). */
@@ -35,7 +35,6 @@ const SUBSET_SHARE = 0.5;
 const ANN_SUBSET_SHARE = 0.25;
 
 export type SearchMode = 'hybrid' | 'semantic' | 'keyword-fallback';
-export const SEARCH_MODE_HEADER = 'Search-Mode';
 
 export interface HybridSearchOptions {
   /** 'hybrid' (default): vectors fused with keywords; 'vector': vectors alone (for evaluation). */

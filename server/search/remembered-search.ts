@@ -1,0 +1,43 @@
+// A listing search is a pure function of (snapshot, query), so every surface shares one memory of recent
+// answers: a repeated request (an agent retrying, a popular question asked of /ask or MCP search_catalog, a
+// page reload) costs a map lookup instead of a vector and keyword search. Answers of another snapshot are
+// never returned, and a keyword fallback (the model still loading) is never kept. Distinct requests are
+// unaffected; their cost is the engine's (npm run bench, sem-unique).
+import { LRUCache } from 'lru-cache';
+import type { ListingQuery } from '../../src/domain/listing-query.ts';
+import type { Snapshot } from '../catalog/live-catalog.ts';
+import { SEARCH_MODE_HEADER, type ListingSearch } from './listing-search.ts';
+
+type Answer = ReturnType<ListingSearch>;
+
+/** Answers kept: each holds one page of document numbers (at most 100) and its headers. */
+export const REMEMBERED_SEARCHES = 20_000;
+
+/** The exact query, every field that changes the answer (no hash: a collision would answer another query). */
+function queryKey(query: ListingQuery): string {
+  return JSON.stringify([query.q, query.semantic, query.types, query.category, query.owner, query.updatedSince, query.sort, query.offset, query.limit]);
+}
+
+export function rememberedSearch(search: ListingSearch, max = REMEMBERED_SEARCHES): ListingSearch {
+  const memory = new LRUCache<string, Answer>({ max });
+  // Answers belong to one snapshot; a new one empties the memory (so it never keeps an old snapshot alive).
+  let of: Snapshot | undefined;
+  return (snapshot, query) => {
+    if (snapshot !== of) {
+      memory.clear();
+      of = snapshot;
+    }
+    const key = queryKey(query);
+    const kept = memory.get(key);
+    if (kept) return kept;
+    const answer = search(snapshot, query);
+    if (answer.headers[SEARCH_MODE_HEADER] !== 'keyword-fallback') {
+      // Shared by every caller from now on: frozen, so a caller that reorders it fails loudly instead.
+      Object.freeze(answer.result.docs);
+      Object.freeze(answer.result);
+      Object.freeze(answer.headers);
+      memory.set(key, answer);
+    }
+    return answer;
+  };
+}
