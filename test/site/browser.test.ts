@@ -4,6 +4,7 @@
 // h1, a language, labelled form controls, images with alt text, the main landmarks and the disclaimer.
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DISCLAIMER } from '../../src/domain/brand.ts';
 import { SITE_PATHS } from '../../src/domain/site-paths.ts';
@@ -109,7 +110,7 @@ describe('what a person sees', () => {
     const facts = await page.locator('dl.facts').innerText();
     expect(facts).toMatch(new RegExp(`Installs\\s+${listing.installs.toLocaleString('en-US')} installs \\(real, as of \\d{4}-\\d{2}-\\d{2}\\)`));
     expect(facts).toMatch(/Stars\s+[\d,]+ stars \(real/);
-    const install = page.getByRole('region', { name: 'Install' });
+    const install = page.getByRole('region', { name: 'Install', exact: true });
     expect(await install.locator('pre').innerText()).toBe(listing.installCommand);
     expect(await install.innerText()).toContain('Third-party installer: this command runs the third-party skills CLI');
     const sections = await page.locator('main h2').allInnerTexts();
@@ -124,6 +125,43 @@ describe('what a person sees', () => {
     expect(await file.locator('pre').isVisible()).toBe(false);
     await file.locator('summary').click();
     expect(await file.locator('pre').isVisible()).toBe(true);
+  });
+
+  it('a listing page draws its install history (measured dots on a dashed line, or a grey modelled line) and its ranks', async () => {
+    /** Pixels of a screenshot near an RGB colour (the chart's accent or muted grey), read back with sharp. */
+    const pixelsNear = async (png: Buffer, [r, g, b]: [number, number, number]) => {
+      const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+      let count = 0;
+      for (let i = 0; i < data.length; i += info.channels) if (Math.abs(data[i]! - r) + Math.abs(data[i + 1]! - g) + Math.abs(data[i + 2]! - b) < 60) count++;
+      return count;
+    };
+    const accent: [number, number, number] = [0x0a, 0x58, 0xca];
+    // find-skills: the most installed skill, with a history interpolated between real snapshots.
+    const real = await json<Listing>(await server.fetch('/api/v1/listings/find-skills'));
+    expect(real.metrics.history).toBe('interpolated');
+    const page = await open(withJs, SITE_PATHS.listing('find-skills'));
+    const chart = page.getByRole('img', { name: /^Installs of find-skills, last 30 days$/ });
+    expect(await chart.isVisible()).toBe(true);
+    expect((await chart.boundingBox())!.width).toBeGreaterThan(300);
+    expect(await chart.locator('circle.day-measured').count()).toBeGreaterThanOrEqual(2);
+    expect(await chart.locator('polyline').evaluate((line) => getComputedStyle(line).strokeDasharray)).not.toBe('none');
+    const drawn = await chart.screenshot();
+    expect(await pixelsNear(drawn, accent)).toBeGreaterThan(200);
+    // Ranks agree with the API's sorts within the type.
+    expect(await page.locator('dl.facts').innerText()).toMatch(/Rank\s+#1 by installs and #[\d,]+ by stars of [\d,]+ skills/);
+    const { items: byStars } = await json<{ items: Listing[] }>(await server.fetch('/api/v1/listings?type=mcp&sort=stars&limit=2'));
+    const second = await open(withJs, SITE_PATHS.listing(byStars[1]!.slug));
+    expect(await second.locator('dl.facts').innerText()).toMatch(/Rank\s+#[\d,]+ by installs and #2 by stars of [\d,]+ MCP servers/i);
+
+    // A synthetic history: no measured dot, and no accent colour anywhere in the drawing.
+    const { items } = await json<{ items: Listing[] }>(await server.fetch('/api/v1/listings?type=mcp&limit=20'));
+    const synthetic = items.find((listing) => listing.metrics.history === 'synthetic')!;
+    const modelled = (await open(withJs, SITE_PATHS.listing(synthetic.slug))).locator('svg.install-chart');
+    expect(await modelled.locator('circle').count()).toBe(0);
+    expect(await modelled.locator('desc').textContent()).toContain('not measured');
+    const grey = await modelled.screenshot();
+    expect(await pixelsNear(grey, accent)).toBe(0);
+    expect(await pixelsNear(grey, [0x4d, 0x55, 0x60])).toBeGreaterThan(100);
   });
 
   it('a listing with synthetic figures shows them as estimates, never as counts', async () => {
