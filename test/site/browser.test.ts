@@ -118,8 +118,26 @@ describe('what a person sees', () => {
     expect(sections.indexOf('SKILL.md')).toBeLessThan(sections.findIndex((text) => text.startsWith('Bundled files')));
     const files = await json<Array<{ path: string; content: string }>>(await server.fetch(`/api/v1/listings/${SKILL_WITH_FILES}/files`));
     expect(files[0]!.path).toBe('SKILL.md');
-    expect(await page.locator('.skill-md pre').isVisible()).toBe(true);
-    expect((await page.locator('.skill-md pre').innerText()).trim()).toBe(files[0]!.content.trim());
+    // Rendered (headings, code highlighted at build time), with the raw text one click away.
+    const rendered = page.locator('.skill-md .markdown');
+    expect(await rendered.isVisible()).toBe(true);
+    expect(await rendered.locator('h3, h4').count()).toBeGreaterThan(0);
+    expect(await rendered.locator('script, iframe').count()).toBe(0);
+    const raw = page.locator('.skill-md details.raw');
+    expect(await raw.locator('pre').isVisible()).toBe(false);
+    await raw.locator('summary').click();
+    expect((await raw.locator('pre').innerText()).trim()).toBe(files[0]!.content.trim());
+    // Headings of the rendered file are drawn bold and larger than its body text.
+    const sizes = await rendered.evaluate((root) => ({
+      heading: parseFloat(getComputedStyle(root.querySelector('h3, h4')!).fontSize),
+      body: parseFloat(getComputedStyle(root.querySelector('p, li')!).fontSize),
+    }));
+    expect(sizes.heading).toBeGreaterThan(sizes.body);
+    // And it is drawn: the screenshot of the rendered file holds a good deal of dark (text) pixels.
+    const { data, info } = await sharp(await rendered.screenshot()).raw().toBuffer({ resolveWithObject: true });
+    let dark = 0;
+    for (let i = 0; i < data.length; i += info.channels) if (data[i]! + data[i + 1]! + data[i + 2]! < 200) dark++;
+    expect(dark).toBeGreaterThan(1000);
     // Bundled files are collapsed until opened.
     const file = page.locator('.file-list details').first();
     expect(await file.locator('pre').isVisible()).toBe(false);
