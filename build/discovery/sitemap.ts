@@ -4,6 +4,7 @@
 import { XMLBuilder } from 'fast-xml-parser';
 import { LISTING_TYPES } from '../../src/domain/listing-types.ts';
 import { hasShortlist } from '../../src/domain/shortlists.ts';
+import { ownerKey } from '../../src/domain/owner-figures.ts';
 import { SITE_PATHS } from '../../src/domain/site-paths.ts';
 import { loadDocs } from '../../src/docs/index.ts';
 import type { StageContext } from '../stage.ts';
@@ -107,15 +108,25 @@ export function siteGroups(ctx: Pick<StageContext, 'baseUrl' | 'buildDir' | 'run
     at(SITE_PATHS.category(category.type, category.name)),
     ...(hasShortlist(category) ? [at(SITE_PATHS.compare(category.type, category.name))] : []),
   ]);
+  // An owner page changes when any of its listings does: its lastmod is their latest.
+  const ownerLastmod = new Map<string, string>();
   async function* listings(): AsyncGenerator<SitemapUrl> {
     for await (const listing of readListings(ctx)) {
-      yield { loc: ctx.baseUrl + SITE_PATHS.listing(listing.slug), lastmod: w3cDatetime(listing.updatedAt) ?? snapshot };
+      const lastmod = w3cDatetime(listing.updatedAt) ?? snapshot;
+      const owner = ownerKey(listing.repo);
+      if ((ownerLastmod.get(owner) ?? '') < lastmod) ownerLastmod.set(owner, lastmod);
+      yield { loc: ctx.baseUrl + SITE_PATHS.listing(listing.slug), lastmod };
     }
+  }
+  function* owners(): Generator<SitemapUrl> {
+    for (const [owner, lastmod] of [...ownerLastmod].sort(([a], [b]) => (a < b ? -1 : 1))) yield { loc: ctx.baseUrl + SITE_PATHS.owner(owner), lastmod };
   }
   return [
     { name: 'pages', urls: pages },
     { name: 'categories', urls: categories },
     { name: 'listings', urls: listings() },
+    // After the listings: the owners are known once every listing has been read.
+    { name: 'owners', urls: owners() },
   ];
 }
 

@@ -1,68 +1,31 @@
 // Per-owner figures (GET /api/v1/owners/{owner}/stats) and an embeddable SVG badge per listing (GET /badges/{slug}.svg).
-// Owner figures come from one pass over the snapshot's ids and figure columns, made on first use: listings per type,
-// summed installs, stars summed over distinct repositories (several listings of one repo share its stars; the largest
-// figure counts), and the
-// owner's rank among all owners of each type by that type's ranking metric.
+// Owner figures (src/domain/owner-figures.ts, shared with the owner pages) come from one pass over the snapshot's ids
+// and figure columns, made on first use.
 import { CatalogError } from '../../src/domain/errors.ts';
 import { LISTING_TYPES, RANKING_METRIC, TYPE_LABELS, type ListingType } from '../../src/domain/listing-types.ts';
+import { ownerStats, ownerTable, type OwnerTable } from '../../src/domain/owner-figures.ts';
 import { LIMITS } from '../../src/domain/limits.ts';
 import type { Snapshot } from '../catalog/live-catalog.ts';
 import { sendJson, sendText } from '../http/reply.ts';
 import type { Route } from '../http/router.ts';
 import type { Services } from '../services.ts';
 
-interface TypeFigures {
-  count: number;
-  installs: number;
-  stars: number;
-}
-
-interface OwnerTable {
-  /** Lower-cased owner → its figures per type. */
-  owners: Map<string, { name: string; byType: Partial<Record<ListingType, TypeFigures>> }>;
-  /** Per type: owners ordered by the type's ranking metric, best first. */
-  ranks: Record<ListingType, Map<string, number>>;
-  ownersPerType: Record<ListingType, number>;
-}
-
 const tables = new WeakMap<Snapshot, OwnerTable>();
 
-function ownerTable(snapshot: Snapshot): OwnerTable {
+/** The snapshot's owner table, made on first use from its ids and figure columns. */
+function tableOf(snapshot: Snapshot): OwnerTable {
   let table = tables.get(snapshot);
   if (table) return table;
   const { ids, columns } = snapshot.store;
-  const owners: OwnerTable['owners'] = new Map();
-  // Listings of one repository may carry different star figures (from different sources): its largest counts once.
-  const repoStars = new Map<string, { figures: TypeFigures; stars: number }>();
-  for (let doc = 0; doc < ids.length; doc++) {
-    const id = ids[doc]!;
-    const colon = id.indexOf(':');
-    const hash = id.lastIndexOf('#');
-    const repo = id.slice(colon + 1, hash);
-    const name = repo.slice(0, repo.indexOf('/'));
-    const type = LISTING_TYPES[columns.type[doc]!]!;
-    const key = name.toLowerCase();
-    let owner = owners.get(key);
-    if (!owner) owners.set(key, (owner = { name, byType: {} }));
-    const figures = (owner.byType[type] ??= { count: 0, installs: 0, stars: 0 });
-    figures.count++;
-    figures.installs += columns.installs[doc]!;
-    const repoKey = `${type}:${repo.toLowerCase()}`;
-    const stars = columns.stars[doc]!;
-    const seen = repoStars.get(repoKey);
-    if (!seen) repoStars.set(repoKey, { figures, stars });
-    else if (stars > seen.stars) seen.stars = stars;
-  }
-  for (const { figures, stars } of repoStars.values()) figures.stars += stars;
-  const ranks = {} as OwnerTable['ranks'];
-  const ownersPerType = {} as OwnerTable['ownersPerType'];
-  for (const type of LISTING_TYPES) {
-    const metric = RANKING_METRIC[type];
-    const ranked = [...owners].filter(([, o]) => o.byType[type]).sort(([ka, a], [kb, b]) => b.byType[type]![metric] - a.byType[type]![metric] || (ka < kb ? -1 : 1));
-    ranks[type] = new Map(ranked.map(([key], i) => [key, i + 1]));
-    ownersPerType[type] = ranked.length;
-  }
-  table = { owners, ranks, ownersPerType };
+  table = ownerTable(
+    (function* rows() {
+      for (let doc = 0; doc < ids.length; doc++) {
+        const id = ids[doc]!;
+        const repo = id.slice(id.indexOf(':') + 1, id.lastIndexOf('#'));
+        yield { repo, type: LISTING_TYPES[columns.type[doc]!]!, installs: columns.installs[doc]!, stars: columns.stars[doc]! };
+      }
+    })(),
+  );
   tables.set(snapshot, table);
   return table;
 }
@@ -96,22 +59,9 @@ export function ownerRoutes(services: Services): Route[] {
       handler: (ctx) => {
         const requested = ctx.params.owner ?? '';
         if (requested.length < 1 || requested.length > LIMITS.owner) throw new CatalogError('invalid_parameter', `Parameter 'owner' must be 1 to ${LIMITS.owner} characters.`);
-        const table = ownerTable(services.catalog.current);
-        const owner = table.owners.get(requested.toLowerCase());
-        if (!owner) throw new CatalogError('not_found', `No listing belongs to the owner '${requested}'.`, { resolution: 'Owners are the first part of a listing repo (owner/repo).' });
-        const byType: Record<string, unknown> = {};
-        let total = 0;
-        let installs = 0;
-        let stars = 0;
-        for (const type of LISTING_TYPES) {
-          const figures = owner.byType[type];
-          if (!figures) continue;
-          total += figures.count;
-          installs += figures.installs;
-          stars += figures.stars;
-          byType[type] = { ...figures, rankedBy: RANKING_METRIC[type], rank: table.ranks[type].get(requested.toLowerCase()), owners: table.ownersPerType[type] };
-        }
-        sendJson(ctx.res, 200, { owner: owner.name, total, installs, stars, byType, listings: `${services.config.baseUrl}/api/v1/listings?owner=${encodeURIComponent(owner.name)}` });
+        const stats = ownerStats(tableOf(services.catalog.current), requested);
+        if (!stats) throw new CatalogError('not_found', `No listing belongs to the owner '${requested}'.`, { resolution: 'Owners are the first part of a listing repo (owner/repo).' });
+        sendJson(ctx.res, 200, { ...stats, listings: `${services.config.baseUrl}/api/v1/listings?owner=${encodeURIComponent(stats.owner)}` });
       },
     },
     {

@@ -13,4 +13,6 @@ export const SITE_PATHS = {
   category: (type: ListingType, category: string) => `/categories/${type}/${category}/`,
   compare: (type: ListingType, category: string) => `/compare/${type}/${category}/`,
   doc: (slug: string) => `/docs/${slug}/`,
+  /** An owner (the first part of a listing repo), lower-cased: GitHub owners are case-insensitive. */
+  owner: (owner: string) => `/owners/${encodeURIComponent(owner.toLowerCase())}/`,
 } as const;

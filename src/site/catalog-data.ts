@@ -11,6 +11,7 @@ import { compareBy, type SortKey } from '../domain/ranking.ts';
 import type { CatalogStats, Category, ListingFile } from '../domain/schemas.ts';
 import { hasShortlist, SHORTLIST, shortlistSort } from '../domain/shortlists.ts';
 import { SITE_PATHS } from '../domain/site-paths.ts';
+import { ownerKey, ownerTable, type OwnerTable } from '../domain/owner-figures.ts';
 
 /** A listing as the pages use it: the stored listing with its install history packed, its page URL and ranks. */
 export type PageListing = Omit<StoredListing, 'installsHistory'> & {
@@ -42,6 +43,10 @@ export interface CatalogData {
   topByType: Record<ListingType, PageListing[]>;
   /** Categories of each type, in the manifest's order (by slug). */
   categoriesByType: Record<ListingType, CatalogCategory[]>;
+  /** Per-owner figures, as GET /api/v1/owners/{owner}/stats gives them. */
+  owners: OwnerTable;
+  /** Lower-cased owner → its listings, each type's by its ranking metric. */
+  listingsByOwner: Map<string, PageListing[]>;
 }
 
 /** How many listings a category page lists; the rest are one link away on /browse. */
@@ -107,7 +112,17 @@ async function load(runtimeDir: string, baseUrl: string): Promise<CatalogData> {
       shortlist: hasShortlist(category) ? ranked(list, category.type, SHORTLIST.size, shortlistSort(category.type)) : undefined,
     });
   }
-  return { baseUrl, runtimeDir, count: manifest.count, lastUpdated: manifest.lastUpdated, stats: manifest.stats, listings, topByType, categoriesByType };
+  const owners = ownerTable(listings);
+  const listingsByOwner = new Map<string, PageListing[]>();
+  for (const type of LISTING_TYPES) {
+    for (const listing of [...byType[type]].sort(compareBy(RANKING_METRIC[type]))) {
+      const key = ownerKey(listing.repo);
+      const list = listingsByOwner.get(key);
+      if (list) list.push(listing);
+      else listingsByOwner.set(key, [listing]);
+    }
+  }
+  return { baseUrl, runtimeDir, count: manifest.count, lastUpdated: manifest.lastUpdated, stats: manifest.stats, listings, topByType, categoriesByType, owners, listingsByOwner };
 }
 
 let loaded: Promise<CatalogData> | undefined;

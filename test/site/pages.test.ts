@@ -60,13 +60,16 @@ describe('every sitemap URL is a page', () => {
 
   it('lists every listing page and the other pages', () => {
     expect(urls.filter((path) => path.startsWith('/listings/'))).toHaveLength(catalog.count);
+    expect(urls.filter((path) => path.startsWith('/owners/'))).toHaveLength(catalog.owners.size);
+    expect(urls).toContain(SITE_PATHS.owner('vercel-labs'));
     expect(urls).toEqual(expect.arrayContaining([SITE_PATHS.home, SITE_PATHS.browse, SITE_PATHS.mcpHub, SITE_PATHS.docsIndex]));
   });
 
   it(`answers 200 HTML with the right h1 and the disclaimer for every non-listing page and ${LISTING_SAMPLE} listing pages across shards`, async () => {
+    const spread = (paths: string[], n: number) => Array.from({ length: Math.min(n, paths.length) }, (_, i) => paths[Math.floor((i * paths.length) / Math.min(n, paths.length))]!);
     const listings = urls.filter((path) => path.startsWith('/listings/'));
-    const step = listings.length / LISTING_SAMPLE;
-    const sample = [...urls.filter((path) => !path.startsWith('/listings/')), ...Array.from({ length: LISTING_SAMPLE }, (_, i) => listings[Math.floor(i * step)]!)];
+    const owners = urls.filter((path) => path.startsWith('/owners/'));
+    const sample = [...urls.filter((path) => !path.startsWith('/listings/') && !path.startsWith('/owners/')), ...spread(listings, LISTING_SAMPLE), ...spread(owners, 100)];
     const failures: string[] = [];
     for (let i = 0; i < sample.length; i += 16) {
       await Promise.all(
@@ -85,6 +88,29 @@ describe('every sitemap URL is a page', () => {
 });
 
 describe('pages agree with the API', () => {
+  it('an owner page shows the figures of GET /api/v1/owners/{owner}/stats and every listing of the owner, linked from each', async () => {
+    for (const owner of ['vercel-labs', 'anthropics']) {
+      const stats = await json<{ owner: string; total: number; byType: Record<string, { count: number; installs: number; stars: number; rank: number; owners: number }> }>(
+        await server.fetch(`/api/v1/owners/${owner}/stats`),
+      );
+      const { status, html } = await page(SITE_PATHS.owner(owner));
+      expect(status).toBe(200);
+      expect(headingsOf(html)).toEqual([stats.owner]);
+      const text = textOf(html);
+      for (const figures of Object.values(stats.byType)) {
+        expect(text).toContain(`${figures.count.toLocaleString('en-US')} ${figures.installs.toLocaleString('en-US')} ${figures.stars.toLocaleString('en-US')} #${figures.rank.toLocaleString('en-US')} of ${figures.owners.toLocaleString('en-US')}`);
+      }
+      const onPage = listedSlugs(html);
+      expect(onPage).toHaveLength(stats.total);
+      // Every listing of the owner, and only those (the API's owner filter also matches authors).
+      const { items } = await json<{ items: Listing[] }>(await server.fetch(`/api/v1/listings?owner=${owner}&limit=2000`));
+      const own = items.filter((item) => item.repo.split('/')[0]!.toLowerCase() === owner);
+      expect(new Set(onPage)).toEqual(new Set(own.map((item) => item.slug)));
+      // Each listing page links back to its owner.
+      expect((await page(SITE_PATHS.listing(onPage[0]!))).html).toContain(`href="${SITE_PATHS.owner(owner)}"`);
+    }
+  });
+
   const apiSlugs = async (query: string): Promise<string[]> =>
     (await json<{ items: Listing[] }>(await server.fetch(`/api/v1/listings?${query}`))).items.map((item) => item.slug);
 

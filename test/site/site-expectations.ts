@@ -33,18 +33,23 @@ export interface BuiltCatalog {
   listings: Map<string, Pick<StoredListing, 'slug' | 'name' | 'type'>>;
   categories: Category[];
   count: number;
+  /** Lower-cased owner → its name as first written (in listing order), as the owner page's h1 shows it. */
+  owners: Map<string, string>;
 }
 
 export function readBuiltCatalog(buildDir: string): BuiltCatalog {
   const runtime = join(buildDir, 'runtime');
   const manifest = JSON.parse(readFileSync(join(runtime, 'manifest.json'), 'utf8')) as { categories: Category[]; count: number };
   const listings = new Map<string, Pick<StoredListing, 'slug' | 'name' | 'type'>>();
+  const owners = new Map<string, string>();
   for (const line of readFileSync(join(runtime, 'listings.jsonl'), 'utf8').split('\n')) {
     if (!line) continue;
-    const { slug, name, type } = JSON.parse(line) as StoredListing;
+    const { slug, name, type, repo } = JSON.parse(line) as StoredListing;
     listings.set(slug, { slug, name, type });
+    const owner = repo.split('/')[0]!;
+    if (!owners.has(owner.toLowerCase())) owners.set(owner.toLowerCase(), owner);
   }
-  return { listings, categories: manifest.categories, count: manifest.count };
+  return { listings, categories: manifest.categories, count: manifest.count, owners };
 }
 
 const plural = (type: ListingType) => TYPE_LABELS[type].plural;
@@ -66,6 +71,8 @@ export function expectedH1(catalog: BuiltCatalog, path: string): string | undefi
     if (path === SITE_PATHS.compare(category.type, category.name))
       return `Top ${Math.min(SHORTLIST.size, category.count)} ${typeNoun(category.type, true)} for ${category.label}, compared`;
   }
+  const owner = /^\/owners\/([^/]+)\/$/.exec(path)?.[1];
+  if (owner !== undefined) return catalog.owners.get(decodeURIComponent(owner));
   const slug = /^\/listings\/([^/]+)\/$/.exec(path)?.[1];
   const listing = slug === undefined ? undefined : catalog.listings.get(slug);
   if (listing) return `${listing.name} ${TYPE_LABELS[listing.type].singular}`;

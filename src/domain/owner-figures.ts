@@ -1,0 +1,82 @@
+// Per-owner figures, computed the same way for GET /api/v1/owners/{owner}/stats (the shim, over the snapshot's
+// columns) and the owner pages (the site build, over the page listings): listings per type, summed installs,
+// stars summed over distinct repositories (several listings of one repo share its stars; the largest figure
+// counts once), and the owner's rank among all owners of each type by that type's ranking metric.
+import { LISTING_TYPES, RANKING_METRIC, type ListingType } from './listing-types.ts';
+
+export interface TypeFigures {
+  count: number;
+  installs: number;
+  stars: number;
+}
+
+export interface OwnerRow {
+  /** owner/repo */
+  repo: string;
+  type: ListingType;
+  installs: number;
+  stars: number;
+}
+
+export interface OwnerTable {
+  /** Lower-cased owner → its name as written and its figures per type. */
+  owners: Map<string, { name: string; byType: Partial<Record<ListingType, TypeFigures>> }>;
+  /** Per type: lower-cased owner → rank among the type's owners by its ranking metric (1 = first; ties by name). */
+  ranks: Record<ListingType, Map<string, number>>;
+  ownersPerType: Record<ListingType, number>;
+}
+
+/** The owner of a listing: the first part of its repo, lower-cased for lookups. */
+export function ownerKey(repo: string): string {
+  const slash = repo.indexOf('/');
+  return (slash < 0 ? repo : repo.slice(0, slash)).toLowerCase();
+}
+
+export function ownerTable(rows: Iterable<OwnerRow>): OwnerTable {
+  const owners: OwnerTable['owners'] = new Map();
+  const repoStars = new Map<string, { figures: TypeFigures; stars: number }>();
+  for (const row of rows) {
+    const slash = row.repo.indexOf('/');
+    const name = slash < 0 ? row.repo : row.repo.slice(0, slash);
+    const key = name.toLowerCase();
+    let owner = owners.get(key);
+    if (!owner) owners.set(key, (owner = { name, byType: {} }));
+    const figures = (owner.byType[row.type] ??= { count: 0, installs: 0, stars: 0 });
+    figures.count++;
+    figures.installs += row.installs;
+    const repoKey = `${row.type}:${row.repo.toLowerCase()}`;
+    const seen = repoStars.get(repoKey);
+    if (!seen) repoStars.set(repoKey, { figures, stars: row.stars });
+    else if (row.stars > seen.stars) seen.stars = row.stars;
+  }
+  for (const { figures, stars } of repoStars.values()) figures.stars += stars;
+  const ranks = {} as OwnerTable['ranks'];
+  const ownersPerType = {} as OwnerTable['ownersPerType'];
+  for (const type of LISTING_TYPES) {
+    const metric = RANKING_METRIC[type];
+    const ranked = [...owners].filter(([, o]) => o.byType[type]).sort(([ka, a], [kb, b]) => b.byType[type]![metric] - a.byType[type]![metric] || (ka < kb ? -1 : 1));
+    ranks[type] = new Map(ranked.map(([key], i) => [key, i + 1]));
+    ownersPerType[type] = ranked.length;
+  }
+  return { owners, ranks, ownersPerType };
+}
+
+/** The figures of one owner as the stats endpoint and the owner page give them; undefined for an unknown owner. */
+export function ownerStats(table: OwnerTable, owner: string) {
+  const key = owner.toLowerCase();
+  const found = table.owners.get(key);
+  if (!found) return undefined;
+  const byType: Partial<Record<ListingType, TypeFigures & { rankedBy: string; rank: number; owners: number }>> = {};
+  let total = 0;
+  let installs = 0;
+  let stars = 0;
+  for (const type of LISTING_TYPES) {
+    const figures = found.byType[type];
+    if (!figures) continue;
+    total += figures.count;
+    installs += figures.installs;
+    stars += figures.stars;
+    byType[type] = { ...figures, rankedBy: RANKING_METRIC[type], rank: table.ranks[type].get(key)!, owners: table.ownersPerType[type] };
+  }
+  return { owner: found.name, total, installs, stars, byType };
+}
