@@ -11,7 +11,7 @@ import { SEARCH_MODE_HEADER, type ListingSearch } from './listing-search.ts';
 type Answer = ReturnType<ListingSearch>;
 
 /** Answers kept: each holds one page of document numbers (at most 100) and its headers. */
-export const REMEMBERED_SEARCHES = 20_000;
+export const REMEMBERED_SEARCHES = 5_000;
 
 /** The exact query, every field that changes the answer (no hash: a collision would answer another query). */
 function queryKey(query: ListingQuery): string {

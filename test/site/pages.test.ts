@@ -87,6 +87,32 @@ describe('every sitemap URL is a page', () => {
   });
 });
 
+describe('links resolve', () => {
+  it('every internal link of the home, a type, a category, a listing and an owner page answers 200', async () => {
+    const category = catalog.categories.find((c) => c.count > 5)!;
+    const pages = [SITE_PATHS.home, SITE_PATHS.type('skill'), SITE_PATHS.category(category.type, category.name), SITE_PATHS.listing('find-skills'), SITE_PATHS.owner('vercel-labs')];
+    const links = new Set<string>();
+    for (const path of pages) {
+      const { status, html } = await page(path);
+      expect(status, path).toBe(200);
+      for (const [, href] of html.matchAll(/href="(\/[^"#]*)"/g)) links.add(decodeEntities(href!));
+    }
+    expect(links.size).toBeGreaterThan(50);
+    const broken: string[] = [];
+    const all = [...links];
+    for (let i = 0; i < all.length; i += 16) {
+      await Promise.all(
+        all.slice(i, i + 16).map(async (href) => {
+          const res = await server.fetch(href, { headers: HTML });
+          await res.arrayBuffer();
+          if (res.status !== 200) broken.push(`${href}: ${res.status}`);
+        }),
+      );
+    }
+    expect(broken).toEqual([]);
+  });
+});
+
 describe('pages agree with the API', () => {
   it('an owner page shows the figures of GET /api/v1/owners/{owner}/stats and every listing of the owner, linked from each', async () => {
     for (const owner of ['vercel-labs', 'anthropics']) {
