@@ -4,7 +4,11 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadSnapshot, type Snapshot } from '../../server/catalog/live-catalog.ts';
-import { FUSION_WEIGHTS, POPULARITY_SPAN, RRF_K, SEMANTIC_CANDIDATES } from '../../server/search/hybrid-search.ts';
+import { createHybridSearch, FUSION_WEIGHTS, isShortRequest, POPULARITY_SPAN, RRF_K, SEMANTIC_CANDIDATES, SHORT_REQUEST_BOOST } from '../../server/search/hybrid-search.ts';
+import { listingQuery, type ListingQuery } from '../../src/domain/listing-query.ts';
+
+/** Share of a short request's first 10 semantic results that q also ranks first 10: 0.90 with the boost, 0.825 without. */
+const MIN_SHARED = 0.875;
 import { SemanticIndex } from '../../server/search/semantic-index.ts';
 import { evaluate, loadQueries, ndcgAt, OWN_SET, reciprocalRank, recallAt } from '../eval/evaluate.ts';
 import { json, startServer, type TestServer } from '../support/server.ts';
@@ -62,6 +66,21 @@ describe('in-process evaluation of the judged set', () => {
     snapshot.store.close();
   });
 
+  it('ranks a request of one or two words close to q (the short-request boost), a sentence by fusion', () => {
+    expect(isShortRequest('postgres')).toBe(true);
+    expect(isShortRequest(' browser  automation ')).toBe(true);
+    expect(isShortRequest('turn a PDF into text')).toBe(false);
+    const hybrid = createHybridSearch(semantic);
+    let shared = 0;
+    const words = ['postgres', 'slack', 'kubernetes', 'pdf', 'github', 'browser automation', 'code review', 'image generation'];
+    for (const text of words) {
+      const top = (query: Partial<ListingQuery>) => new Set(hybrid(snapshot, listingQuery({ limit: 10, ...query })).result.docs);
+      const fromQ = top({ q: text });
+      for (const doc of top({ semantic: text })) if (fromQ.has(doc)) shared++;
+    }
+    expect(shared / (10 * words.length)).toBeGreaterThanOrEqual(MIN_SHARED);
+  });
+
   it('hybrid beats keyword search on nDCG@10, without falling back', () => {
     const scores = Object.fromEntries(evaluate(snapshot, semantic, queries).map((s) => [s.name, s]));
     const ndcg = (name: string) => scores[name]!.byKind.overall!.ndcg;
@@ -81,6 +100,7 @@ describe('/docs/ranking', () => {
     expect(section).toContain(`${w.vectors} / (${RRF_K} + rank in vector candidates) + ${w.anyWord} / (${RRF_K} + rank in keyword candidates)`);
     expect(section).toContain(`${w.allWords} / (${RRF_K} + rank in all-words keyword candidates) + ${w.popularity} / (${RRF_K} + 1 + ${POPULARITY_SPAN} × install rank / N)`);
     expect(section).toContain(`k = ${RRF_K}`);
+    expect(section).toContain(`counts ${SHORT_REQUEST_BOOST} times\n(${SHORT_REQUEST_BOOST * w.allWords} instead of ${w.allWords})`);
     expect(section).toContain(`the ${SEMANTIC_CANDIDATES} listings whose vectors are most similar`);
     expect(section).toContain(`the ${SEMANTIC_CANDIDATES} best keyword matches`);
     expect(section).toContain(`at most ${3 * SEMANTIC_CANDIDATES}`);
