@@ -2,7 +2,7 @@
 // list every listing page once plus the static, docs, type, category and comparison pages, with lastmod from the
 // snapshot; and that the generator splits a catalog past the limits into several shards.
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { sitemapFilesFrom, SITEMAP_LIMITS, SITEMAP_XMLNS, w3cDatetime, type SitemapUrl } from '../../build/discovery/sitemap.ts';
 import { loadDocs } from '../../src/docs/index.ts';
 import { LISTING_TYPES } from '../../src/domain/listing-types.ts';
@@ -10,6 +10,7 @@ import { SHORTLIST } from '../../src/domain/shortlists.ts';
 import { SITE_PATHS } from '../../src/domain/site-paths.ts';
 import type { GeneratedFile } from '../../build/site-writer.ts';
 import { json, startServer, TEST_BASE_URL, type TestServer } from '../support/server.ts';
+import { readBuiltCatalog } from '../site/site-expectations.ts';
 
 interface UrlSet {
   urlset: { '@_xmlns': string; url: SitemapUrl[] };
@@ -83,7 +84,10 @@ describe('/sitemap.xml over HTTP', () => {
       const type = c.type as (typeof LISTING_TYPES)[number];
       return [SITE_PATHS.category(type, c.name), ...(c.count >= SHORTLIST.minListings ? [SITE_PATHS.compare(type, c.name)] : [])];
     });
-    const expected = [...pages, ...categoryPages].map((path) => TEST_BASE_URL + path);
+    // One page per owner (the first part of a listing repo), as the build's listings name them.
+    const ownerPages = [...readBuiltCatalog(inject('catalogBuildDir')).owners.keys()].map((owner) => SITE_PATHS.owner(owner));
+    expect(ownerPages.length).toBeGreaterThan(1000);
+    const expected = [...pages, ...categoryPages, ...ownerPages].map((path) => TEST_BASE_URL + path);
     expect(all.filter((loc) => !loc.startsWith(`${TEST_BASE_URL}/listings/`)).sort()).toEqual(expected.sort());
     expect(all).toHaveLength(stats.total + expected.length);
   });
@@ -93,6 +97,10 @@ describe('/sitemap.xml over HTTP', () => {
     const byLoc = new Map([...shards.values()].flatMap((s) => s.urls.map((u) => [u.loc, u.lastmod] as const)));
     const page = await json<{ items: Array<{ url: string; updatedAt: string }> }>(await server.fetch('/api/v1/listings?limit=200&sort=trending'));
     for (const listing of page.items) expect(byLoc.get(listing.url), listing.url).toBe(w3cDatetime(listing.updatedAt));
+    // An owner page changes with its newest listing.
+    const owned = (await json<{ items: Array<{ repo: string; updatedAt: string }> }>(await server.fetch('/api/v1/listings?owner=vercel-labs&limit=2000'))).items.filter((l) => l.repo.startsWith('vercel-labs/'));
+    const newest = owned.map((l) => w3cDatetime(l.updatedAt)!).sort().at(-1);
+    expect(byLoc.get(TEST_BASE_URL + SITE_PATHS.owner('vercel-labs'))).toBe(newest);
     expect(byLoc.get(TEST_BASE_URL + SITE_PATHS.home)).toBe(w3cDatetime(meta.lastUpdated));
     for (const lastmod of byLoc.values()) expect(lastmod).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
   });
