@@ -4,7 +4,7 @@
 import { XMLBuilder } from 'fast-xml-parser';
 import { LISTING_TYPES } from '../../src/domain/listing-types.ts';
 import { hasShortlist } from '../../src/domain/shortlists.ts';
-import { ownerKey } from '../../src/domain/owner-figures.ts';
+import { OWNER_PAGE_MIN_LISTINGS, ownerKey } from '../../src/domain/owner-figures.ts';
 import { SITE_PATHS } from '../../src/domain/site-paths.ts';
 import { loadDocs } from '../../src/docs/index.ts';
 import type { StageContext } from '../stage.ts';
@@ -110,16 +110,20 @@ export function siteGroups(ctx: Pick<StageContext, 'baseUrl' | 'buildDir' | 'run
   ]);
   // An owner page changes when any of its listings does: its lastmod is their latest.
   const ownerLastmod = new Map<string, string>();
+  const ownerListings = new Map<string, number>();
   async function* listings(): AsyncGenerator<SitemapUrl> {
     for await (const listing of readListings(ctx)) {
       const lastmod = w3cDatetime(listing.updatedAt) ?? snapshot;
       const owner = ownerKey(listing.repo);
       if ((ownerLastmod.get(owner) ?? '') < lastmod) ownerLastmod.set(owner, lastmod);
+      ownerListings.set(owner, (ownerListings.get(owner) ?? 0) + 1);
       yield { loc: ctx.baseUrl + SITE_PATHS.listing(listing.slug), lastmod };
     }
   }
   function* owners(): Generator<SitemapUrl> {
-    for (const [owner, lastmod] of [...ownerLastmod].sort(([a], [b]) => (a < b ? -1 : 1))) yield { loc: ctx.baseUrl + SITE_PATHS.owner(owner), lastmod };
+    for (const [owner, lastmod] of [...ownerLastmod].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      if (ownerListings.get(owner)! >= OWNER_PAGE_MIN_LISTINGS) yield { loc: ctx.baseUrl + SITE_PATHS.owner(owner), lastmod };
+    }
   }
   return [
     { name: 'pages', urls: pages },

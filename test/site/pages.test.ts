@@ -15,6 +15,7 @@ import { SITE_PATHS } from '../../src/domain/site-paths.ts';
 import { BROWSE_PAGE_SIZE } from '../../src/site/browse.ts';
 import { figure } from '../../src/site/format.ts';
 import { json, startServer, TEST_BASE_URL, type TestServer } from '../support/server.ts';
+import { OWNER_PAGE_MIN_LISTINGS } from '../../src/domain/owner-figures.ts';
 import { decodeEntities, expectedH1, headingsOf, readBuiltCatalog, textOf, type BuiltCatalog } from './site-expectations.ts';
 
 const HTML = { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
@@ -60,7 +61,7 @@ describe('every sitemap URL is a page', () => {
 
   it('lists every listing page and the other pages', () => {
     expect(urls.filter((path) => path.startsWith('/listings/'))).toHaveLength(catalog.count);
-    expect(urls.filter((path) => path.startsWith('/owners/'))).toHaveLength(catalog.owners.size);
+    expect(urls.filter((path) => path.startsWith('/owners/'))).toHaveLength([...catalog.ownerListings.values()].filter((n) => n >= OWNER_PAGE_MIN_LISTINGS).length);
     expect(urls).toContain(SITE_PATHS.owner('vercel-labs'));
     expect(urls).toEqual(expect.arrayContaining([SITE_PATHS.home, SITE_PATHS.browse, SITE_PATHS.mcpHub, SITE_PATHS.docsIndex]));
   });
@@ -135,6 +136,11 @@ describe('pages agree with the API', () => {
       // Each listing page links back to its owner.
       expect((await page(SITE_PATHS.listing(onPage[0]!))).html).toContain(`href="${SITE_PATHS.owner(owner)}"`);
     }
+    // An owner of a single listing has no page (it would repeat the listing's); its figures stay in the API.
+    const single = [...catalog.ownerListings].find(([, n]) => n === 1)![0];
+    expect((await page(SITE_PATHS.owner(single))).status).toBe(404);
+    const stats = await json<{ total: number }>(await server.fetch(`/api/v1/owners/${single}/stats`));
+    expect(stats.total).toBe(1);
   });
 
   const apiSlugs = async (query: string): Promise<string[]> =>

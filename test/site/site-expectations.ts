@@ -35,6 +35,8 @@ export interface BuiltCatalog {
   count: number;
   /** Lower-cased owner → its name as first written (in listing order), as the owner page's h1 shows it. */
   owners: Map<string, string>;
+  /** Lower-cased owner → how many listings it has. */
+  ownerListings: Map<string, number>;
 }
 
 export function readBuiltCatalog(buildDir: string): BuiltCatalog {
@@ -42,14 +44,16 @@ export function readBuiltCatalog(buildDir: string): BuiltCatalog {
   const manifest = JSON.parse(readFileSync(join(runtime, 'manifest.json'), 'utf8')) as { categories: Category[]; count: number };
   const listings = new Map<string, Pick<StoredListing, 'slug' | 'name' | 'type'>>();
   const owners = new Map<string, string>();
+  const ownerListings = new Map<string, number>();
   for (const line of readFileSync(join(runtime, 'listings.jsonl'), 'utf8').split('\n')) {
     if (!line) continue;
     const { slug, name, type, repo } = JSON.parse(line) as StoredListing;
     listings.set(slug, { slug, name, type });
     const owner = repo.split('/')[0]!;
     if (!owners.has(owner.toLowerCase())) owners.set(owner.toLowerCase(), owner);
+    ownerListings.set(owner.toLowerCase(), (ownerListings.get(owner.toLowerCase()) ?? 0) + 1);
   }
-  return { listings, categories: manifest.categories, count: manifest.count, owners };
+  return { listings, categories: manifest.categories, count: manifest.count, owners, ownerListings };
 }
 
 const plural = (type: ListingType) => TYPE_LABELS[type].plural;
