@@ -33,6 +33,8 @@ export interface BuildOptions {
   historyEnd?: string;
   /** searchTrend per listing id as given (a mirror's: the origin's), instead of this data directory's counters. */
   searchTrend?: ReadonlyMap<string, number>;
+  /** Removed listings as given (a mirror's: the origin's /shards/gone.json), id → last day listed. */
+  gone?: ReadonlyMap<string, string>;
 }
 
 export interface BuildResult {
@@ -47,7 +49,7 @@ export interface BuildResult {
 export const INDEX_STAGE: Stage = {
   name: 'index',
   async run(ctx) {
-    ctx.runtime = await buildRuntimeArtifacts({ db: ctx.db, outDir: join(ctx.buildDir, 'runtime'), searchTrend: ctx.searchTrend, onProgress: ctx.progress });
+    ctx.runtime = await buildRuntimeArtifacts({ db: ctx.db, outDir: join(ctx.buildDir, 'runtime'), searchTrend: ctx.searchTrend, gone: ctx.gone, onProgress: ctx.progress });
   },
 };
 
@@ -78,11 +80,12 @@ function hashTree(hash: ReturnType<typeof createHash>, path: string): void {
 }
 
 /** What a build's output depends on: the snapshot, the public origin, the search counters, the code, the model. */
-function buildFingerprint(db: CatalogDb, baseUrl: string, searchTrend: ReadonlyMap<string, number>, stages: Stage[]): string {
+function buildFingerprint(db: CatalogDb, baseUrl: string, searchTrend: ReadonlyMap<string, number>, stages: Stage[], gone: ReadonlyMap<string, string> = new Map()): string {
   const hash = createHash('sha256');
   const meta = readMeta(db);
   hash.update(JSON.stringify({ snapshot: meta.snapshotHash, historyEnd: meta.historyEnd, baseUrl, model: process.env.CATALOG_EMBEDDING_MODEL_DIR ?? '', stages: stages.map((s) => s.name) }));
   for (const [id, value] of [...searchTrend.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) hash.update(`${id}=${value};`);
+  for (const [id, day] of [...gone.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) hash.update(`gone:${id}=${day};`);
   for (const path of CODE_PATHS) hashTree(hash, join(REPO_ROOT, path));
   return hash.digest('hex');
 }
@@ -140,7 +143,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       // (the same REDIS_URL the shim reads), else <data>/signals.db.
       const searchTrend = options.searchTrend ?? await readSearchTrend({ dataDir: dirs.dataDir, redisUrl: process.env.REDIS_URL || undefined });
       const stages = options.stages ?? (await defaultStages());
-      const fingerprint = buildFingerprint(db, options.baseUrl, searchTrend, stages);
+      const fingerprint = buildFingerprint(db, options.baseUrl, searchTrend, stages, options.gone);
       const serving = currentBuild(dirs);
       if (serving && !options.force && existsSync(join(serving, 'build.json')) && JSON.parse(readFileSync(join(serving, 'build.json'), 'utf8')).fingerprint === fingerprint) {
         // Same snapshot, origin, counters, code and model as the build being served: its output would be identical.
@@ -149,7 +152,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
         return { buildDir: serving, unchanged: true, timings, ingest: report, runtime };
       }
       buildDir = newBuildDir(dirs);
-      const ctx: StageContext = { dirs, buildDir, baseUrl: options.baseUrl, db, runtime: undefined, searchTrend, progress: () => undefined, log };
+      const ctx: StageContext = { dirs, buildDir, baseUrl: options.baseUrl, db, runtime: undefined, searchTrend, gone: options.gone, progress: () => undefined, log };
       for (const stage of stages) {
         await timed(stage.name, async (progress) => {
           ctx.progress = progress;

@@ -47,6 +47,8 @@ export interface RuntimeBuildOptions {
   outDir: string;
   /** searchTrend per listing id, folded in by the rebuild from the shim's counters. */
   searchTrend?: ReadonlyMap<string, number>;
+  /** Removed listings as given (a mirror's: the origin's), id → last day listed, beside the source's own. */
+  gone?: ReadonlyMap<string, string> | undefined;
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -235,6 +237,7 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
   const gone: Record<string, string> = {};
   // A slug taken again by a listed listing answers as that listing, not as the removed one.
   for (const { id, lastListed } of source.gone()) if (!current.has(id.slice(id.lastIndexOf('#') + 1))) gone[id] = lastListed;
+  for (const [id, lastListed] of options.gone ?? []) if (!current.has(id.slice(id.lastIndexOf('#') + 1)) && !(id in gone)) gone[id] = lastListed;
   writeFileSync(join(outDir, RUNTIME_GONE_FILE), JSON.stringify(gone));
 
   writeKeywordIndex(join(outDir, KEYWORD_INDEX_DIR), keywords.finish());

@@ -10,7 +10,7 @@ import { withUrl } from '../src/domain/listing-view.ts';
 import { currentBuild, type BuildDirs } from '../src/artifacts/build-dirs.ts';
 import { CHANGE_LOG_PATH, changeLog } from './change-log.ts';
 import { exportCatalog } from './export-writer.ts';
-import { readRuntimeManifest } from '../src/artifacts/runtime-manifest.ts';
+import { readRuntimeManifest, RUNTIME_GONE_FILE } from '../src/artifacts/runtime-manifest.ts';
 import type { Stage } from './stage.ts';
 import { SiteWriter } from './site-writer.ts';
 
@@ -19,6 +19,8 @@ export const SHARD_PAGE_SIZE = 1000;
 export const SHARDS_ROOT = '/shards';
 /** The snapshot as this build ingested it, in the export format: what a mirror rebuilds the whole site from. */
 export const SHARD_EXPORT_PATH = `${SHARDS_ROOT}/export/listings.jsonl`;
+/** Listings removed while their history is kept (runtime/gone.json): a mirror answers 410 for them as the origin does. */
+export const SHARD_GONE_PATH = `${SHARDS_ROOT}/gone.json`;
 
 export interface ShardEntry {
   /** Site path of the file, e.g. /shards/all/page-0001.json. */
@@ -45,6 +47,8 @@ export interface ShardManifest {
   export: ShardEntry & { historyEnd: string };
   /** What changed since the build this one replaced (change-log.ts); `from` is that build's snapshot. */
   changes: ShardEntry & { from: string | null };
+  /** Removed listings still remembered, id → the last day listed (the runtime's gone.json). */
+  gone: ShardEntry;
 }
 
 const sha256 = (body: Buffer) => createHash('sha256').update(body).digest('hex');
@@ -126,6 +130,9 @@ export const SHARDS_STAGE: Stage = {
     for (const name of pending.keys()) flush(name);
     const exported = await writeExport(ctx.dirs.database, ctx.buildDir, writer);
     const changes = writeChangeLog(ctx.dirs, manifest.snapshotHash, writer);
+    const goneBody = readFileSync(join(runtimeDir, RUNTIME_GONE_FILE));
+    writer.write({ path: SHARD_GONE_PATH, contentType: 'application/json', body: goneBody });
+    const gone: ShardEntry = { path: SHARD_GONE_PATH, count: Object.keys(JSON.parse(goneBody.toString('utf8')) as object).length, bytes: goneBody.length, sha256: sha256(goneBody) };
     const shardManifest: ShardManifest = {
       format: SHARD_FORMAT,
       snapshotHash: manifest.snapshotHash,
@@ -136,6 +143,7 @@ export const SHARDS_STAGE: Stage = {
       files,
       export: exported,
       changes,
+      gone,
     };
     writer.write({ path: `${SHARDS_ROOT}/manifest.json`, contentType: 'application/json', body: JSON.stringify(shardManifest, null, 1) });
     writer.finish();

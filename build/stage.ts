@@ -12,6 +12,8 @@ export interface StageContext {
   runtime: RuntimeManifest | undefined;
   /** searchTrend per listing id, folded in from the shim's counters of the recent window. */
   searchTrend: ReadonlyMap<string, number>;
+  /** Removed listings as given (a mirror's: the origin's), id → last day listed, beside those this store remembers. */
+  gone?: ReadonlyMap<string, string> | undefined;
   progress(done: number, total: number): void;
   log(message: string): void;
 }

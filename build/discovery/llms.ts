@@ -73,6 +73,7 @@ export function llmsTxt({ baseUrl, runtime, highlights, docs }: LlmsInput): stri
     `- ${link('Versioning policy', url(operationPath('getVersioningPolicy')))}: version 1, \`API-Version: 1\`, nothing deprecated`,
     `- ${link('JSON shards', url(operationPath('getShardManifest')))}: the whole catalog as static JSON pages with SHA-256 checksums`,
     `- ${link('Change log', url(operationPath('getChangeLog')))}: listings added, changed and removed since the previous build (ids, SHA-256 of each record, the new records); \`catalog mirror\` patches its copy of the ${link('export', url(operationPath('getShardExport')))} with it`,
+    `- ${link('Removed listings', url(operationPath('getRemovedListings')))}: listings removed while their history is kept (id → last day listed; they answer 410 Gone, on mirrors too)`,
     `- ${link('Owner stats', url(operationPath('getOwnerStats', { owner: 'anthropics' })))}: one owner's listings per type, summed installs and stars, rank among owners per type; \`/badges/{slug}.svg\` is an embeddable badge of a listing's figure`,
     `- ${link('MCP registry API', url(`${operationPath('registryListServers')}?limit=30`))}: the MCP servers in the official MCP registry API shape (\`server.json\`, \`GET /v0.1/servers\` with \`cursor\`, \`limit\` up to 100, \`search\`, \`updated_since\`, \`version\`; \`/v0.1/servers/{name}/versions[/latest]\`), our figures under \`_meta\``,
   );

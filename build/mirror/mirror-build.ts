@@ -99,6 +99,8 @@ export async function ensureMirrorBuild(dir: string, options: { publicUrl?: stri
     filesDir,
     ...(manifest.export.historyEnd ? { historyEnd: manifest.export.historyEnd } : {}),
     searchTrend: originSearchTrend(siteDir, manifest),
+    // The mirror's store has no history of listings the origin removed: it takes the origin's list, so they answer 410 here too.
+    gone: new Map(Object.entries(z.record(z.string(), z.string()).parse(JSON.parse(readFileSync(join(siteDir, manifest.gone.path), 'utf8'))))),
     baseUrl: publicUrl,
     quiet: options.quiet ?? true,
     ...(options.force ? { force: true } : {}),

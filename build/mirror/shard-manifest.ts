@@ -2,7 +2,7 @@
 // cast, and every path confined to /shards/ so a hostile manifest cannot write outside the mirror.
 import { z } from 'zod';
 import { CHANGE_LOG_PATH } from '../change-log.ts';
-import { SHARD_EXPORT_PATH, SHARD_FORMAT, SHARDS_ROOT, type ShardEntry, type ShardManifest } from '../shards.ts';
+import { SHARD_EXPORT_PATH, SHARD_FORMAT, SHARD_GONE_PATH, SHARDS_ROOT, type ShardEntry, type ShardManifest } from '../shards.ts';
 
 const ShardPath = z
   .string()
@@ -29,6 +29,7 @@ export const ShardManifestSchema = z.object({
     historyEnd: z.union([z.literal(''), z.iso.date()]),
   }),
   changes: ShardEntrySchema.extend({ path: z.literal(CHANGE_LOG_PATH), from: z.string().nullable() }),
+  gone: ShardEntrySchema.extend({ path: z.literal(SHARD_GONE_PATH) }),
 });
 
 export const SHARD_MANIFEST_PATH = `${SHARDS_ROOT}/manifest.json`;
@@ -49,7 +50,7 @@ export function parseShardManifest(text: string): ShardManifest {
   return parsed.data;
 }
 
-/** Every file the manifest lists: the pages of every collection, the stored files, the export and the change log. */
+/** Every file the manifest lists: the pages of every collection, the stored files, the export, the change log and the removed listings. */
 export function manifestEntries(manifest: ShardManifest): ShardEntry[] {
-  return [...Object.values(manifest.collections).flatMap((collection) => collection.pages), ...manifest.files, manifest.export, manifest.changes];
+  return [...Object.values(manifest.collections).flatMap((collection) => collection.pages), ...manifest.files, manifest.export, manifest.changes, manifest.gone];
 }

@@ -267,6 +267,7 @@ export const OPERATIONS: readonly Operation[] = [
   staticFile('getShardManifest', ['/shards/manifest.json'], 'Manifest of the JSON shards (counts and SHA-256 checksums)', 'application/json'),
   staticFile('getShardExport', ['/shards/export/listings.jsonl'], 'The snapshot as this build ingested it, in the export format (what a mirror builds from)', 'application/jsonl'),
   staticFile('getChangeLog', ['/shards/changes.json'], 'Listings added, changed and removed since the previous build, with record digests and the new records', 'application/json'),
+  staticFile('getRemovedListings', ['/shards/gone.json'], 'Listings removed from the catalog whose history is still kept (they answer 410): id → the last day listed', 'application/json'),
   staticFile('getRobotsTxt', ['/robots.txt'], 'Crawling rules; names the sitemap index', 'text/plain'),
 
   {

@@ -17,6 +17,8 @@ import { manifestEntries } from '../../build/mirror/shard-manifest.ts';
 import type { ShardManifest } from '../../build/shards.ts';
 import type { App } from '../../server/app.ts';
 import { loadConfig } from '../../src/config.ts';
+import { readGone } from '../../src/artifacts/runtime-manifest.ts';
+import { CatalogStore } from '../../server/catalog/catalog-store.ts';
 import { sampleRecords, writeExport } from '../support/fixtures.ts';
 import { startServer, TEST_BASE_URL, type TestServer } from '../support/server.ts';
 import { probeRequests } from '../front/front-routes.ts';
@@ -323,5 +325,18 @@ describe('mirror of a new snapshot', () => {
     expect(report.bytesFetched).toBeLessThan(manifestEntries(manifestNext).reduce((sum, entry) => sum + entry.bytes, 0));
     const mirrored = JSON.parse(readFileSync(join(mirrorBuild()!, 'runtime/manifest.json'), 'utf8')) as { snapshotHash: string; count: number };
     expect(mirrored).toMatchObject({ snapshotHash: manifestNext.snapshotHash, count: manifestNext.count });
+    // The two removed listings are remembered by the mirror as by the origin (from /shards/gone.json): 410, same day.
+    const originGone = readGone(join(rebuilt.buildDir, 'runtime'));
+    expect([...originGone.values()].map((g) => g.id).sort()).toEqual([records[7]!.id, records[9]!.id].sort());
+    const mirrorStore = new CatalogStore(join(mirrorBuild()!, 'runtime'));
+    try {
+      for (const removed of [records[7]!, records[9]!]) {
+        expect(mirrorStore.findDoc(removed.id)).toBeUndefined();
+        expect(mirrorStore.removed(removed.id)).toEqual(originGone.get(removed.slug.toLowerCase()));
+        expect(mirrorStore.removed(removed.slug)?.lastListed).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      }
+    } finally {
+      mirrorStore.close();
+    }
   });
 });
