@@ -190,11 +190,14 @@ describe('three daily exports', () => {
       for (const r of removed) expect(existsSync(join(site, 'listings', r.slug))).toBe(false);
       expect(existsSync(join(site, 'listings', steady.slug))).toBe(true);
     }
-    // The change log is the one file whose job is to name them: under `removed`, and nowhere else in it.
+    // The change log is one of the two files whose job is to name them: under `removed`, and nowhere else in it.
     const changes = JSON.parse(readFileSync(join(site, 'shards', 'changes.json'), 'utf8')) as { removed: Array<{ id: string }>; records: string[] };
     expect(changes.removed.map((entry) => entry.id)).toEqual(expect.arrayContaining(removed.map((r) => r.id)));
     for (const r of removed) expect(changes.records.some((line) => line.includes(`"${r.id}"`))).toBe(false);
-    for (const file of textFiles(site).filter((path) => !path.endsWith(join('shards', 'changes.json')))) {
+    // And the list of removed listings (what a mirror answers 410 from): each with the last day it was listed.
+    const gone = JSON.parse(readFileSync(join(site, 'shards', 'gone.json'), 'utf8')) as Record<string, string>;
+    for (const r of removed) expect(gone[r.id], r.id).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    for (const file of textFiles(site).filter((path) => !path.endsWith(join('shards', 'changes.json')) && !path.endsWith(join('shards', 'gone.json')))) {
       const text = readFileSync(file, 'utf8');
       for (const r of removed) {
         expect(text.includes(TEST_BASE_URL + listingPath(r.slug)), `${file} links ${r.slug}`).toBe(false);
