@@ -20,7 +20,8 @@ import { CORS_ALLOWED_REQUEST_HEADERS, CORS_EXPOSED_HEADERS, PAGE_SECURITY_HEADE
 import { createMetrics } from './ops/metrics.ts';
 import { watchRedis } from './ops/redis-health.ts';
 import { Router, type RequestContext, type Route } from './http/router.ts';
-import { createStaticFiles, negotiateMediaType, type StaticFiles } from './http/static-files.ts';
+import { createStaticFiles, type StaticFiles } from './http/static-files.ts';
+import { negotiateMediaType } from './http/media-types.ts';
 import { rememberedSearch } from './search/remembered-search.ts';
 import { createHybridSearch } from './search/hybrid-search.ts';
 import { SemanticIndex } from './search/semantic-index.ts';

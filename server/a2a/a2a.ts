@@ -25,6 +25,7 @@ import {
   type RpcMethodTable,
 } from '../json-rpc/json-rpc.ts';
 import type { Services } from '../services.ts';
+import { isJsonBody } from '../http/media-types.ts';
 
 const Part = z.looseObject({ kind: z.string().optional(), text: z.string().optional(), data: z.unknown().optional() });
 const Message = z.looseObject({
@@ -184,8 +185,7 @@ export function a2aHandler(services: Services, idempotency: IdempotencyStore): H
   return async (ctx) => {
     const raw = await readBody(ctx.req);
     const key = idempotencyKey(ctx.req);
-    const type = String(ctx.req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-    if (type && type !== 'application/json' && !type.endsWith('+json')) {
+    if (!isJsonBody(ctx.req)) {
       throw new CatalogError('unsupported_media_type', 'A2A messages are JSON-RPC: send Content-Type: application/json.');
     }
     let body: unknown;

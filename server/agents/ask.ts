@@ -14,6 +14,7 @@ import { canonicalJson, fingerprint, idempotencyKey, runIdempotent } from '../id
 import type { IdempotencyStore } from '../idempotency/store.ts';
 import type { Services } from '../services.ts';
 import { searchForAgent, searchMode } from './agent-search.ts';
+import { parseAccept, type AcceptRange } from '../http/media-types.ts';
 
 /** The three names a question may come under, in the order they are read. */
 export const ASK_QUERY_PARAMS = ['query', 'q', 'question'] as const;
@@ -103,22 +104,6 @@ export function parseAskBody(body: unknown, params: URLSearchParams): AskInput {
   return { query, stream: parsed.data.stream ?? fromQuery.stream, limit: parsed.data.limit !== undefined ? parseLimit(parsed.data.limit) : fromQuery.limit };
 }
 
-interface AcceptEntry {
-  type: string;
-  q: number;
-  order: number;
-}
-
-function parseAccept(header: string | undefined): AcceptEntry[] {
-  if (!header) return [];
-  return header.split(',').map((part, order) => {
-    const [type = '', ...params] = part.split(';');
-    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    const q = qParam ? Number(qParam.slice(2)) : 1;
-    return { type: type.trim().toLowerCase(), q: Number.isFinite(q) ? q : 0, order };
-  });
-}
-
 /**
  * SSE when text/event-stream is the preferred listed type (ties go to the one listed first); JSON-LD when
  * application/ld+json is explicitly accepted; JSON otherwise. A wildcard never selects SSE or JSON-LD.
@@ -129,7 +114,7 @@ export function negotiateAsk(acceptHeader: string | undefined): AskFormat {
   const sse = find('text/event-stream');
   const ld = find('application/ld+json');
   const json = find('application/json');
-  const rivals = [ld, json].filter((entry): entry is AcceptEntry => entry !== undefined);
+  const rivals = [ld, json].filter((entry): entry is AcceptRange => entry !== undefined);
   if (sse && rivals.every((rival) => sse.q > rival.q || (sse.q === rival.q && sse.order < rival.order))) return 'sse';
   return ld ? 'ld+json' : 'json';
 }

@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { listingMarkdown } from '../../src/domain/listing-markdown.ts';
 import type { Listing, ListingFile } from '../../src/domain/schemas.ts';
 import { listingsJson } from '../search/listing-search.ts';
-import { negotiateMediaType } from '../http/static-files.ts';
+import { negotiateMediaType } from '../http/media-types.ts';
 import { sendText } from '../http/reply.ts';
 import type { Services } from '../services.ts';
 

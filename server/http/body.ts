@@ -2,6 +2,7 @@
 import type { IncomingMessage } from 'node:http';
 import { CatalogError } from '../../src/domain/errors.ts';
 import { LIMITS } from '../../src/domain/limits.ts';
+import { contentType, isJsonBody } from './media-types.ts';
 
 const bodyTimeouts = new WeakMap<IncomingMessage, number>();
 
@@ -56,9 +57,7 @@ export function parseJsonBody(req: IncomingMessage, raw: Buffer, options: { opti
     if (options.optional) return undefined;
     throw new CatalogError('invalid_body', 'A JSON body is required.');
   }
-  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type && type !== 'application/json' && !type.endsWith('+json'))
-    throw new CatalogError('unsupported_media_type', `Content-Type ${type} is not supported; send application/json.`);
+  if (!isJsonBody(req)) throw new CatalogError('unsupported_media_type', `Content-Type ${contentType(req)} is not supported; send application/json.`);
   try {
     return JSON.parse(raw.toString('utf8'));
   } catch {

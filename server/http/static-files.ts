@@ -22,6 +22,7 @@ import {
   type HeadersManifest,
   type NegotiationManifest,
 } from '../../src/domain/static-serving.ts';
+import { negotiateMediaType } from './media-types.ts';
 
 export interface StaticFiles {
   /** true when a file was served (or a 304/HEAD answered); false when nothing is there. */
@@ -39,46 +40,6 @@ export interface StaticFilesOptions {
   maxCachedFileBytes?: number;
   /** Request paths whose resolution (found or not) is remembered (default 50,000). */
   maxPaths?: number;
-}
-
-// RFC 9110 §12.5.1: the q of the most specific matching range (type/subtype, then type/*, then the full wildcard).
-function acceptQuality(ranges: Array<{ type: string; q: number }>, offered: string): number {
-  const type = offered.split(';')[0]!.trim().toLowerCase();
-  const major = type.slice(0, type.indexOf('/'));
-  let best = -1;
-  let q = 0;
-  for (const range of ranges) {
-    const specificity = range.type === type ? 3 : range.type === `${major}/*` ? 2 : range.type === '*/*' ? 1 : 0;
-    if (specificity > best && specificity > 0) {
-      best = specificity;
-      q = range.q;
-    }
-  }
-  return q;
-}
-
-/**
- * Index of the offered media type the Accept header prefers; ties and an absent or unsatisfiable Accept give the
- * first (the default), since RFC 9110 lets a server send its default rather than 406.
- */
-export function negotiateMediaType(accept: string | undefined, offered: readonly string[]): number {
-  if (!accept) return 0;
-  const ranges = accept.split(',').map((part) => {
-    const [type = '', ...params] = part.split(';');
-    const qParam = params.find((p) => /^\s*q\s*=/i.test(p));
-    const q = qParam ? Number(qParam.split('=')[1]) : 1;
-    return { type: type.trim().toLowerCase(), q: Number.isFinite(q) ? q : 0 };
-  });
-  let chosen = 0;
-  let bestQ = 0;
-  offered.forEach((type, index) => {
-    const q = acceptQuality(ranges, type);
-    if (q > bestQ) {
-      bestQ = q;
-      chosen = index;
-    }
-  });
-  return chosen;
 }
 
 /** One encoding of one representation: its file, prepared headers and (when small) its bytes. */

@@ -20,6 +20,7 @@ import { rateLimitKey } from '../http/client-ip.ts';
 import type { Services } from '../services.ts';
 import type { McpCall, McpRevision, McpServer } from './mcp-server.ts';
 import type { SseSessions } from './sse-sessions.ts';
+import { isJsonBody } from '../http/media-types.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const META_VERSION = 'io.modelcontextprotocol/protocolVersion';
@@ -47,11 +48,6 @@ interface Answer {
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value[0] : value;
-}
-
-function isJsonContentType(req: IncomingMessage): boolean {
-  const type = (header(req, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-  return type === '' || type === 'application/json' || type.endsWith('+json');
 }
 
 type Revision = { ok: true; revision: McpRevision; version: string | undefined } | { ok: false; error: RpcError; status: number };
@@ -180,7 +176,7 @@ export function mcpPostHandler(deps: McpHttpDeps, endpoint: McpEndpoint): Handle
   return async (ctx) => {
     const raw = await readBody(ctx.req);
     const key = idempotencyKey(ctx.req);
-    if (!isJsonContentType(ctx.req)) throw new CatalogError('unsupported_media_type', 'MCP messages are JSON: send Content-Type: application/json.');
+    if (!isJsonBody(ctx.req)) throw new CatalogError('unsupported_media_type', 'MCP messages are JSON: send Content-Type: application/json.');
     const sessionId = endpoint.wrap === 'sse' ? (ctx.query.get('sessionId') ?? undefined) : undefined;
     if (sessionId !== undefined && !sessions.has(sessionId)) {
       throw new CatalogError('not_found', `No open SSE session has the id '${sessionId}'.`, {

@@ -4,7 +4,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPRESS_MIN_BYTES } from '../../build/site-writer.ts';
-import { negotiateMediaType } from '../../server/http/static-files.ts';
+import { negotiateMediaType } from '../../server/http/media-types.ts';
 import { startServer, type TestServer } from '../support/server.ts';
 import { rawRequest } from './discovery-http.ts';
 
