@@ -15,11 +15,12 @@
 // modified in place.
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { copyFile, link, mkdir, readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Stage } from '../stage.ts';
 import { EMBEDDINGS_DIR, MODEL_SUBDIR, readQuantized } from '../../src/artifacts/embeddings.ts';
+import { linkOrCopy } from '../../src/artifacts/link-file.ts';
 import { HNSW_MIN_ROWS, readHnswGraph, writeHnswForDocuments, writeHnswGraph } from '../../src/search/hnsw.ts';
 import { MODEL_DIR_ENV, listingText, loadEmbedder, resolveModelDir } from '../../src/embeddings/embedder.ts';
 import { DEFAULT_ENCODER_DIR, loadStaticEncoder } from '../../src/embeddings/static-encoder.ts';
@@ -94,15 +95,7 @@ async function linkTree(from: string, to: string): Promise<void> {
     const source = join(from, entry.name);
     const target = join(to, entry.name);
     if (entry.isDirectory()) await linkTree(source, target);
-    else if (entry.isFile()) {
-      try {
-        await link(source, target);
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'EMLINK') throw error;
-        await copyFile(source, target);
-      }
-    }
+    else if (entry.isFile()) await linkOrCopy(source, target);
   }
 }
 

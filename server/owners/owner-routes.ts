@@ -2,6 +2,7 @@
 // Owner figures (src/domain/owner-figures.ts, shared with the owner pages) come from one pass over the snapshot's ids
 // and figure columns, made on first use.
 import { CatalogError } from '../../src/domain/errors.ts';
+import { escapeXml } from '../../src/domain/escape-xml.ts';
 import { LISTING_TYPES, RANKING_METRIC, TYPE_LABELS, type ListingType } from '../../src/domain/listing-types.ts';
 import { ownerStats, ownerTable, type OwnerTable } from '../../src/domain/owner-figures.ts';
 import { LIMITS } from '../../src/domain/limits.ts';
@@ -30,7 +31,6 @@ function tableOf(snapshot: Snapshot): OwnerTable {
   return table;
 }
 
-const escapeXml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
 
 function compact(n: number): string {
   if (n >= 1e6) return `${(n / 1e6).toFixed(n >= 1e7 ? 0 : 1).replace(/\.0$/, '')}M`;

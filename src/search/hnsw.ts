@@ -15,11 +15,12 @@
 import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
-import { link, readFile, writeFile, copyFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type * as Usearch from 'usearch';
 import { z } from 'zod';
 import type { Quantized } from './vectors.ts';
+import { linkOrCopy } from '../artifacts/link-file.ts';
 
 // The package's ESM entry cannot locate its prebuilt binary; its CommonJS entry can.
 const usearch = createRequire(import.meta.url)('usearch') as typeof Usearch;
@@ -141,13 +142,7 @@ export async function readHnswGraph(dir: string, expect: { modelId: string; rows
  * the graph file is hard-linked (copied across file systems), never rewritten.
  */
 export async function writeHnswForDocuments(dir: string, graphDir: string, graph: HnswManifest, rowOfDoc: Uint32Array): Promise<HnswManifest> {
-  try {
-    await link(join(graphDir, HNSW_FILE), join(dir, HNSW_FILE));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'EMLINK') throw error;
-    await copyFile(join(graphDir, HNSW_FILE), join(dir, HNSW_FILE));
-  }
+  await linkOrCopy(join(graphDir, HNSW_FILE), join(dir, HNSW_FILE));
   const bytes = new Uint8Array(rowOfDoc.length * 4);
   const view = new DataView(bytes.buffer);
   rowOfDoc.forEach((row, doc) => view.setUint32(doc * 4, row, true));

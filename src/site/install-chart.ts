@@ -8,6 +8,7 @@
 // The SVG carries a <title> and <desc> in words, so the figure is readable without seeing it.
 import type { z } from 'zod';
 import type { MetricsProvenanceSchema } from '../domain/schemas.ts';
+import { escapeXml } from '../domain/escape-xml.ts';
 import { formatCount } from './format.ts';
 
 type HistoryProvenance = z.infer<typeof MetricsProvenanceSchema>['history'];
@@ -36,10 +37,6 @@ export function dayKinds(history: ArrayLike<number>, provenance: HistoryProvenan
     if (bend > tolerance) kinds[i] = 'measured';
   }
   return kinds;
-}
-
-function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 const round = (x: number) => Math.round(x * 10) / 10;
