@@ -53,7 +53,8 @@ const RATE_HEADERS = ['RateLimit', 'RateLimit-Policy', 'RateLimit-Limit', 'RateL
 function responses(op: Operation): Json {
   const out: Json = {};
   const common = ['API-Version', 'X-Request-Id', 'Catalog-Build', ...RATE_HEADERS];
-  for (const [status, doc] of Object.entries(op.responses) as Array<[string, ResponseDoc]>) {
+  for (const [status, doc] of Object.entries(op.responses) as Array<[string, ResponseDoc | undefined]>) {
+    if (doc === undefined) continue;
     const headers: Json = {};
     for (const name of [...common, ...(doc.headers ?? [])]) headers[name] = { $ref: `#/components/headers/${name}` };
     if (status === '401') headers['WWW-Authenticate'] = { $ref: '#/components/headers/WWW-Authenticate' };

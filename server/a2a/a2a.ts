@@ -9,9 +9,8 @@ import { CatalogError } from '../../src/domain/errors.ts';
 import { LIMITS } from '../../src/domain/limits.ts';
 import { LISTING_TYPES, TYPE_LABELS, type ListingType } from '../../src/domain/listing-types.ts';
 import { searchForAgent, searchMode } from '../agents/agent-search.ts';
-import { readBody } from '../http/body.ts';
-import { emptyResponse, jsonResponse, sendPrepared, type PreparedResponse } from '../http/prepared.ts';
-import type { Handler } from '../http/router.ts';
+import { emptyResponse, fromPrepared, jsonResponse, type PreparedResponse } from '../http/prepared.ts';
+import type { Handler } from '../http/handler.ts';
 import { canonicalJson, fingerprint, idempotencyKey, runIdempotent } from '../idempotency/idempotency.ts';
 import type { IdempotencyStore } from '../idempotency/store.ts';
 import {
@@ -183,17 +182,16 @@ async function respond(body: unknown, ctx: Ctx): Promise<PreparedResponse> {
 
 export function a2aHandler(services: Services, idempotency: IdempotencyStore): Handler {
   return async (ctx) => {
-    const raw = await readBody(ctx.req);
-    const key = idempotencyKey(ctx.req);
-    if (!isJsonBody(ctx.req)) {
+    const raw = await ctx.body();
+    const key = idempotencyKey(ctx.headers);
+    if (!isJsonBody(ctx.headers)) {
       throw new CatalogError('unsupported_media_type', 'A2A messages are JSON-RPC: send Content-Type: application/json.');
     }
     let body: unknown;
     try {
       body = JSON.parse(raw.toString('utf8'));
     } catch {
-      await sendPrepared(ctx.res, jsonResponse(200, JSON.stringify(errorResponse(null, new RpcError('parseError', 'Parse error: the body is not valid JSON.'))), JSON_TYPE), ctx.signal);
-      return;
+      return fromPrepared(jsonResponse(200, JSON.stringify(errorResponse(null, new RpcError('parseError', 'Parse error: the body is not valid JSON.'))), JSON_TYPE));
     }
     const method = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as { method?: unknown }).method : undefined;
     const idempotent = typeof method === 'string' && IDEMPOTENT_METHODS.has(method);
@@ -201,6 +199,6 @@ export function a2aHandler(services: Services, idempotency: IdempotencyStore): H
       { store: idempotency, key: idempotent ? key : undefined, scope: `POST ${AGENT_PATHS.a2a} ${String(method)}`, fingerprint: fingerprint(canonicalJson(body)) },
       () => respond(body, { services }),
     );
-    await sendPrepared(ctx.res, response, ctx.signal);
+    return fromPrepared(response);
   };
 }

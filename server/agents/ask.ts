@@ -1,23 +1,23 @@
 // The NLWeb-shaped /ask endpoint (SERVICE.md 4.3, CONTRACT.md "/ask"): a natural-language question in, a schema.org
 // ItemList out, as JSON, JSON-LD or server-sent events (start, one item per result, complete; nothing else).
 // A browser navigating to /ask is sent to the /browse page instead.
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import { z } from 'zod';
 import { AGENT_PATHS, AGENT_RESULTS } from '../../src/domain/agent-surfaces.ts';
 import { BRAND } from '../../src/domain/brand.ts';
 import { CatalogError, invalidParameter } from '../../src/domain/errors.ts';
 import { LIMITS } from '../../src/domain/limits.ts';
-import { parseJsonBody, readBody } from '../http/body.ts';
-import { EVENT_STREAM, jsonResponse, sendPrepared, sseEvent, type PreparedResponse } from '../http/prepared.ts';
-import type { Handler, RequestContext } from '../http/router.ts';
+import { ASK_PARAMS, ASK_QUERY_NAMES } from '../../src/domain/ask-input.ts';
+import { checkedParam } from '../../src/domain/listing-query.ts';
+import { parseJsonBody } from '../http/body.ts';
+import { EVENT_STREAM, fromPrepared, jsonResponse, sseEvent, type PreparedResponse } from '../http/prepared.ts';
+import { empty, headerOf, type Handler, type RequestContext } from '../http/handler.ts';
 import { canonicalJson, fingerprint, idempotencyKey, runIdempotent } from '../idempotency/idempotency.ts';
 import type { IdempotencyStore } from '../idempotency/store.ts';
 import type { Services } from '../services.ts';
 import { searchForAgent, searchMode } from './agent-search.ts';
 import { parseAccept, type AcceptRange } from '../http/media-types.ts';
 
-/** The three names a question may come under, in the order they are read. */
-export const ASK_QUERY_PARAMS = ['query', 'q', 'question'] as const;
 export const ITEM_TYPE = 'SoftwareApplication';
 
 export type AskFormat = 'json' | 'ld+json' | 'sse';
@@ -37,40 +37,35 @@ const FORMAT_TYPES: Record<AskFormat, string> = {
 const missingQuery = () =>
   new CatalogError('invalid_parameter', `Parameter 'query' is required (or 'q' or 'question'): the question to answer, at most ${LIMITS.ask} characters.`);
 
-function checkLength(name: string, value: string): void {
-  if (value.length > LIMITS.ask) throw invalidParameter(name, `must be at most ${LIMITS.ask} characters`);
+const SPECS = new Map(ASK_PARAMS.map((spec) => [spec.name, spec]));
+const LIMIT = SPECS.get('limit')!;
+
+/** A body's limit, held to the query parameter's rule. */
+function bodyLimit(value: number): number {
+  if (!Number.isInteger(value)) throw invalidParameter('limit', 'must be an integer');
+  return checkedParam(LIMIT, String(value)) as number;
 }
 
-function parseLimit(raw: string | number | undefined): number {
-  if (raw === undefined) return AGENT_RESULTS.default;
-  const value = typeof raw === 'number' ? raw : /^\d+$/.test(raw.trim()) ? Number(raw) : Number.NaN;
-  if (!Number.isInteger(value) || value < 1 || value > AGENT_RESULTS.max) throw invalidParameter('limit', `must be an integer between 1 and ${AGENT_RESULTS.max}`);
-  return value;
-}
-
-/** The question of a request: the first non-empty of query, q, question; each is checked against the limit. */
-function pickQuery(values: Partial<Record<(typeof ASK_QUERY_PARAMS)[number], string>>): string | undefined {
-  for (const name of ASK_QUERY_PARAMS) {
-    const value = values[name];
-    if (value !== undefined) checkLength(name, value);
-  }
-  for (const name of ASK_QUERY_PARAMS) {
+/** The question of a request: the first non-empty of query, q, question. */
+function pickQuery(values: Partial<Record<(typeof ASK_QUERY_NAMES)[number], string>>): string | undefined {
+  for (const name of ASK_QUERY_NAMES) {
     const value = values[name]?.trim();
     if (value) return value;
   }
   return undefined;
 }
 
-/** The query-string parameters; the question may still be missing (a POST body can carry it). */
+/** The query-string parameters, each checked by its spec; the question may still be missing (a POST body can carry it). */
 function readAskParams(params: URLSearchParams): { query: string | undefined; stream: boolean; limit: number } {
-  const values: Partial<Record<string, string>> = {};
-  for (const name of [...ASK_QUERY_PARAMS, 'stream', 'limit']) {
-    const all = params.getAll(name);
-    if (all.length > 1) throw invalidParameter(name, 'must be given at most once');
-    if (all.length === 1) values[name] = all[0];
+  const values: Partial<Record<string, string | number>> = {};
+  for (const spec of ASK_PARAMS) {
+    const all = params.getAll(spec.name);
+    if (all.length > 1) throw invalidParameter(spec.name, 'must be given at most once');
+    const value = all.length === 1 ? checkedParam(spec, all[0]!) : undefined;
+    if (value !== undefined) values[spec.name] = value;
   }
-  if (values.stream !== undefined && values.stream !== '1') throw invalidParameter('stream', 'may only be 1 (or leave it out and send Accept: text/event-stream)');
-  return { query: pickQuery(values), stream: values.stream === '1', limit: parseLimit(values.limit) };
+  const query = pickQuery(values as Partial<Record<(typeof ASK_QUERY_NAMES)[number], string>>);
+  return { query, stream: values.stream === '1', limit: (values.limit as number | undefined) ?? AGENT_RESULTS.default };
 }
 
 export function parseAskQuery(params: URLSearchParams): AskInput {
@@ -99,9 +94,13 @@ export function parseAskBody(body: unknown, params: URLSearchParams): AskInput {
     });
   }
   const fromQuery = readAskParams(params);
+  for (const name of ASK_QUERY_NAMES) {
+    const value = parsed.data[name];
+    if (value !== undefined) checkedParam(SPECS.get(name)!, value);
+  }
   const query = pickQuery(parsed.data) ?? fromQuery.query;
   if (query === undefined) throw missingQuery();
-  return { query, stream: parsed.data.stream ?? fromQuery.stream, limit: parsed.data.limit !== undefined ? parseLimit(parsed.data.limit) : fromQuery.limit };
+  return { query, stream: parsed.data.stream ?? fromQuery.stream, limit: parsed.data.limit !== undefined ? bodyLimit(parsed.data.limit) : fromQuery.limit };
 }
 
 /**
@@ -120,8 +119,8 @@ export function negotiateAsk(acceptHeader: string | undefined): AskFormat {
 }
 
 /** A browser document navigation (Fetch Metadata), as opposed to a script or agent asking for JSON. */
-export function isDocumentNavigation(req: IncomingMessage): boolean {
-  return req.headers['sec-fetch-mode'] === 'navigate' && req.headers['sec-fetch-dest'] === 'document';
+export function isDocumentNavigation(headers: IncomingHttpHeaders): boolean {
+  return headers['sec-fetch-mode'] === 'navigate' && headers['sec-fetch-dest'] === 'document';
 }
 
 /** Listing JSON → ListItem JSON, spliced as text: the listing fields plus @type (its url is already there). */
@@ -153,36 +152,32 @@ export function answerAsk(services: Services, input: AskInput, format: AskFormat
 }
 
 function formatOf(ctx: RequestContext, input: AskInput): AskFormat {
-  return input.stream ? 'sse' : negotiateAsk(ctx.req.headers.accept);
+  return input.stream ? 'sse' : negotiateAsk(headerOf(ctx.headers, 'accept'));
 }
 
 export function askGetHandler(services: Services): Handler {
   return async (ctx) => {
-    if (isDocumentNavigation(ctx.req)) {
-      const query = ASK_QUERY_PARAMS.map((name) => ctx.query.get(name)?.trim()).find(Boolean);
-      ctx.res.statusCode = 302;
-      ctx.res.setHeader('Location', query ? `${AGENT_PATHS.browse}?q=${encodeURIComponent(query)}` : AGENT_PATHS.browse);
-      ctx.res.setHeader('Vary', 'Accept, Sec-Fetch-Mode, Sec-Fetch-Dest');
-      ctx.res.end();
-      return;
+    if (isDocumentNavigation(ctx.headers)) {
+      const query = ASK_QUERY_NAMES.map((name) => ctx.query.get(name)?.trim()).find(Boolean);
+      return empty(302, { Location: query ? `${AGENT_PATHS.browse}?q=${encodeURIComponent(query)}` : AGENT_PATHS.browse, Vary: 'Accept, Sec-Fetch-Mode, Sec-Fetch-Dest' });
     }
     // GET is idempotent by itself: an Idempotency-Key on it is ignored.
     const input = parseAskQuery(ctx.query);
-    await sendPrepared(ctx.res, answerAsk(services, input, formatOf(ctx, input)), ctx.signal);
+    return fromPrepared(answerAsk(services, input, formatOf(ctx, input)));
   };
 }
 
 export function askPostHandler(services: Services, idempotency: IdempotencyStore): Handler {
   return async (ctx) => {
-    const raw = await readBody(ctx.req);
-    const key = idempotencyKey(ctx.req);
-    const body = parseJsonBody(ctx.req, raw, { optional: true });
+    const raw = await ctx.body();
+    const key = idempotencyKey(ctx.headers);
+    const body = parseJsonBody(ctx.headers, raw, { optional: true });
     const input = parseAskBody(body, ctx.query);
     const format = formatOf(ctx, input);
     const { response } = await runIdempotent(
       { store: idempotency, key, scope: `POST ${AGENT_PATHS.ask}`, fingerprint: fingerprint(canonicalJson(body ?? null), ctx.query.toString(), format) },
       async () => answerAsk(services, input, format),
     );
-    await sendPrepared(ctx.res, response, ctx.signal);
+    return fromPrepared(response);
   };
 }

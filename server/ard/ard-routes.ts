@@ -26,10 +26,9 @@ import { listingQuery } from '../../src/domain/listing-query.ts';
 import { LISTING_TYPES, type ListingType } from '../../src/domain/listing-types.ts';
 import type { Listing } from '../../src/domain/schemas.ts';
 import type { z } from 'zod';
-import type { Snapshot } from '../catalog/live-catalog.ts';
-import { parseJsonBody, readBody } from '../http/body.ts';
-import { sendJson, toCatalogError } from '../http/reply.ts';
-import type { Handler, RequestContext, Route } from '../http/router.ts';
+import { snapshotResource, type Snapshot } from '../catalog/live-catalog.ts';
+import { parseJsonBody } from '../http/body.ts';
+import { json, toCatalogError, type Handler, type HandlersFor, type RequestContext } from '../http/handler.ts';
 import { listingsJson } from '../search/listing-search.ts';
 import type { Services } from '../services.ts';
 import { skillFilePath } from '../../src/domain/skill-files.ts';
@@ -44,27 +43,22 @@ interface Facts {
   tags: string[][];
   updatedMs: Float64Array;
 }
-const factsBySnapshot = new WeakMap<Snapshot, Facts>();
-
-function facts(snapshot: Snapshot): Facts {
-  let found = factsBySnapshot.get(snapshot);
-  if (found) return found;
+const FACTS = snapshotResource('ard-facts', (snapshot): Facts => {
   const n = snapshot.store.count;
-  found = { names: new Array(n), categories: new Array(n), tags: new Array(n), updatedMs: new Float64Array(n) };
+  const found: Facts = { names: new Array(n), categories: new Array(n), tags: new Array(n), updatedMs: new Float64Array(n) };
   const chunk = 4096;
   for (let start = 0; start < n; start += chunk) {
     const docs = Uint32Array.from({ length: Math.min(chunk, n - start) }, (_, i) => start + i);
     snapshot.store.readJson(docs).forEach((text, i) => {
       const listing = JSON.parse(text) as Pick<Listing, 'name' | 'categories' | 'tags' | 'updatedAt'>;
-      found!.names[start + i] = listing.name.toLowerCase();
-      found!.categories[start + i] = listing.categories;
-      found!.tags[start + i] = listing.tags;
-      found!.updatedMs[start + i] = Date.parse(listing.updatedAt);
+      found.names[start + i] = listing.name.toLowerCase();
+      found.categories[start + i] = listing.categories;
+      found.tags[start + i] = listing.tags;
+      found.updatedMs[start + i] = Date.parse(listing.updatedAt);
     });
   }
-  factsBySnapshot.set(snapshot, found);
   return found;
-}
+});
 
 type Filter = Partial<Record<(typeof ARD_FILTER_FIELDS)[number], string[]>>;
 
@@ -93,7 +87,7 @@ function matches(snapshot: Snapshot, doc: number, filter: Filter, types: Listing
   if (types && !types.includes(LISTING_TYPES[snapshot.store.columns.type[doc]!]!)) return false;
   if (filter.publisher && !filter.publisher.some((p) => p.toLowerCase() === LISTING_PUBLISHER)) return false;
   if (filter.capabilities || filter.tags) {
-    const f = facts(snapshot);
+    const f = snapshot.get(FACTS);
     if (filter.capabilities && !filter.capabilities.some((c) => f.categories[doc]!.includes(c))) return false;
     if (filter.tags && !filter.tags.some((t) => f.tags[doc]!.includes(t))) return false;
   }
@@ -130,17 +124,17 @@ function fromZod(error: z.ZodError): CatalogError {
 function ardHandler(handler: Handler): Handler {
   return async (ctx) => {
     try {
-      await handler(ctx);
+      return await handler(ctx);
     } catch (error) {
       const catalogError = toCatalogError(error);
       if (catalogError.status >= 500) throw error;
       const errorCode = ARD_ERROR_CODES[catalogError.status] ?? (catalogError.status === 404 ? 'NOT_FOUND' : 'INVALID_ARGUMENT');
-      sendJson(ctx.res, catalogError.status, { errorCode, ...catalogError.toBody() }, catalogError.headers);
+      return json(catalogError.status, { errorCode, ...catalogError.toBody() }, catalogError.headers);
     }
   };
 }
 
-export function ardRoutes(services: Services): Route[] {
+export function ardHandlers(services: Services): HandlersFor<'ardRegistry' | 'ardSearch' | 'ardExplore' | 'ardListAgents' | 'ardGetAgent'> {
   const base = services.config.baseUrl;
   const source = base + ARD_BASE_PATH;
   const entries = (snapshot: Snapshot, docs: readonly number[]): ArdEntry[] =>
@@ -157,7 +151,7 @@ export function ardRoutes(services: Services): Route[] {
     return docs.filter((doc) => matches(snapshot, doc, filter, types));
   };
 
-  const body = async (ctx: RequestContext): Promise<unknown> => parseJsonBody(ctx.req, await readBody(ctx.req));
+  const body = async (ctx: RequestContext): Promise<unknown> => parseJsonBody(ctx.headers, await ctx.body());
 
   const search: Handler = async (ctx) => {
     const parsed = ArdSearchRequestSchema.safeParse(await body(ctx));
@@ -177,7 +171,7 @@ export function ardRoutes(services: Services): Route[] {
     // No upstream registries are configured: auto searches this index only, and referrals has none to offer.
     if (request.federation === 'referrals') answer.referrals = [];
     if (matched.length > offset + page.length) answer.pageToken = encodeToken(offset + page.length, fingerprint);
-    sendJson(ctx.res, 200, answer);
+    return json(200, answer);
   };
 
   const explore: Handler = async (ctx) => {
@@ -194,7 +188,7 @@ export function ardRoutes(services: Services): Route[] {
     for (const facet of resultType.facets) {
       const counts = new Map<string, number>();
       const add = (value: string) => counts.set(value, (counts.get(value) ?? 0) + 1);
-      const f = facet.field === 'capabilities' || facet.field === 'tags' ? facts(snapshot) : undefined;
+      const f = facet.field === 'capabilities' || facet.field === 'tags' ? snapshot.get(FACTS) : undefined;
       for (const doc of matched) {
         if (facet.field === 'type') add(ARD_ENTRY_TYPES[LISTING_TYPES[snapshot.store.columns.type[doc]!]!]);
         else if (facet.field === 'publisher') add(LISTING_PUBLISHER);
@@ -207,7 +201,7 @@ export function ardRoutes(services: Services): Route[] {
       if (ranked.length > kept.length) result.otherCount = ranked.slice(kept.length).reduce((sum, [, count]) => sum + count, 0);
       out[facet.field] = result;
     }
-    sendJson(ctx.res, 200, { resultType: 'facets', facets: out });
+    return json(200, { resultType: 'facets', facets: out });
   };
 
   const listAgents: Handler = (ctx) => {
@@ -234,7 +228,7 @@ export function ardRoutes(services: Services): Route[] {
     let docs = snapshot.engine.search({ types, sort: order === 'displayName' ? 'installs' : order, offset: 0, limit: snapshot.store.count }).docs;
     if (expression.publisherId && !expression.publisherId.includes(LISTING_PUBLISHER)) docs = [];
     if (expression.displayName !== undefined || expression.updatedAfter !== undefined || order === 'displayName') {
-      const f = facts(snapshot);
+      const f = snapshot.get(FACTS);
       const name = expression.displayName;
       const after = expression.updatedAfter;
       docs = docs.filter((doc) => (name === undefined || f.names[doc]!.includes(name)) && (after === undefined || f.updatedMs[doc]! > after));
@@ -243,7 +237,7 @@ export function ardRoutes(services: Services): Route[] {
     const page = docs.slice(offset, offset + pageSize);
     const answer: Record<string, unknown> = { items: entries(snapshot, page), total: docs.length };
     if (docs.length > offset + page.length) answer.pageToken = encodeToken(offset + page.length, fingerprint);
-    sendJson(ctx.res, 200, answer);
+    return json(200, answer);
   };
 
   const getAgent: Handler = (ctx) => {
@@ -257,16 +251,13 @@ export function ardRoutes(services: Services): Route[] {
         resolution: `Identifiers look like ${ardIdentifier({ repo: 'owner/repo', slug: 'slug' })}; find them with POST ${ARD_BASE_PATH}/search.`,
       });
     services.signals?.opened(snapshot, doc!);
-    sendJson(ctx.res, 200, entry);
+    return json(200, entry);
   };
 
-  return [
+  return {
     // The registry's base URL (the url of its ai-registry entry) answers with what is under it.
-    {
-      method: 'GET',
-      path: ARD_BASE_PATH,
-      handler: (ctx) =>
-        sendJson(ctx.res, 200, {
+    ardRegistry: () =>
+      json(200, {
           ...registryEntry(base),
           specification: ARD_SPEC,
           endpoints: { search: `${source}/search`, explore: `${source}/explore`, agents: `${source}/agents`, agent: `${source}/agents/{identifier}` },
@@ -275,12 +266,11 @@ export function ardRoutes(services: Services): Route[] {
           facetFields: ARD_FACET_FIELDS,
           pageSize: { max: ARD_PAGE.max },
         }),
-    },
-    { method: 'POST', path: `${ARD_BASE_PATH}/search`, handler: ardHandler(search) },
-    { method: 'POST', path: `${ARD_BASE_PATH}/explore`, handler: ardHandler(explore) },
-    { method: 'GET', path: `${ARD_BASE_PATH}/agents`, handler: ardHandler(listAgents) },
-    { method: 'GET', path: `${ARD_BASE_PATH}/agents/:identifier`, handler: ardHandler(getAgent) },
-  ];
+    ardSearch: ardHandler(search),
+    ardExplore: ardHandler(explore),
+    ardListAgents: ardHandler(listAgents),
+    ardGetAgent: ardHandler(getAgent),
+  };
 }
 
 const ORDERS: Record<string, 'installs' | 'stars' | 'trending' | 'displayName'> = {

@@ -4,14 +4,10 @@
 import { createHash } from 'node:crypto';
 import { BRAND } from '../../src/domain/brand.ts';
 import { CatalogError } from '../../src/domain/errors.ts';
-import { sendJson } from '../http/reply.ts';
-import type { Handler, Route } from '../http/router.ts';
+import { empty, json, type Handler, type HandlersFor } from '../http/handler.ts';
 import type { Services } from '../services.ts';
-import { PROTECTED_RESOURCE_METADATA_PATH, unauthorized } from './challenge.ts';
-import { staffOnly } from './staff-guard.ts';
-
-export const AUTHORIZATION_SERVER_METADATA_PATH = '/.well-known/oauth-authorization-server';
-export const OAUTH_ENDPOINTS = ['/oauth/authorize', '/oauth/token', '/oauth/register'] as const;
+import { unauthorized } from './challenge.ts';
+import { staffOnly, type StaffGuard } from './staff-guard.ts';
 
 /** RFC 9728 protected-resource metadata: an anonymous, credential-free resource (SERVICE.md 5.2). */
 export function protectedResourceMetadata(baseUrl: string) {
@@ -47,14 +43,9 @@ function cachedJson(body: unknown): Handler {
   const etag = `"${createHash('sha256').update(text).digest('base64url').slice(0, 32)}"`;
   const headers = { 'Cache-Control': 'public, max-age=3600', ETag: etag };
   return (ctx) => {
-    const inm = ctx.req.headers['if-none-match'];
-    if (inm && (inm.trim() === '*' || inm.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag))) {
-      ctx.res.statusCode = 304;
-      for (const [name, value] of Object.entries(headers)) ctx.res.setHeader(name, value);
-      ctx.res.end();
-      return;
-    }
-    sendJson(ctx.res, 200, text, headers);
+    const inm = ctx.headers['if-none-match'];
+    if (inm && (inm.trim() === '*' || inm.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag))) return empty(304, headers);
+    return json(200, text, headers);
   };
 }
 
@@ -64,30 +55,34 @@ const notOffered = () =>
     `${BRAND} runs no authorization server: it issues no access tokens, client registrations or identity assertions.`,
   );
 
-export function authRoutes(services: Services): Route[] {
+type AuthOperations =
+  | 'getStaffIdentity'
+  | 'oauthResourceProbe'
+  | 'agentAuthProbe'
+  | 'getProtectedResourceMetadata'
+  | 'getAuthorizationServerMetadata'
+  | `oauth_${'authorize' | 'token' | 'register'}_${'get' | 'post'}`;
+
+export function authHandlers(services: Services, guard: StaffGuard): HandlersFor<AuthOperations> {
   const { baseUrl } = services.config;
-  return [
-    {
-      method: 'GET',
-      path: ['/api/v1/auth/me', '/v1/auth/me', '/api/upstream/auth/me'],
-      handler: staffOnly(services, (ctx, staff) => sendJson(ctx.res, 200, staff)),
-    },
-    {
-      method: 'GET',
-      path: ['/oauth/resource', '/agent/auth'],
-      handler: () => {
-        throw unauthorized(baseUrl, 'probe');
-      },
-    },
-    { method: 'GET', path: PROTECTED_RESOURCE_METADATA_PATH, handler: cachedJson(protectedResourceMetadata(baseUrl)) },
-    { method: 'GET', path: AUTHORIZATION_SERVER_METADATA_PATH, handler: cachedJson(authorizationServerMetadata(baseUrl)) },
-    { method: 'GET', path: OAUTH_ENDPOINTS, handler: (ctx) => sendJson(ctx.res, 200, notOffered().toBody()) },
-    {
-      method: 'POST',
-      path: OAUTH_ENDPOINTS,
-      handler: () => {
-        throw notOffered();
-      },
-    },
-  ];
+  const probe: Handler = () => {
+    throw unauthorized(baseUrl, 'probe');
+  };
+  const notOfferedGet: Handler = () => json(200, notOffered().toBody());
+  const notOfferedPost: Handler = () => {
+    throw notOffered();
+  };
+  return {
+    getStaffIdentity: staffOnly(guard, (_ctx, staff) => json(200, staff)),
+    oauthResourceProbe: probe,
+    agentAuthProbe: probe,
+    getProtectedResourceMetadata: cachedJson(protectedResourceMetadata(baseUrl)),
+    getAuthorizationServerMetadata: cachedJson(authorizationServerMetadata(baseUrl)),
+    oauth_authorize_get: notOfferedGet,
+    oauth_token_get: notOfferedGet,
+    oauth_register_get: notOfferedGet,
+    oauth_authorize_post: notOfferedPost,
+    oauth_token_post: notOfferedPost,
+    oauth_register_post: notOfferedPost,
+  };
 }

@@ -1,7 +1,8 @@
 // The one guard of every staff route (SERVICE.md 1.4 and 5.4): a staff Bearer JWT or the 401 challenge.
-// Staff route modules wrap their handlers with staffOnly(services, handler) and share one verifier per app.
+// The composition root makes one guard (one verifier, one JWKS cache); staff handlers are wrapped with staffOnly.
 import type { StaffProfile } from '../../src/domain/schemas.ts';
-import type { Handler, RequestContext } from '../http/router.ts';
+import { CatalogError } from '../../src/domain/errors.ts';
+import type { Handler, Reply, RequestContext } from '../http/handler.ts';
 import type { Services } from '../services.ts';
 import { unauthorized } from './challenge.ts';
 import { createStaffTokenVerifier, type StaffTokenVerifier } from './staff-token.ts';
@@ -22,14 +23,14 @@ export interface StaffGuard {
   requireStaff(ctx: RequestContext): Promise<StaffProfile>;
 }
 
-export type StaffHandler = (ctx: RequestContext, staff: StaffProfile) => void | Promise<void>;
+export type StaffHandler = (ctx: RequestContext, staff: StaffProfile) => Reply | Promise<Reply>;
 
 export function createStaffGuard(services: Services, verifier?: StaffTokenVerifier): StaffGuard {
   const { config, logger } = services;
   const tokens = verifier ?? createStaffTokenVerifier(config.staffAuth, config.baseUrl);
   return {
     async requireStaff(ctx) {
-      const header = ctx.req.headers.authorization;
+      const header = ctx.headers.authorization;
       const token = bearerToken(header);
       if (token === undefined) throw unauthorized(config.baseUrl, 'missing');
       const result = await tokens.verify(token);
@@ -43,25 +44,17 @@ export function createStaffGuard(services: Services, verifier?: StaffTokenVerifi
   };
 }
 
-// One guard (and so one verifier, with its JWKS cache) per app, whichever staff module asks first.
-const guards = new WeakMap<Services, StaffGuard>();
-
-export function staffGuard(services: Services): StaffGuard {
-  let guard = guards.get(services);
-  if (!guard) {
-    guard = createStaffGuard(services);
-    guards.set(services, guard);
-  }
-  return guard;
-}
-
-/** Wraps a staff route's handler; call it while building the route table so key errors fail the start. */
-export function staffOnly(services: Services, handler: StaffHandler): Handler {
-  const guard = staffGuard(services);
+/** Wraps a staff route's handler: the guard first, then an answer nobody may share or store. */
+export function staffOnly(guard: StaffGuard, handler: StaffHandler): Handler {
   return async (ctx) => {
     const staff = await guard.requireStaff(ctx);
-    // Staff answers are personal and current: no shared or stored copies.
-    ctx.res.setHeader('Cache-Control', 'no-store');
-    await handler(ctx, staff);
+    // Staff answers are personal and current: no shared or stored copies, errors included.
+    try {
+      const reply = await handler(ctx, staff);
+      return { ...reply, headers: { ...reply.headers, 'Cache-Control': 'no-store' } };
+    } catch (error) {
+      if (error instanceof CatalogError) error.headers['Cache-Control'] = 'no-store';
+      throw error;
+    }
   };
 }

@@ -1,18 +1,57 @@
-// The catalog the shim answers from right now. A rebuild loads the next build completely, then swaps it in
-// with one assignment, so every request sees one whole snapshot, never a mix.
-import { join } from 'node:path';
+// The catalog the shim answers from right now. A snapshot owns everything made from one build: the store, the
+// query engine, the static files, and every table or cache derived from them (made on first use, see
+// SnapshotResource). A rebuild loads the next snapshot completely, then swaps it in with one assignment, so
+// every request sees one whole build, never a mix, and nothing of the old build outlives it.
+import { basename, join } from 'node:path';
+import { createStaticFiles, type StaticFiles } from '../http/static-files.ts';
 import { CatalogStore } from './catalog-store.ts';
 import { QueryEngine } from './query-engine.ts';
 
-export interface Snapshot {
-  readonly buildDir: string;
+/** Something derived from one build (a lookup table, an answer cache): made once per snapshot, on first use. */
+export interface SnapshotResource<T> {
+  readonly name: string;
+  create(snapshot: Snapshot): T;
+}
+
+export function snapshotResource<T>(name: string, create: (snapshot: Snapshot) => T): SnapshotResource<T> {
+  return { name, create };
+}
+
+export class Snapshot {
+  /** The build's directory name: every answer names it (Catalog-Build). */
+  readonly buildId: string;
   readonly store: CatalogStore;
   readonly engine: QueryEngine;
+  /** The build's site/ directory, served as files. */
+  readonly files: StaticFiles;
+  private readonly resources = new Map<SnapshotResource<unknown>, unknown>();
+
+  readonly buildDir: string;
+
+  constructor(buildDir: string) {
+    this.buildDir = buildDir;
+    this.buildId = basename(buildDir);
+    this.store = new CatalogStore(join(buildDir, 'runtime'));
+    this.engine = new QueryEngine(this.store);
+    this.files = createStaticFiles(join(buildDir, 'site'));
+  }
+
+  /** The resource of this snapshot, made on first use. */
+  get<T>(resource: SnapshotResource<T>): T {
+    if (this.resources.has(resource)) return this.resources.get(resource) as T;
+    const made = resource.create(this);
+    this.resources.set(resource, made);
+    return made;
+  }
+
+  close(): void {
+    this.resources.clear();
+    this.store.close();
+  }
 }
 
 export function loadSnapshot(buildDir: string): Snapshot {
-  const store = new CatalogStore(join(buildDir, 'runtime'));
-  return { buildDir, store, engine: new QueryEngine(store) };
+  return new Snapshot(buildDir);
 }
 
 export class LiveCatalog {
@@ -27,6 +66,7 @@ export class LiveCatalog {
     return this.snapshot;
   }
 
+  /** For the composition root (the semantic index follows the build); derived state belongs to the snapshot. */
   onSwap(listener: (next: Snapshot) => void): void {
     this.listeners.push(listener);
   }
@@ -38,7 +78,7 @@ export class LiveCatalog {
     this.snapshot = next;
     for (const listener of this.listeners) listener(next);
     // In-flight requests hold their own reference; give them time before closing the old file handle.
-    setTimeout(() => previous.store.close(), 30_000).unref();
+    setTimeout(() => previous.close(), 30_000).unref();
     return next;
   }
 }

@@ -1,21 +1,24 @@
 // Reading a JSON request body: bounded size, JSON content type, and clear 4xx errors for anything else.
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { CatalogError } from '../../src/domain/errors.ts';
 import { LIMITS } from '../../src/domain/limits.ts';
 import { contentType, isJsonBody } from './media-types.ts';
 
-const bodyTimeouts = new WeakMap<IncomingMessage, number>();
-
-/** How long readBody waits for the whole body of this request (the composition root sets HTTP_BODY_TIMEOUT_MS). */
-export function setBodyTimeout(req: IncomingMessage, ms: number): void {
-  bodyTimeouts.set(req, ms);
+/**
+ * Reads a request's whole body: at most maxBytes (413) and within timeoutMs (408; the composition root passes
+ * HTTP_BODY_TIMEOUT_MS). Used by the node:http adapter only; handlers call ctx.body().
+ */
+/** The refusal of a body over the limit (its connection is closed rather than drained). */
+export function bodyTooLarge(maxBytes: number = LIMITS.bodyBytes): CatalogError {
+  return new CatalogError('payload_too_large', `The body is larger than ${maxBytes} bytes.`, { headers: { Connection: 'close' } });
 }
 
-export async function readBody(req: IncomingMessage, maxBytes: number = LIMITS.bodyBytes): Promise<Buffer> {
+export async function readBody(req: IncomingMessage, options: { maxBytes?: number; timeoutMs?: number | undefined } = {}): Promise<Buffer> {
+  const maxBytes = options.maxBytes ?? LIMITS.bodyBytes;
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > maxBytes) throw new CatalogError('payload_too_large', `The body is larger than ${maxBytes} bytes.`);
   if (req.readableEnded) return Buffer.alloc(0);
-  const timeoutMs = bodyTimeouts.get(req);
+  const { timeoutMs } = options;
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -34,7 +37,7 @@ export async function readBody(req: IncomingMessage, maxBytes: number = LIMITS.b
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > maxBytes) finish(new CatalogError('payload_too_large', `The body is larger than ${maxBytes} bytes.`, { headers: { Connection: 'close' } }));
+      if (size > maxBytes) finish(bodyTooLarge(maxBytes));
       else chunks.push(chunk);
     };
     const onEnd = () => finish();
@@ -52,12 +55,12 @@ export async function readBody(req: IncomingMessage, maxBytes: number = LIMITS.b
 }
 
 /** Parses a JSON body; `optional` bodies may be empty (undefined is returned). */
-export function parseJsonBody(req: IncomingMessage, raw: Buffer, options: { optional?: boolean } = {}): unknown {
+export function parseJsonBody(headers: IncomingHttpHeaders, raw: Buffer, options: { optional?: boolean } = {}): unknown {
   if (raw.length === 0) {
     if (options.optional) return undefined;
     throw new CatalogError('invalid_body', 'A JSON body is required.');
   }
-  if (!isJsonBody(req)) throw new CatalogError('unsupported_media_type', `Content-Type ${contentType(req)} is not supported; send application/json.`);
+  if (!isJsonBody(headers)) throw new CatalogError('unsupported_media_type', `Content-Type ${contentType(headers)} is not supported; send application/json.`);
   try {
     return JSON.parse(raw.toString('utf8'));
   } catch {

@@ -1,12 +1,11 @@
 // Which client a request counts against. X-Forwarded-For is believed only as far as TRUST_PROXY says, and
 // IPv6 clients are keyed by their /56 prefix, since one subscriber commonly holds a whole /56 or /64.
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import { isIPv6 } from 'node:net';
 
-export function clientAddress(req: IncomingMessage, trustProxy: false | true | number): string {
-  const socketAddress = req.socket.remoteAddress ?? 'unknown';
+export function clientAddress(socketAddress: string, headers: IncomingHttpHeaders, trustProxy: false | true | number): string {
   if (trustProxy === false || trustProxy === 0) return socketAddress;
-  const header = req.headers['x-forwarded-for'];
+  const header = headers['x-forwarded-for'];
   const raw = Array.isArray(header) ? header.join(',') : header;
   if (!raw) return socketAddress;
   const chain = raw.split(',').map((part) => part.trim()).filter(Boolean);

@@ -1,7 +1,7 @@
 // Media types on the wire, read in one place: the Accept header (RFC 9110 §12.5.1) and whether a request body
 // is declared as JSON. Content negotiation (static files, the HTML/JSON switch, /ask's formats) and every JSON
 // body reader (the API, MCP, A2A) use these, so they agree on what a header means.
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 
 export interface AcceptRange {
   /** Lower-cased media range, without parameters: type/subtype, type/* or *\/*. */
@@ -58,13 +58,13 @@ export function negotiateMediaType(accept: string | undefined, offered: readonly
 }
 
 /** The request's Content-Type without parameters, lower-cased ('' when absent). */
-export function contentType(req: IncomingMessage): string {
-  const value = req.headers['content-type'];
+export function contentType(headers: IncomingHttpHeaders): string {
+  const value = headers['content-type'];
   return (Array.isArray(value) ? (value[0] ?? '') : (value ?? '')).split(';')[0]!.trim().toLowerCase();
 }
 
 /** A body declared as JSON (application/json or any +json type), or not declared at all. */
-export function isJsonBody(req: IncomingMessage): boolean {
-  const type = contentType(req);
+export function isJsonBody(headers: IncomingHttpHeaders): boolean {
+  const type = contentType(headers);
   return type === '' || type === 'application/json' || type.endsWith('+json');
 }

@@ -1,7 +1,8 @@
 // A response computed before it is written: what the agent surfaces produce, so the same bytes can be sent,
-// stored for an Idempotency-Key and replayed. Server-sent events are written one event per chunk and stop
-// quietly when the client has gone (an abort is not an error).
-import type { ServerResponse } from 'node:http';
+// stored for an Idempotency-Key and replayed. Server-sent events become a reply written one event per chunk,
+// which stops quietly when the client has gone (an abort is not an error).
+import type { OutgoingHttpHeaders } from 'node:http';
+import type { Reply } from './handler.ts';
 
 export interface PreparedResponse {
   status: number;
@@ -36,88 +37,83 @@ export function bodyOf(response: PreparedResponse): string {
   return response.chunks.join('');
 }
 
-/** Sets headers that make a stream pass proxies unbuffered. */
-function streamHeaders(res: ServerResponse): void {
-  res.setHeader('Cache-Control', 'no-cache');
-  res.setHeader('X-Accel-Buffering', 'no');
+/** Headers that make a stream pass proxies unbuffered. */
+const STREAM_HEADERS = { 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' } as const;
+
+/** The reply of a prepared response: event streams chunk by chunk (the adapter honours backpressure and aborts). */
+export function fromPrepared(response: PreparedResponse, extraHeaders?: Record<string, string | number>): Reply {
+  const headers: OutgoingHttpHeaders = { ...response.headers, ...extraHeaders };
+  if (response.chunks.length === 0) return { status: response.status, headers };
+  headers['Content-Type'] = response.contentType;
+  if (!isEventStream(response.contentType)) return { status: response.status, headers, body: bodyOf(response) };
+  return { status: response.status, headers: { ...headers, ...STREAM_HEADERS }, stream: chunksOf(response.chunks) };
 }
 
-/** Writes a prepared response; event streams chunk by chunk, honouring backpressure and client aborts. */
-export async function sendPrepared(res: ServerResponse, response: PreparedResponse, signal: AbortSignal, extraHeaders: Record<string, string> = {}): Promise<void> {
-  res.statusCode = response.status;
-  for (const [name, value] of Object.entries({ ...response.headers, ...extraHeaders })) res.setHeader(name, value);
-  if (response.chunks.length === 0) {
-    res.end();
-    return;
-  }
-  res.setHeader('Content-Type', response.contentType);
-  if (!isEventStream(response.contentType)) {
-    const body = bodyOf(response);
-    res.setHeader('Content-Length', Buffer.byteLength(body));
-    res.end(body);
-    return;
-  }
-  streamHeaders(res);
-  res.flushHeaders();
-  try {
-    for (const chunk of response.chunks) {
-      if (signal.aborted || res.destroyed) return;
-      if (!res.write(chunk)) await waitForDrain(res, signal);
-    }
-  } finally {
-    if (!res.destroyed) res.end();
-  }
+async function* chunksOf(chunks: readonly string[]): AsyncGenerator<string> {
+  yield* chunks;
 }
 
-function waitForDrain(res: ServerResponse, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    res.on('drain', done);
-    res.on('close', done);
-    signal.addEventListener('abort', done);
-  });
-}
-
-/** An open-ended event stream (the MCP SSE handshake): events and keep-alive comments until the client leaves. */
+/** An open-ended event stream (the MCP SSE handshake): events and keep-alive comments until it is closed. */
 export interface EventStream {
   send(event: string, data: string): void;
   comment(text: string): void;
   close(): void;
   readonly closed: boolean;
+  /** Called once when the stream ends, whoever ends it (the server, the client leaving, the signal). */
+  onClose(listener: () => void): void;
 }
 
-export function openEventStream(res: ServerResponse, signal: AbortSignal, keepAliveMs: number): EventStream {
-  res.statusCode = 200;
-  res.setHeader('Content-Type', EVENT_STREAM);
-  streamHeaders(res);
-  res.flushHeaders();
+/**
+ * An event stream and the reply that carries it: what is sent is queued until the adapter writes it; the stream
+ * closes when the request's signal aborts (the client left) or when close() is called.
+ */
+export function openEventStream(signal: AbortSignal, keepAliveMs: number): { stream: EventStream; reply: Reply } {
+  const queue: string[] = [];
+  const listeners: Array<() => void> = [];
+  let wake: (() => void) | undefined;
   let closed = false;
+  const push = (chunk: string) => {
+    if (closed) return;
+    queue.push(chunk);
+    wake?.();
+  };
   const timer = setInterval(() => stream.comment('keep-alive'), keepAliveMs);
   timer.unref();
   const close = () => {
     if (closed) return;
     closed = true;
     clearInterval(timer);
-    if (!res.destroyed) res.end();
+    signal.removeEventListener('abort', close);
+    wake?.();
+    for (const listener of listeners.splice(0)) listener();
   };
   signal.addEventListener('abort', close, { once: true });
-  res.on('close', close);
   const stream: EventStream = {
-    send(event, data) {
-      if (!closed) res.write(sseEvent(event, data));
-    },
-    comment(text) {
-      if (!closed) res.write(`: ${text.replace(/[\r\n]+/g, ' ')}\n\n`);
-    },
+    send: (event, data) => push(sseEvent(event, data)),
+    comment: (text) => push(`: ${text.replace(/[\r\n]+/g, ' ')}\n\n`),
     close,
     get closed() {
       return closed;
     },
+    onClose(listener) {
+      if (closed) listener();
+      else listeners.push(listener);
+    },
   };
-  return stream;
+  async function* drain(): AsyncGenerator<string> {
+    try {
+      for (;;) {
+        while (queue.length > 0) yield queue.shift()!;
+        if (closed) return;
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+        wake = undefined;
+      }
+    } finally {
+      // The writer stopped (the client left, or the stream ended): either way this stream is over.
+      close();
+    }
+  }
+  return { stream, reply: { status: 200, headers: { 'Content-Type': EVENT_STREAM, ...STREAM_HEADERS }, stream: drain() } };
 }

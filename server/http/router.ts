@@ -1,59 +1,66 @@
-// The route table: method + path → handler, matched by find-my-way. Route modules export arrays of Route;
-// the composition root registers them all here, and this is the only place that knows how paths match.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+// The route table, made from OPERATIONS: every operation served by a route gets its handler (by operation id, so
+// a missing or extra one is a type error) at each of its paths and aliases, matched by find-my-way. This is the
+// only place that knows how paths match.
 import FindMyWay from 'find-my-way';
+import { CatalogError } from '../../src/domain/errors.ts';
+import { OPERATIONS, routePath, type RouteOperation, type RouteOperationId } from '../../src/domain/operations.ts';
+import type { Handler, HandlerTable } from './handler.ts';
 
 export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type HttpMethod = (typeof METHODS)[number];
-
-export interface RequestContext {
-  readonly req: IncomingMessage;
-  readonly res: ServerResponse;
-  readonly method: string;
-  readonly path: string;
-  readonly query: URLSearchParams;
-  readonly params: Readonly<Record<string, string | undefined>>;
-  readonly clientIp: string;
-  /** Aborted when the client goes away, so long work (streams, searches) can stop. */
-  readonly signal: AbortSignal;
-}
-
-export type Handler = (ctx: RequestContext) => void | Promise<void>;
-
-export interface Route {
-  method: HttpMethod;
-  /** One path or several aliases served by the same handler. */
-  path: string | readonly string[];
-  handler: Handler;
-  /**
-   * Registered only to answer 405 where a fixed path shadows a parameter (GET /listings/batch would otherwise
-   * be read as the listing 'batch'): left out of Allow headers and of the route list.
-   */
-  refused?: boolean;
-}
 
 export interface Match {
   handler: Handler;
   params: Record<string, string | undefined>;
   /** The registered pattern (/api/v1/listings/:id), the route label of metrics and logs. */
   route: string;
+  /** Undefined for a refusal (see below). */
+  operation: RouteOperation | undefined;
 }
+
+interface Stored {
+  handler: Handler;
+  route: string;
+  operation: RouteOperation | undefined;
+  refused: boolean;
+}
+
+/** The operations a handler answers, in table order. */
+export const ROUTE_OPERATIONS: readonly RouteOperation[] = OPERATIONS.filter((op): op is RouteOperation => op.servedBy === 'route');
+
+/**
+ * A fixed POST path that a GET parameter route would otherwise read as a parameter (GET /api/v1/listings/batch
+ * as the listing 'batch'): GET on it is a 405 naming POST, not a lookup. Registered, but left out of Allow
+ * headers and of the route list.
+ */
+const refusal: Handler = (ctx) => {
+  throw new CatalogError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; POST a JSON body to it.`, { headers: { Allow: 'POST' } });
+};
 
 export class Router {
   private readonly fmw = FindMyWay({ ignoreTrailingSlash: true, caseSensitive: true, maxParamLength: 2048 });
-  private readonly registered: Array<{ method: HttpMethod; path: string }> = [];
+  private readonly registered: Array<{ method: HttpMethod; path: string; operation: RouteOperationId }> = [];
 
-  add(routes: readonly Route[]): void {
-    for (const route of routes) {
-      for (const path of typeof route.path === 'string' ? [route.path] : route.path) {
-        this.fmw.on(route.method, path, () => undefined, { handler: route.handler, route: path, refused: route.refused === true });
-        if (!route.refused) this.registered.push({ method: route.method, path });
+  constructor(handlers: HandlerTable) {
+    for (const operation of ROUTE_OPERATIONS) {
+      const handler = handlers[operation.id as RouteOperationId];
+      if (typeof handler !== 'function') throw new Error(`no handler for the operation ${operation.id}`);
+      for (const path of operation.paths.map(routePath)) {
+        this.fmw.on(operation.method, path, () => undefined, { handler, route: path, operation, refused: false } satisfies Stored);
+        this.registered.push({ method: operation.method, path, operation: operation.id as RouteOperationId });
+      }
+    }
+    for (const { method, path } of [...this.registered]) {
+      if (method !== 'POST' || path.includes(':')) continue;
+      const shadow = this.fmw.find('GET', path);
+      if (shadow && (shadow.store as Stored).route !== path) {
+        this.fmw.on('GET', path, () => undefined, { handler: refusal, route: path, operation: undefined, refused: true } satisfies Stored);
       }
     }
   }
 
   /** Every (method, path) registered, for the contract tests against the operations table. */
-  list(): ReadonlyArray<{ method: HttpMethod; path: string }> {
+  list(): ReadonlyArray<{ method: HttpMethod; path: string; operation: RouteOperationId }> {
     return this.registered;
   }
 
@@ -62,15 +69,15 @@ export class Router {
     if (!(METHODS as readonly string[]).includes(lookup)) return undefined;
     const found = this.fmw.find(lookup as HttpMethod, path);
     if (!found) return undefined;
-    const store = found.store as { handler: Handler; route: string };
-    return { handler: store.handler, params: found.params, route: store.route };
+    const store = found.store as Stored;
+    return { handler: store.handler, params: found.params, route: store.route, operation: store.operation };
   }
 
   /** Methods that do have a route at this path: the Allow header of a 405. */
   allowed(path: string): string[] {
     const methods = METHODS.filter((method) => {
       const found = this.fmw.find(method, path);
-      return found !== null && !(found.store as { refused: boolean }).refused;
+      return found !== null && !(found.store as Stored).refused;
     });
     if (methods.includes('GET')) methods.splice(1, 0, 'HEAD' as never);
     return methods;

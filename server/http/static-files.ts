@@ -8,7 +8,7 @@
 // answered from the prepared validator without touching the disk.
 import { createReadStream, existsSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import { LRUCache } from 'lru-cache';
 import {
@@ -23,10 +23,18 @@ import {
   type NegotiationManifest,
 } from '../../src/domain/static-serving.ts';
 import { negotiateMediaType } from './media-types.ts';
+import type { Reply } from './handler.ts';
+
+/** What serving a file reads of a request. */
+export interface FileRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly headers: IncomingHttpHeaders;
+}
 
 export interface StaticFiles {
-  /** true when a file was served (or a 304/HEAD answered); false when nothing is there. */
-  serve(req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean>;
+  /** The file's reply (or a 304, or headers only for HEAD); undefined when nothing is there. */
+  reply(request: FileRequest): Promise<Reply | undefined>;
   /** The served bytes of a file, for routes that negotiate between prebuilt variants. */
   has(path: string): boolean;
   /** Whether serve() would find a file at this URL path (for the Allow header of a 405). */
@@ -154,39 +162,22 @@ export function createStaticFiles(root: string, options: StaticFilesOptions = {}
     return resolved;
   };
 
-  const send = async (req: IncomingMessage, res: ServerResponse, chosen: Encoded): Promise<void> => {
-    const inm = req.headers['if-none-match'];
+  const send = async (request: FileRequest, chosen: Encoded): Promise<Reply> => {
+    const inm = request.headers['if-none-match'];
     if (inm !== undefined && (inm === chosen.etag || inm.split(',').some((tag) => tag.trim().replace(/^W\//, '') === chosen.etag))) {
       const { 'Content-Length': _length, ...headers } = chosen.headers;
-      res.writeHead(304, headers);
-      res.end();
-      return;
+      return { status: 304, headers };
     }
-    if (req.method === 'HEAD') {
-      res.writeHead(200, chosen.headers);
-      res.end();
-      return;
-    }
+    if (request.method === 'HEAD') return { status: 200, headers: chosen.headers };
     if (chosen.size <= maxCachedFileBytes) {
       let body = bytes.get(chosen.file);
       if (!body) {
         body = await readFile(chosen.file);
         bytes.set(chosen.file, body);
       }
-      res.writeHead(200, chosen.headers);
-      res.end(body);
-      return;
+      return { status: 200, headers: chosen.headers, body };
     }
-    res.writeHead(200, chosen.headers);
-    await new Promise<void>((resolveStream, reject) => {
-      const stream = createReadStream(chosen.file);
-      stream.on('error', reject);
-      res.on('close', () => {
-        stream.destroy();
-        resolveStream();
-      });
-      stream.pipe(res);
-    });
+    return { status: 200, headers: chosen.headers, stream: createReadStream(chosen.file) };
   };
 
   return {
@@ -196,19 +187,18 @@ export function createStaticFiles(root: string, options: StaticFilesOptions = {}
     async exists(path) {
       return resolve(path) !== undefined;
     },
-    async serve(req, res, path) {
-      const resolved = resolve(path);
-      if (!resolved) return false;
+    async reply(request) {
+      const resolved = resolve(request.path);
+      if (!resolved) return undefined;
       const representation =
-        resolved.representations.length > 1 ? resolved.representations[negotiateMediaType(req.headers.accept, resolved.types)]! : resolved.representations[0]!;
-      const acceptEncoding = req.headers['accept-encoding'];
+        resolved.representations.length > 1 ? resolved.representations[negotiateMediaType(request.headers.accept, resolved.types)]! : resolved.representations[0]!;
+      const acceptEncoding = request.headers['accept-encoding'];
       let chosen = representation.identity;
       if (acceptEncoding) {
         if (representation.br && ACCEPTS_BR.test(acceptEncoding)) chosen = representation.br;
         else if (representation.gzip && ACCEPTS_GZIP.test(acceptEncoding)) chosen = representation.gzip;
       }
-      await send(req, res, chosen);
-      return true;
+      return send(request, chosen);
     },
   };
 }

@@ -3,7 +3,7 @@
 // request is 422, and while the first is still running 409. Keys are scoped by the caller (endpoint and, for
 // JSON-RPC, the method), so one key may be used on two endpoints without colliding.
 import { createHash } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { CatalogError } from '../../src/domain/errors.ts';
@@ -27,8 +27,8 @@ export function createIdempotencyStore(options: { redis?: Redis | undefined; log
 }
 
 /** The Idempotency-Key of a request, or undefined; outside 8-128 characters is a 400 naming the header. */
-export function idempotencyKey(req: IncomingMessage): string | undefined {
-  const raw = req.headers['idempotency-key'];
+export function idempotencyKey(headers: IncomingHttpHeaders): string | undefined {
+  const raw = headers['idempotency-key'];
   if (raw === undefined) return undefined;
   const value = Array.isArray(raw) ? raw.join(',') : raw;
   const { min, max } = LIMITS.idempotencyKey;

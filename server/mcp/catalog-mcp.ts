@@ -10,7 +10,7 @@ import {
   MCP_SERVER_VERSION,
 } from '../../src/domain/agent-surfaces.ts';
 import { LISTING_TYPES, TYPE_LABELS } from '../../src/domain/listing-types.ts';
-import type { Snapshot } from '../catalog/live-catalog.ts';
+import { snapshotResource, type Snapshot } from '../catalog/live-catalog.ts';
 import { listingsJson } from '../search/listing-search.ts';
 import type { Services } from '../services.ts';
 import { searchForAgent, searchMode, topForAgent } from '../agents/agent-search.ts';
@@ -21,7 +21,7 @@ const parseAll = (texts: string[]): unknown[] => texts.map((text) => JSON.parse(
 
 export function catalogMcpServer(services: Services): McpServer {
   const snapshot = () => services.catalog.current;
-  const views = new WeakMap<Snapshot, string>();
+  const catalogView = snapshotResource('mcp-catalog-view', (current) => renderCatalogView(services, current));
 
   const tools = [
     mcpTool(CATALOG_TOOLS.search_catalog, (input) => {
@@ -53,13 +53,7 @@ export function catalogMcpServer(services: Services): McpServer {
       {
         ...CATALOG_RESOURCE,
         read() {
-          const current = snapshot();
-          let html = views.get(current);
-          if (html === undefined) {
-            html = renderCatalogView(services, current);
-            views.set(current, html);
-          }
-          return html;
+          return snapshot().get(catalogView);
         },
       },
     ],

@@ -2,16 +2,12 @@
 // Mcp-Session-Id and no standalone GET stream), the same JSON-RPC wrapped as one SSE `message` event on
 // /.well-known/mcp/sse, and that path's GET handshake. Protocol revisions are told apart per request: the
 // stateless revision by params._meta, the session revisions by initialize and the MCP-Protocol-Version header.
-import { once } from 'node:events';
-import type { IncomingMessage } from 'node:http';
-import { join } from 'node:path';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Logger } from 'pino';
 import { AGENT_PATHS, MCP_BATCH_VERSIONS, MCP_SESSION_VERSIONS, MCP_STATELESS_VERSIONS, MCP_VERSIONS } from '../../src/domain/agent-surfaces.ts';
 import { CatalogError } from '../../src/domain/errors.ts';
-import { readBody } from '../http/body.ts';
-import { EVENT_STREAM, emptyResponse, jsonResponse, openEventStream, sendPrepared, sseEvent, type PreparedResponse } from '../http/prepared.ts';
-import type { Handler } from '../http/router.ts';
-import { createStaticFiles, type StaticFiles } from '../http/static-files.ts';
+import { EVENT_STREAM, emptyResponse, fromPrepared, jsonResponse, openEventStream, sseEvent, type PreparedResponse } from '../http/prepared.ts';
+import { headerOf, type Handler } from '../http/handler.ts';
 import { canonicalJson, fingerprint, idempotencyKey, runIdempotent } from '../idempotency/idempotency.ts';
 import type { IdempotencyStore } from '../idempotency/store.ts';
 import { LIMITS } from '../../src/domain/limits.ts';
@@ -43,11 +39,6 @@ export interface McpHttpDeps {
 interface Answer {
   status: number;
   response?: JsonRpcResponse;
-}
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
 }
 
 type Revision = { ok: true; revision: McpRevision; version: string | undefined } | { ok: false; error: RpcError; status: number };
@@ -99,9 +90,9 @@ function hasStatelessMeta(message: unknown): boolean {
 }
 
 /** Answers the decoded body of one POST: a message, or a batch where the revision allows one. */
-export async function answerBody(server: McpServer, body: unknown, req: IncomingMessage, signal: AbortSignal, logger: Logger): Promise<{ status: number; payload?: JsonRpcResponse | JsonRpcResponse[] }> {
-  const headerVersion = header(req, 'mcp-protocol-version');
-  const methodHeader = header(req, 'mcp-method');
+export async function answerBody(server: McpServer, body: unknown, headers: IncomingHttpHeaders, signal: AbortSignal, logger: Logger): Promise<{ status: number; payload?: JsonRpcResponse | JsonRpcResponse[] }> {
+  const headerVersion = headerOf(headers, 'mcp-protocol-version');
+  const methodHeader = headerOf(headers, 'mcp-method');
 
   const answerOne = async (message: unknown, inBatch: boolean): Promise<Answer> => {
     const classified = classify(message);
@@ -174,9 +165,9 @@ const isToolCall = (body: unknown): boolean =>
 export function mcpPostHandler(deps: McpHttpDeps, endpoint: McpEndpoint): Handler {
   const { services, idempotency, sessions } = deps;
   return async (ctx) => {
-    const raw = await readBody(ctx.req);
-    const key = idempotencyKey(ctx.req);
-    if (!isJsonBody(ctx.req)) throw new CatalogError('unsupported_media_type', 'MCP messages are JSON: send Content-Type: application/json.');
+    const raw = await ctx.body();
+    const key = idempotencyKey(ctx.headers);
+    if (!isJsonBody(ctx.headers)) throw new CatalogError('unsupported_media_type', 'MCP messages are JSON: send Content-Type: application/json.');
     const sessionId = endpoint.wrap === 'sse' ? (ctx.query.get('sessionId') ?? undefined) : undefined;
     if (sessionId !== undefined && !sessions.has(sessionId)) {
       throw new CatalogError('not_found', `No open SSE session has the id '${sessionId}'.`, {
@@ -188,34 +179,34 @@ export function mcpPostHandler(deps: McpHttpDeps, endpoint: McpEndpoint): Handle
       body = JSON.parse(raw.toString('utf8'));
     } catch {
       // Answered as the endpoint answers everything else: /.well-known/mcp/sse as an event stream.
-      await sendPrepared(ctx.res, render({ status: 200, payload: errorResponse(null, new RpcError('parseError', 'Parse error: the body is not valid JSON.')) }, sessionId === undefined ? endpoint.wrap : 'json'), ctx.signal);
-      return;
+      return fromPrepared(render({ status: 200, payload: errorResponse(null, new RpcError('parseError', 'Parse error: the body is not valid JSON.')) }, sessionId === undefined ? endpoint.wrap : 'json'));
     }
     // A batch costs one request per entry: the pipeline took one, the rest are taken here (only for a batch
     // within the entry limit; a larger one is refused whole without running anything).
+    let limitHeaders: Record<string, string | number> | undefined;
     if (Array.isArray(body) && body.length > 1 && !batchTooLarge(body.length)) {
       const decision = await services.rateLimiter.consume(rateLimitKey(ctx.clientIp), body.length - 1);
-      for (const [name, value] of Object.entries(services.rateLimiter.headers(decision))) ctx.res.setHeader(name, value);
+      limitHeaders = services.rateLimiter.headers(decision);
       if (!decision.allowed) {
         throw new CatalogError('rate_limited', `This batch of ${body.length} requests exceeds the ${decision.limit} requests a client may make in ${services.config.rateLimit.windowSeconds} seconds.`, {
-          headers: { 'Retry-After': String(Math.max(1, decision.reset)) },
+          headers: { ...Object.fromEntries(Object.entries(limitHeaders).map(([name, value]) => [name, String(value)])), 'Retry-After': String(Math.max(1, decision.reset)) },
           resolution: 'Each entry of a JSON-RPC batch counts as one request: send fewer, or wait for the number of seconds in Retry-After.',
         });
       }
     }
-    const work = async () => render(await answerBody(endpoint.server, body, ctx.req, ctx.signal, services.logger), sessionId === undefined ? endpoint.wrap : 'json');
+    const work = async () => render(await answerBody(endpoint.server, body, ctx.headers, ctx.signal, services.logger), sessionId === undefined ? endpoint.wrap : 'json');
     if (sessionId !== undefined) {
       // HTTP+SSE transport: the answer travels on the session's stream; the POST itself is only accepted.
       const response = await work();
-      if (response.status !== 200) return sendPrepared(ctx.res, response, ctx.signal);
+      if (response.status !== 200) return fromPrepared(response, limitHeaders);
       sessions.deliver(sessionId, response.chunks.join(''));
-      return sendPrepared(ctx.res, emptyResponse(202), ctx.signal);
+      return fromPrepared(emptyResponse(202), limitHeaders);
     }
     const { response } = await runIdempotent(
       { store: idempotency, key: isToolCall(body) ? key : undefined, scope: `POST ${endpoint.path} tools/call`, fingerprint: fingerprint(canonicalJson(body)) },
       work,
     );
-    await sendPrepared(ctx.res, response, ctx.signal);
+    return fromPrepared(response, limitHeaders);
   };
 }
 
@@ -224,8 +215,8 @@ export function mcpSseHandshake(deps: McpHttpDeps): Handler {
   return async (ctx) => {
     if (deps.sessions.full) throw new CatalogError('service_unavailable', 'Too many open MCP SSE streams; retry shortly or use Streamable HTTP.');
     const { keepAliveSeconds, maxLifetimeSeconds } = deps.services.config.sse;
-    const stream = openEventStream(ctx.res, ctx.signal, keepAliveSeconds * 1000);
-    const id = deps.sessions.open(stream, (listener) => ctx.res.once('close', listener));
+    const { stream, reply } = openEventStream(ctx.signal, keepAliveSeconds * 1000);
+    const id = deps.sessions.open(stream);
     // A relative URI: clients resolve it against the stream URL, so it works behind any proxy or port.
     stream.send('endpoint', `${AGENT_PATHS.mcpSse}?sessionId=${id}`);
     // No stream lives for ever: at its maximum age it ends, and the client opens a new one (a new session).
@@ -234,11 +225,8 @@ export function mcpSseHandshake(deps: McpHttpDeps): Handler {
       stream.close();
     }, maxLifetimeSeconds * 1000);
     lifetime.unref();
-    try {
-      if (!ctx.res.destroyed) await once(ctx.res, 'close');
-    } finally {
-      clearTimeout(lifetime);
-    }
+    stream.onClose(() => clearTimeout(lifetime));
+    return reply;
   };
 }
 
@@ -262,20 +250,15 @@ export function wantsOnlyEventStream(accept: string | undefined): boolean {
  * "the server MUST either return text/event-stream or 405"). A 200 with another body would make clients reconnect.
  */
 export function mcpGetHandler(services: Services): Handler {
-  let cached: { buildDir: string; files: StaticFiles } | undefined;
-  const staticFiles = (): StaticFiles => {
-    const { buildDir } = services.catalog.current;
-    if (cached?.buildDir !== buildDir) cached = { buildDir, files: createStaticFiles(join(buildDir, 'site')) };
-    return cached.files;
-  };
   return async (ctx) => {
-    if (wantsOnlyEventStream(header(ctx.req, 'accept'))) {
+    if (wantsOnlyEventStream(headerOf(ctx.headers, 'accept'))) {
       throw new CatalogError('method_not_allowed', `${ctx.path} offers no standalone SSE stream; POST JSON-RPC messages to it.`, {
         headers: { Allow: 'GET, HEAD, POST' },
         resolution: 'POST each JSON-RPC message; answers come back in the response. GET serves the discovery document as JSON.',
       });
     }
-    if (await staticFiles().serve(ctx.req, ctx.res, ctx.path)) return;
+    const file = await services.catalog.current.files.reply(ctx);
+    if (file) return file;
     throw new CatalogError('method_not_allowed', `GET is not served on ${ctx.path}; POST JSON-RPC messages to it.`, { headers: { Allow: 'POST' } });
   };
 }

@@ -23,10 +23,10 @@ export class SseSessions {
   }
 
   /** Registers an open stream; the session ends when the stream closes. */
-  open(stream: EventStream, onClose: (listener: () => void) => void): string {
+  open(stream: EventStream): string {
     const id = randomUUID();
     this.streams.set(id, stream);
-    onClose(() => this.streams.delete(id));
+    stream.onClose(() => this.streams.delete(id));
     return id;
   }
 

@@ -6,19 +6,14 @@ import { escapeXml } from '../../src/domain/escape-xml.ts';
 import { LISTING_TYPES, RANKING_METRIC, TYPE_LABELS, type ListingType } from '../../src/domain/listing-types.ts';
 import { ownerStats, ownerTable, type OwnerTable } from '../../src/domain/owner-figures.ts';
 import { LIMITS } from '../../src/domain/limits.ts';
-import type { Snapshot } from '../catalog/live-catalog.ts';
-import { sendJson, sendText } from '../http/reply.ts';
-import type { Route } from '../http/router.ts';
+import { snapshotResource } from '../catalog/live-catalog.ts';
+import { json, type HandlersFor } from '../http/handler.ts';
 import type { Services } from '../services.ts';
 
-const tables = new WeakMap<Snapshot, OwnerTable>();
-
 /** The snapshot's owner table, made on first use from its ids and figure columns. */
-function tableOf(snapshot: Snapshot): OwnerTable {
-  let table = tables.get(snapshot);
-  if (table) return table;
+const OWNER_TABLE = snapshotResource('owner-table', (snapshot): OwnerTable => {
   const { ids, columns } = snapshot.store;
-  table = ownerTable(
+  return ownerTable(
     (function* rows() {
       for (let doc = 0; doc < ids.length; doc++) {
         const id = ids[doc]!;
@@ -27,9 +22,7 @@ function tableOf(snapshot: Snapshot): OwnerTable {
       }
     })(),
   );
-  tables.set(snapshot, table);
-  return table;
-}
+});
 
 
 function compact(n: number): string {
@@ -51,31 +44,23 @@ export function badgeSvg(label: string, value: string, synthetic: boolean): stri
     `<text x="${lw / 2}" y="14">${escapeXml(label)}</text><text x="${lw + vw / 2}" y="14">${escapeXml(value)}</text></g></svg>`;
 }
 
-export function ownerRoutes(services: Services): Route[] {
-  return [
-    {
-      method: 'GET',
-      path: ['/api/v1/owners/:owner/stats', '/v1/owners/:owner/stats', '/api/upstream/owners/:owner/stats'],
-      handler: (ctx) => {
-        const requested = ctx.params.owner ?? '';
-        if (requested.length < 1 || requested.length > LIMITS.owner) throw new CatalogError('invalid_parameter', `Parameter 'owner' must be 1 to ${LIMITS.owner} characters.`);
-        const stats = ownerStats(tableOf(services.catalog.current), requested);
-        if (!stats) throw new CatalogError('not_found', `No listing belongs to the owner '${requested}'.`, { resolution: 'Owners are the first part of a listing repo (owner/repo).' });
-        sendJson(ctx.res, 200, { ...stats, listings: `${services.config.baseUrl}/api/v1/listings?owner=${encodeURIComponent(stats.owner)}` });
-      },
+export function ownerHandlers(services: Services): HandlersFor<'getOwnerStats' | 'getListingBadge'> {
+  return {
+    getOwnerStats: (ctx) => {
+      const requested = ctx.params.owner ?? '';
+      if (requested.length < 1 || requested.length > LIMITS.owner) throw new CatalogError('invalid_parameter', `Parameter 'owner' must be 1 to ${LIMITS.owner} characters.`);
+      const stats = ownerStats(services.catalog.current.get(OWNER_TABLE), requested);
+      if (!stats) throw new CatalogError('not_found', `No listing belongs to the owner '${requested}'.`, { resolution: 'Owners are the first part of a listing repo (owner/repo).' });
+      return json(200, { ...stats, listings: `${services.config.baseUrl}/api/v1/listings?owner=${encodeURIComponent(stats.owner)}` });
     },
-    {
-      method: 'GET',
-      path: '/badges/:slug.svg',
-      handler: (ctx) => {
-        const snapshot = services.catalog.current;
-        const doc = snapshot.store.findDoc(ctx.params.slug ?? '');
-        if (doc === undefined) throw new CatalogError('not_found', `No listing has the slug '${ctx.params.slug}'.`);
-        const listing = JSON.parse(snapshot.store.readJson([doc])[0]!) as { type: ListingType; installs: number; stars: number; metrics: { installs: string; stars: string } };
-        const metric = RANKING_METRIC[listing.type];
-        const svg = badgeSvg(`${TYPE_LABELS[listing.type].singular.toLowerCase()} ${metric}`, compact(listing[metric]), listing.metrics[metric] !== 'real');
-        sendText(ctx.res, 200, svg, 'image/svg+xml; charset=utf-8', { 'Cache-Control': 'public, max-age=3600', 'Content-Security-Policy': "default-src 'none'" });
-      },
+    getListingBadge: (ctx) => {
+      const snapshot = services.catalog.current;
+      const doc = snapshot.store.findDoc(ctx.params.slug ?? '');
+      if (doc === undefined) throw new CatalogError('not_found', `No listing has the slug '${ctx.params.slug}'.`);
+      const listing = JSON.parse(snapshot.store.readJson([doc])[0]!) as { type: ListingType; installs: number; stars: number; metrics: { installs: string; stars: string } };
+      const metric = RANKING_METRIC[listing.type];
+      const svg = badgeSvg(`${TYPE_LABELS[listing.type].singular.toLowerCase()} ${metric}`, compact(listing[metric]), listing.metrics[metric] !== 'real');
+      return json(200, svg, { 'Cache-Control': 'public, max-age=3600', 'Content-Security-Policy': "default-src 'none'" }, 'image/svg+xml; charset=utf-8');
     },
-  ];
+  };
 }

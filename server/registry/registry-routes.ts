@@ -5,9 +5,8 @@ import { CatalogError, invalidParameter } from '../../src/domain/errors.ts';
 import { listingQuery } from '../../src/domain/listing-query.ts';
 import { parseServerName, REGISTRY_PAGE, serverVersion, toServerResponse, type ServerResponse } from '../../src/domain/mcp-registry.ts';
 import type { Listing } from '../../src/domain/schemas.ts';
-import type { Snapshot } from '../catalog/live-catalog.ts';
-import { sendJson } from '../http/reply.ts';
-import type { RequestContext, Route } from '../http/router.ts';
+import { snapshotResource, type Snapshot } from '../catalog/live-catalog.ts';
+import { json, type HandlersFor, type Reply, type RequestContext } from '../http/handler.ts';
 import { listingsJson } from '../search/listing-search.ts';
 import type { Services } from '../services.ts';
 
@@ -25,22 +24,17 @@ interface McpTable {
   version: Map<number, string>;
 }
 
-const tables = new WeakMap<Snapshot, McpTable>();
-
-function mcpTable(snapshot: Snapshot): McpTable {
-  let table = tables.get(snapshot);
-  if (table) return table;
+const MCP_TABLE = snapshotResource('registry-mcp-table', (snapshot): McpTable => {
   const docs = snapshot.engine.search({ types: ['mcp'], offset: 0, limit: snapshot.store.count }).docs;
-  table = { updatedMs: new Map(), version: new Map() };
+  const table: McpTable = { updatedMs: new Map(), version: new Map() };
   const texts = snapshot.store.readJson(docs);
   texts.forEach((text, i) => {
     const listing = JSON.parse(text) as Pick<Listing, 'updatedAt' | 'version'>;
-    table!.updatedMs.set(docs[i]!, Date.parse(listing.updatedAt));
-    table!.version.set(docs[i]!, serverVersion(listing));
+    table.updatedMs.set(docs[i]!, Date.parse(listing.updatedAt));
+    table.version.set(docs[i]!, serverVersion(listing));
   });
-  tables.set(snapshot, table);
   return table;
-}
+});
 
 /** Cursors carry the offset of the next page and the query they belong to. */
 function encodeCursor(offset: number, fingerprint: string): string {
@@ -75,11 +69,11 @@ function parseBoolean(ctx: RequestContext, name: string): boolean {
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
 
-export function registryRoutes(services: Services): Route[] {
+export function registryHandlers(services: Services): HandlersFor<'registryListServers' | 'registryServerVersions' | 'registryServerVersion'> {
   const serverResponses = (snapshot: Snapshot, docs: readonly number[]): ServerResponse[] =>
     listingsJson(services.config.baseUrl, snapshot, docs).map((text) => toServerResponse(JSON.parse(text) as Listing));
 
-  const listServers = (ctx: RequestContext) => {
+  const listServers = (ctx: RequestContext): Reply => {
     const search = single(ctx, 'search')?.trim() || undefined;
     if (search !== undefined && search.length > MAX_SEARCH) throw invalidParameter('search', `must be at most ${MAX_SEARCH} characters`);
     const limitRaw = single(ctx, 'limit');
@@ -116,7 +110,7 @@ export function registryRoutes(services: Services): Route[] {
       const all = search
         ? services.listingSearch(snapshot, listingQuery({ q: search, types: ['mcp'], offset: 0, limit: snapshot.store.count })).result.docs
         : snapshot.engine.search({ types: ['mcp'], sort: 'stars', offset: 0, limit: snapshot.store.count }).docs;
-      const table = mcpTable(snapshot);
+      const table = snapshot.get(MCP_TABLE);
       const kept = all.filter(
         (doc) => (since === undefined || (table.updatedMs.get(doc) ?? 0) >= since) && (version === undefined || version === 'latest' || table.version.get(doc) === version),
       );
@@ -125,7 +119,7 @@ export function registryRoutes(services: Services): Route[] {
     }
     const metadata: { count: number; nextCursor?: string } = { count: page.length };
     if (hasMore) metadata.nextCursor = encodeCursor(offset + limit, fingerprint);
-    sendJson(ctx.res, 200, { servers: serverResponses(snapshot, page), metadata });
+    return json(200, { servers: serverResponses(snapshot, page), metadata });
   };
 
   const findServer = (ctx: RequestContext): ServerResponse => {
@@ -142,31 +136,23 @@ export function registryRoutes(services: Services): Route[] {
     return response;
   };
 
-  return [
-    { method: 'GET', path: REGISTRY_PATHS.servers, handler: listServers },
-    {
-      method: 'GET',
-      path: '/v0.1/servers/:serverName/versions',
-      handler: (ctx) => {
-        parseBoolean(ctx, 'include_deleted');
-        sendJson(ctx.res, 200, { servers: [findServer(ctx)], metadata: { count: 1 } });
-      },
+  return {
+    registryListServers: listServers,
+    registryServerVersions: (ctx) => {
+      parseBoolean(ctx, 'include_deleted');
+      return json(200, { servers: [findServer(ctx)], metadata: { count: 1 } });
     },
-    {
-      method: 'GET',
-      path: '/v0.1/servers/:serverName/versions/:version',
-      handler: (ctx) => {
-        parseBoolean(ctx, 'include_deleted');
-        const response = findServer(ctx);
-        const version = ctx.params.version ?? '';
-        if (version !== 'latest' && version !== response.server.version)
-          throw new CatalogError('not_found', `${response.server.name} has no version '${version}'.`, {
-            resolution: `This registry keeps the current version only: ${response.server.version} (also reachable as latest).`,
-          });
-        sendJson(ctx.res, 200, response);
-      },
+    registryServerVersion: (ctx) => {
+      parseBoolean(ctx, 'include_deleted');
+      const response = findServer(ctx);
+      const version = ctx.params.version ?? '';
+      if (version !== 'latest' && version !== response.server.version)
+        throw new CatalogError('not_found', `${response.server.name} has no version '${version}'.`, {
+          resolution: `This registry keeps the current version only: ${response.server.version} (also reachable as latest).`,
+        });
+      return json(200, response);
     },
-  ];
+  };
 }
 
 function isMcp(snapshot: Snapshot, doc: number): boolean {

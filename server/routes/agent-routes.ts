@@ -4,31 +4,51 @@ import { AGENT_PATHS } from '../../src/domain/agent-surfaces.ts';
 import { loadDocs } from '../../src/docs/index.ts';
 import { a2aHandler } from '../a2a/a2a.ts';
 import { askGetHandler, askPostHandler } from '../agents/ask.ts';
-import type { Route } from '../http/router.ts';
-import { createIdempotencyStore } from '../idempotency/idempotency.ts';
+import type { HandlersFor } from '../http/handler.ts';
+import type { IdempotencyStore } from '../idempotency/store.ts';
 import { catalogMcpServer } from '../mcp/catalog-mcp.ts';
 import { docsMcpServer } from '../mcp/docs-mcp.ts';
 import { mcpGetHandler, mcpPostHandler, mcpSseHandshake, type McpHttpDeps } from '../mcp/mcp-http.ts';
-import { SseSessions } from '../mcp/sse-sessions.ts';
+import type { SseSessions } from '../mcp/sse-sessions.ts';
 import type { Services } from '../services.ts';
 
-export function agentRoutes(services: Services): Route[] {
-  const idempotency = createIdempotencyStore({ redis: services.redis, logger: services.logger });
-  const deps: McpHttpDeps = { services, idempotency, sessions: new SseSessions() };
+type AgentOperations =
+  | 'mcpCatalog'
+  | 'mcpRoot'
+  | 'mcpSse'
+  | 'mcpSseHandshake'
+  | 'mcpDocs'
+  | 'getMcpDiscovery'
+  | 'getMcpDocsDiscovery'
+  | 'getMcpHub'
+  | 'a2aSendMessage'
+  | 'askGet'
+  | 'askPost';
+
+/** The stores the agent surfaces share; made by the composition root. */
+export interface AgentStores {
+  idempotency: IdempotencyStore;
+  sessions: SseSessions;
+}
+
+export function agentHandlers(services: Services, stores: AgentStores): HandlersFor<AgentOperations> {
+  const deps: McpHttpDeps = { services, ...stores };
   const catalog = catalogMcpServer(services);
   const docs = docsMcpServer(loadDocs(), services.config.baseUrl);
-
-  return [
-    { method: 'POST', path: AGENT_PATHS.mcp, handler: mcpPostHandler(deps, { server: catalog, path: AGENT_PATHS.mcp, wrap: 'json' }) },
-    { method: 'POST', path: AGENT_PATHS.mcpAlias, handler: mcpPostHandler(deps, { server: catalog, path: AGENT_PATHS.mcpAlias, wrap: 'json' }) },
-    { method: 'POST', path: AGENT_PATHS.mcpSse, handler: mcpPostHandler(deps, { server: catalog, path: AGENT_PATHS.mcpSse, wrap: 'sse' }) },
-    { method: 'GET', path: AGENT_PATHS.mcpSse, handler: mcpSseHandshake(deps) },
-    { method: 'POST', path: AGENT_PATHS.mcpDocs, handler: mcpPostHandler(deps, { server: docs, path: AGENT_PATHS.mcpDocs, wrap: 'json' }) },
-    // GET on a Streamable HTTP endpoint: the built document (discovery JSON, or the MCP hub page at /mcp), or 405 for
-    // a client asking for a standalone SSE stream.
-    { method: 'GET', path: [AGENT_PATHS.mcp, AGENT_PATHS.mcpDocs, AGENT_PATHS.mcpAlias], handler: mcpGetHandler(services) },
-    { method: 'POST', path: AGENT_PATHS.a2a, handler: a2aHandler(services, idempotency) },
-    { method: 'GET', path: AGENT_PATHS.ask, handler: askGetHandler(services) },
-    { method: 'POST', path: AGENT_PATHS.ask, handler: askPostHandler(services, idempotency) },
-  ];
+  // GET on a Streamable HTTP endpoint: the built document (discovery JSON, or the MCP hub page at /mcp), or 405 for
+  // a client asking for a standalone SSE stream.
+  const document = mcpGetHandler(services);
+  return {
+    mcpCatalog: mcpPostHandler(deps, { server: catalog, path: AGENT_PATHS.mcp, wrap: 'json' }),
+    mcpRoot: mcpPostHandler(deps, { server: catalog, path: AGENT_PATHS.mcpAlias, wrap: 'json' }),
+    mcpSse: mcpPostHandler(deps, { server: catalog, path: AGENT_PATHS.mcpSse, wrap: 'sse' }),
+    mcpSseHandshake: mcpSseHandshake(deps),
+    mcpDocs: mcpPostHandler(deps, { server: docs, path: AGENT_PATHS.mcpDocs, wrap: 'json' }),
+    getMcpDiscovery: document,
+    getMcpDocsDiscovery: document,
+    getMcpHub: document,
+    a2aSendMessage: a2aHandler(services, stores.idempotency),
+    askGet: askGetHandler(services),
+    askPost: askPostHandler(services, stores.idempotency),
+  };
 }

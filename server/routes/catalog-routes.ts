@@ -6,16 +6,13 @@ import { encodeCursor, parseListingQuery, queryFingerprint } from '../../src/dom
 import { urlSuffix } from '../../src/domain/listing-view.ts';
 import { BatchRequestSchema } from '../../src/domain/schemas.ts';
 import { STAGES } from '../../src/domain/stages.ts';
-import { apiAliases, BRAND, DISCLAIMER, TAGLINE } from '../../src/domain/brand.ts';
+import { BRAND, DISCLAIMER, TAGLINE } from '../../src/domain/brand.ts';
 import { LISTING_TYPES } from '../../src/domain/listing-types.ts';
-import type { Snapshot } from '../catalog/live-catalog.ts';
-import { parseJsonBody, readBody } from '../http/body.ts';
-import { sendJson } from '../http/reply.ts';
-import type { RequestContext, Route } from '../http/router.ts';
+import { snapshotResource, type Snapshot } from '../catalog/live-catalog.ts';
+import { parseJsonBody } from '../http/body.ts';
+import { json, type HandlersFor, type Reply, type RequestContext } from '../http/handler.ts';
 import type { Services } from '../services.ts';
 import { createSearchCache } from '../catalog/search-cache.ts';
-
-const aliases = apiAliases;
 
 export const VERSIONING_POLICY = {
   current: '1',
@@ -50,22 +47,34 @@ function listingsBytes(services: Services, snapshot: Snapshot, docs: ArrayLike<n
   return parts;
 }
 
-export function catalogRoutes(services: Services): Route[] {
+type CatalogOperations =
+  | 'searchListings'
+  | 'searchListingsRaw'
+  | 'getListing'
+  | 'getListingFiles'
+  | 'batchListings'
+  | 'getCatalogStats'
+  | 'getMeta'
+  | 'getStages'
+  | 'getCategories'
+  | 'getVersioningPolicy'
+  | 'getSandbox';
+
+export function catalogHandlers(services: Services): HandlersFor<CatalogOperations> {
   const snapshot = () => services.catalog.current;
 
-  const cache = createSearchCache();
-  services.catalog.onSwap(() => cache.clear());
+  // Answers of one build, kept with it (a rebuild starts with an empty cache and drops the old one).
+  const answers = snapshotResource('search-answers', () => createSearchCache());
 
-  const searchListings = (ctx: RequestContext, versioned: boolean) => {
-    const rawQuery = ctx.req.url!.slice(ctx.path.length);
-    const key = ctx.path + rawQuery;
+  const searchListings = (ctx: RequestContext, versioned: boolean): Reply => {
+    const key = ctx.target;
     const current = snapshot();
+    const cache = current.get(answers);
     const hit = cache.get(key);
     services.metrics?.searchCache(hit !== undefined);
     if (hit) {
       services.signals?.appeared(current, hit.docs, hit.offset);
-      sendJson(ctx.res, 200, hit.body, hit.headers);
-      return;
+      return json(200, hit.body, hit.headers);
     }
     const query = parseListingQuery(ctx.query, versioned);
     const { result, headers } = services.listingSearch(current, query);
@@ -76,8 +85,7 @@ export function catalogRoutes(services: Services): Route[] {
     if (!versioned) {
       const body = Buffer.concat([OPEN_ARRAY, ...items, CLOSE_ARRAY]);
       if (cacheable) cache.set(key, { body, headers, docs: result.docs, offset: query.offset });
-      sendJson(ctx.res, 200, body, headers);
-      return;
+      return json(200, body, headers);
     }
     let token: string | null = null;
     let next: string | null = null;
@@ -97,7 +105,7 @@ export function catalogRoutes(services: Services): Route[] {
       ),
     ]);
     if (cacheable) cache.set(key, { body, headers, docs: result.docs, offset: query.offset });
-    sendJson(ctx.res, 200, body, headers);
+    return json(200, body, headers);
   };
 
   const listingDoc = (ctx: RequestContext): number => {
@@ -110,88 +118,59 @@ export function catalogRoutes(services: Services): Route[] {
     throw new CatalogError('not_found', `No listing has the id '${id}'.`);
   };
 
-  return [
-    { method: 'GET', path: ['/api/v1/listings', '/v1/listings', '/sandbox/listings'], handler: (ctx) => searchListings(ctx, true) },
-    { method: 'GET', path: '/api/upstream/listings', handler: (ctx) => searchListings(ctx, false) },
-    {
-      method: 'GET',
-      path: aliases('/listings/:id'),
-      handler: (ctx) => {
-        const doc = listingDoc(ctx);
-        const current = snapshot();
-        services.signals?.opened(current, doc);
-        sendJson(ctx.res, 200, Buffer.concat(listingsBytes(services, current, [doc])));
-      },
+  return {
+    searchListings: (ctx) => searchListings(ctx, true),
+    searchListingsRaw: (ctx) => searchListings(ctx, false),
+    getListing: (ctx) => {
+      const doc = listingDoc(ctx);
+      const current = snapshot();
+      services.signals?.opened(current, doc);
+      return json(200, Buffer.concat(listingsBytes(services, current, [doc])));
     },
-    {
-      method: 'GET',
-      path: aliases('/listings/:id/files'),
-      handler: (ctx) => sendJson(ctx.res, 200, snapshot().store.readFilesJson(listingDoc(ctx))),
-    },
-    {
-      method: 'GET',
-      path: aliases('/listings/batch'),
-      refused: true,
-      handler: (ctx) => {
-        throw new CatalogError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; POST {"ids": [...]} to it.`, { headers: { Allow: 'POST' } });
-      },
-    },
-    {
-      method: 'POST',
-      path: aliases('/listings/batch'),
-      handler: async (ctx) => {
-        const body = parseJsonBody(ctx.req, await readBody(ctx.req));
-        const parsed = BatchRequestSchema.safeParse(body);
-        if (!parsed.success) {
-          const issue = parsed.error.issues[0]!;
-          const where = issue.path.length ? issue.path.join('.') : 'body';
-          const rule =
-            issue.code === 'too_big' && issue.path.length === 1
-              ? `must hold at most ${LIMITS.batchIds} ids`
-              : issue.code === 'unrecognized_keys'
-                ? 'may only have the field ids'
-                : issue.message;
-          throw new CatalogError('invalid_body', `'${where}' ${rule}.`, { resolution: `Send {"ids": [...]} with 1 to ${LIMITS.batchIds} listing ids of 1 to ${LIMITS.id.max} characters.` });
+    getListingFiles: (ctx) => json(200, snapshot().store.readFilesJson(listingDoc(ctx))),
+    batchListings: async (ctx) => {
+      const body = parseJsonBody(ctx.headers, await ctx.body());
+      const parsed = BatchRequestSchema.safeParse(body);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0]!;
+        const where = issue.path.length ? issue.path.join('.') : 'body';
+        const rule =
+          issue.code === 'too_big' && issue.path.length === 1
+            ? `must hold at most ${LIMITS.batchIds} ids`
+            : issue.code === 'unrecognized_keys'
+              ? 'may only have the field ids'
+              : issue.message;
+        throw new CatalogError('invalid_body', `'${where}' ${rule}.`, { resolution: `Send {"ids": [...]} with 1 to ${LIMITS.batchIds} listing ids of 1 to ${LIMITS.id.max} characters.` });
+      }
+      const current = snapshot();
+      const docs: number[] = [];
+      const seen = new Set<number>();
+      const notFound: string[] = [];
+      for (const id of parsed.data.ids) {
+        const doc = current.store.findDoc(id);
+        if (doc === undefined) notFound.push(id);
+        else if (!seen.has(doc)) {
+          seen.add(doc);
+          docs.push(doc);
         }
-        const current = snapshot();
-        const docs: number[] = [];
-        const seen = new Set<number>();
-        const notFound: string[] = [];
-        for (const id of parsed.data.ids) {
-          const doc = current.store.findDoc(id);
-          if (doc === undefined) notFound.push(id);
-          else if (!seen.has(doc)) {
-            seen.add(doc);
-            docs.push(doc);
-          }
-        }
-        sendJson(ctx.res, 200, Buffer.concat([OPEN_ITEMS, ...listingsBytes(services, current, docs), Buffer.from(`],"notFound":${JSON.stringify(notFound)}}`)]));
-      },
+      }
+      return json(200, Buffer.concat([OPEN_ITEMS, ...listingsBytes(services, current, docs), Buffer.from(`],"notFound":${JSON.stringify(notFound)}}`)]));
     },
-    { method: 'GET', path: aliases('/catalog/stats'), handler: (ctx) => sendJson(ctx.res, 200, snapshot().store.stats) },
-    {
-      method: 'GET',
-      path: aliases('/meta'),
-      handler: (ctx) =>
-        sendJson(ctx.res, 200, { brand: BRAND, tagline: TAGLINE, disclaimer: DISCLAIMER, lastUpdated: snapshot().store.manifest.lastUpdated }),
-    },
-    { method: 'GET', path: aliases('/stages'), handler: (ctx) => sendJson(ctx.res, 200, STAGES) },
-    { method: 'GET', path: aliases('/categories'), handler: (ctx) => sendJson(ctx.res, 200, snapshot().store.categories) },
-    { method: 'GET', path: ['/api/v1', '/v1'], handler: (ctx) => sendJson(ctx.res, 200, VERSIONING_POLICY) },
-    {
-      method: 'GET',
-      path: '/sandbox',
-      handler: (ctx) =>
-        sendJson(ctx.res, 200, {
-          name: `${BRAND} sandbox`,
-          description: 'A read-only test surface over the live catalog: the same data and handlers, no writes and no tokens.',
-          readOnly: true,
-          writes: false,
-          tokens: false,
-          listings: `${services.config.baseUrl}/sandbox/listings`,
-          api: `${services.config.baseUrl}/api/v1`,
-          types: LISTING_TYPES,
-        }),
-    },
-  ];
+    getCatalogStats: () => json(200, snapshot().store.stats),
+    getMeta: () => json(200, { brand: BRAND, tagline: TAGLINE, disclaimer: DISCLAIMER, lastUpdated: snapshot().store.manifest.lastUpdated }),
+    getStages: () => json(200, STAGES),
+    getCategories: () => json(200, snapshot().store.categories),
+    getVersioningPolicy: () => json(200, VERSIONING_POLICY),
+    getSandbox: () =>
+      json(200, {
+        name: `${BRAND} sandbox`,
+        description: 'A read-only test surface over the live catalog: the same data and handlers, no writes and no tokens.',
+        readOnly: true,
+        writes: false,
+        tokens: false,
+        listings: `${services.config.baseUrl}/sandbox/listings`,
+        api: `${services.config.baseUrl}/api/v1`,
+        types: LISTING_TYPES,
+      }),
+  };
 }

@@ -1,15 +1,36 @@
-// Every route module of the shim, in one list; app.ts registers them all. Add a surface here.
-import type { Route } from '../http/router.ts';
+// Every handler of the shim in one table keyed by operation id (src/domain/operations.ts). A route operation
+// without a handler fails the type check here; a handler for an id that is not a route operation fails it in its
+// module (HandlersFor only takes route operation ids).
+import type { HandlerTable } from '../http/handler.ts';
 import type { Services } from '../services.ts';
-import { authRoutes } from '../auth/auth-routes.ts';
-import { agentRoutes } from './agent-routes.ts';
-import { catalogRoutes } from './catalog-routes.ts';
-import { opsRoutes } from './ops-routes.ts';
-import { siteRoutes } from './site-routes.ts';
-import { staffRoutes } from './staff-routes.ts';
-import { registryRoutes } from '../registry/registry-routes.ts';
-import { ardRoutes } from '../ard/ard-routes.ts';
-import { skillRoutes } from '../skills/skill-routes.ts';
-import { ownerRoutes } from '../owners/owner-routes.ts';
+import type { StaffGuard } from '../auth/staff-guard.ts';
+import { authHandlers } from '../auth/auth-routes.ts';
+import { agentHandlers, type AgentStores } from './agent-routes.ts';
+import { catalogHandlers } from './catalog-routes.ts';
+import { opsHandlers } from './ops-routes.ts';
+import { siteHandlers } from './site-routes.ts';
+import { staffHandlers } from './staff-routes.ts';
+import { registryHandlers } from '../registry/registry-routes.ts';
+import { ardHandlers } from '../ard/ard-routes.ts';
+import { skillHandlers } from '../skills/skill-routes.ts';
+import { ownerHandlers } from '../owners/owner-routes.ts';
 
-export const ROUTE_MODULES: ReadonlyArray<(services: Services) => Route[]> = [catalogRoutes, authRoutes, staffRoutes, agentRoutes, siteRoutes, opsRoutes, registryRoutes, ardRoutes, skillRoutes, ownerRoutes];
+/** What the handlers share besides the services: made once by the composition root. */
+export interface HandlerStores extends AgentStores {
+  staffGuard: StaffGuard;
+}
+
+export function createHandlers(services: Services, stores: HandlerStores): HandlerTable {
+  return {
+    ...catalogHandlers(services),
+    ...authHandlers(services, stores.staffGuard),
+    ...staffHandlers(services, stores.staffGuard),
+    ...agentHandlers(services, stores),
+    ...siteHandlers(services),
+    ...opsHandlers(services, stores.staffGuard),
+    ...registryHandlers(services),
+    ...ardHandlers(services),
+    ...skillHandlers(services),
+    ...ownerHandlers(services),
+  };
+}

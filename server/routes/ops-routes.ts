@@ -1,8 +1,7 @@
 // /healthz, /readyz and /metrics: what a load balancer, an orchestrator and Prometheus ask the shim.
 import { basename } from 'node:path';
-import { staffGuard } from '../auth/staff-guard.ts';
-import { sendJson } from '../http/reply.ts';
-import type { Route } from '../http/router.ts';
+import type { StaffGuard } from '../auth/staff-guard.ts';
+import { json, type HandlersFor } from '../http/handler.ts';
 import type { Services } from '../services.ts';
 
 /** The body of /readyz, also what the proof scripts poll. */
@@ -20,31 +19,19 @@ export function readiness(services: Services): { status: 'ready' | 'degraded' | 
   return { status, build: basename(current.buildDir), checks };
 }
 
-export function opsRoutes(services: Services): Route[] {
-  const guard = staffGuard(services);
-  return [
-    { method: 'GET', path: '/healthz', handler: (ctx) => sendJson(ctx.res, 200, { status: 'ok' }, { 'Cache-Control': 'no-store' }) },
-    {
-      method: 'GET',
-      path: '/readyz',
-      handler: (ctx) => {
-        const body = readiness(services);
-        sendJson(ctx.res, body.status === 'not_ready' ? 503 : 200, body, { 'Cache-Control': 'no-store' });
-      },
+export function opsHandlers(services: Services, guard: StaffGuard): HandlersFor<'getHealth' | 'getReadiness' | 'getMetrics'> {
+  return {
+    getHealth: () => json(200, { status: 'ok' }, { 'Cache-Control': 'no-store' }),
+    getReadiness: () => {
+      const body = readiness(services);
+      return json(body.status === 'not_ready' ? 503 : 200, body, { 'Cache-Control': 'no-store' });
     },
-    {
-      method: 'GET',
-      path: '/metrics',
-      handler: async (ctx) => {
-        if (!services.config.metricsPublic) await guard.requireStaff(ctx);
-        const metrics = services.metrics;
-        if (!metrics) {
-          sendJson(ctx.res, 200, '', { 'Cache-Control': 'no-store' }, 'text/plain; version=0.0.4; charset=utf-8');
-          return;
-        }
-        const { contentType, body } = await metrics.render();
-        sendJson(ctx.res, 200, body, { 'Cache-Control': 'no-store' }, contentType);
-      },
+    getMetrics: async (ctx) => {
+      if (!services.config.metricsPublic) await guard.requireStaff(ctx);
+      const metrics = services.metrics;
+      if (!metrics) return json(200, '', { 'Cache-Control': 'no-store' }, 'text/plain; version=0.0.4; charset=utf-8');
+      const { contentType, body } = await metrics.render();
+      return json(200, body, { 'Cache-Control': 'no-store' }, contentType);
     },
-  ];
+  };
 }

@@ -8,10 +8,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CatalogError } from '../../src/domain/errors.ts';
 import { encodeCursor, parseListingQuery, queryFingerprint } from '../../src/domain/listing-query.ts';
 import type { Listing } from '../../src/domain/schemas.ts';
-import { SITE_PATHS } from '../../src/domain/site-paths.ts';
 import { BROWSE_PAGE_SIZE, BROWSE_PARAMS, browseParams, type BrowseLocals, type BrowseOutcome } from '../../src/site/browse.ts';
-import type { Snapshot } from '../catalog/live-catalog.ts';
-import type { Route } from '../http/router.ts';
+import { snapshotResource, type Snapshot } from '../catalog/live-catalog.ts';
+import type { HandlersFor } from '../http/handler.ts';
 import type { Services } from '../services.ts';
 import { listingsJson } from '../search/listing-search.ts';
 
@@ -47,52 +46,43 @@ function categoryOptions(snapshot: Snapshot): BrowseLocals['categories'] {
   return [...byName].map(([name, label]) => ({ name, label })).sort((a, b) => a.label.localeCompare(b.label));
 }
 
-export function siteRoutes(services: Services): Route[] {
-  // The server bundle of the snapshot being served, imported on first use and again after a swap. A module graph
-  // cannot be unloaded: each rebuild's bundle (about 1 MB of code) stays in memory once it has been used.
-  let loaded: { buildDir: string; handler: Promise<AstroHandler>; categories: BrowseLocals['categories'] } | undefined;
-  const forSnapshot = (snapshot: Snapshot) => {
-    if (loaded?.buildDir !== snapshot.buildDir) {
-      const entry = join(snapshot.buildDir, 'astro', 'server', 'entry.mjs');
-      // A mirror (build/mirror) or a build made without the site stage has static pages but no server bundle.
-      const handler = existsSync(entry)
-        ? import(pathToFileURL(entry).href).then((module: { handler: AstroHandler }) => module.handler)
-        : Promise.reject(new Error(`${entry} does not exist`));
-      // Loading failures are reported per request (503) and retried on the next one.
-      handler.catch(() => {
-        if (loaded?.handler === handler) loaded = undefined;
-      });
-      loaded = { buildDir: snapshot.buildDir, handler, categories: categoryOptions(snapshot) };
-    }
-    return loaded;
-  };
-  services.catalog.onSwap(() => {
-    loaded = undefined;
-  });
+/** The server bundle of a snapshot: imported on first use (a module graph cannot be unloaded: each rebuild's
+ * bundle, about 1 MB of code, stays in memory once it has been used). */
+const SITE_BUNDLE = snapshotResource('site-bundle', (snapshot) => {
+  const entry = join(snapshot.buildDir, 'astro', 'server', 'entry.mjs');
+  // A mirror (build/mirror) or a build made without the site stage has static pages but no server bundle.
+  const handler = existsSync(entry)
+    ? import(pathToFileURL(entry).href).then((module: { handler: AstroHandler }) => module.handler)
+    : Promise.reject(new Error(`${entry} does not exist`));
+  handler.catch(() => undefined);
+  return { handler, categories: categoryOptions(snapshot) };
+});
 
-  return [
-    {
-      method: 'GET',
-      path: SITE_PATHS.browse,
-      handler: async (ctx) => {
-        const snapshot = services.catalog.current;
-        const site = forSnapshot(snapshot);
-        let handler: AstroHandler;
-        try {
-          handler = await site.handler;
-        } catch (error) {
-          services.logger.warn({ err: error, buildDir: snapshot.buildDir }, 'the site server bundle could not be loaded');
-          throw new CatalogError('service_unavailable', 'The search page is not available in this build.', {
-            resolution: `Search with GET /api/v1/listings?q=...; the page returns after the next build.`,
-          });
-        }
-        const locals: BrowseLocals = { browse: (search) => browseSearch(services, snapshot, search), categories: site.categories };
-        let unmatched = false;
-        await handler(ctx.req, ctx.res, () => {
-          unmatched = true;
-        }, locals);
-        if (unmatched) throw new CatalogError('not_found', `This build has no page at ${ctx.path}.`);
-      },
+export function siteHandlers(services: Services): HandlersFor<'browsePage'> {
+  return {
+    browsePage: async (ctx) => {
+      const snapshot = services.catalog.current;
+      const site = snapshot.get(SITE_BUNDLE);
+      let handler: AstroHandler;
+      try {
+        handler = await site.handler;
+      } catch (error) {
+        services.logger.warn({ err: error, buildDir: snapshot.buildDir }, 'the site server bundle could not be loaded');
+        throw new CatalogError('service_unavailable', 'The search page is not available in this build.', {
+          resolution: `Search with GET /api/v1/listings?q=...; the page returns after the next build.`,
+        });
+      }
+      const locals: BrowseLocals = { browse: (search) => browseSearch(services, snapshot, search), categories: site.categories };
+      return {
+        status: 200,
+        node: async (req, res) => {
+          let unmatched = false;
+          await handler(req, res, () => {
+            unmatched = true;
+          }, locals);
+          if (unmatched) throw new CatalogError('not_found', `This build has no page at ${ctx.path}.`);
+        },
+      };
     },
-  ];
+  };
 }

@@ -5,14 +5,10 @@ import { z } from 'zod';
 import type { StaffBuildStatus } from '../../src/domain/schemas.ts';
 import { CatalogError } from '../../src/domain/errors.ts';
 import { buildDirs, currentBuild } from '../../src/artifacts/build-dirs.ts';
-import { staffOnly } from '../auth/staff-guard.ts';
+import { staffOnly, type StaffGuard } from '../auth/staff-guard.ts';
 import type { Snapshot } from '../catalog/live-catalog.ts';
-import { sendJson } from '../http/reply.ts';
-import type { Route } from '../http/router.ts';
+import { json, type HandlersFor } from '../http/handler.ts';
 import type { Services } from '../services.ts';
-import { apiAliases } from '../../src/domain/brand.ts';
-
-const aliases = apiAliases;
 
 const Count = z.number().int().nonnegative();
 
@@ -62,38 +58,30 @@ export async function buildStatus(snapshot: Snapshot): Promise<StaffBuildStatus>
   };
 }
 
-export function staffRoutes(services: Services): Route[] {
-  return [
-    {
-      method: 'GET',
-      path: aliases('/staff/build'),
-      // The snapshot is taken once so build.json and the manifest describe the same build.
-      handler: staffOnly(services, async (ctx) => sendJson(ctx.res, 200, await buildStatus(services.catalog.current))),
-    },
-    {
-      method: 'POST',
-      path: aliases('/staff/reload'),
-      // The daily rebuild's way to switch a shim it cannot signal: load the build <data>/current points to.
-      handler: staffOnly(services, async (ctx) => {
-        const next = currentBuild(buildDirs(services.config.dataDir));
-        if (!next) {
-          throw new CatalogError('service_unavailable', `There is no build under ${basename(services.config.dataDir)}/current to switch to.`, {
-            resolution: 'Run `npm run catalog -- build` (or rebuild) first, then reload.',
+export function staffHandlers(services: Services, guard: StaffGuard): HandlersFor<'getStaffBuildStatus' | 'reloadStaffBuild'> {
+  return {
+    // The snapshot is taken once so build.json and the manifest describe the same build.
+    getStaffBuildStatus: staffOnly(guard, async () => json(200, await buildStatus(services.catalog.current))),
+    // The daily rebuild's way to switch a shim it cannot signal: load the build <data>/current points to.
+    reloadStaffBuild: staffOnly(guard, async () => {
+      const next = currentBuild(buildDirs(services.config.dataDir));
+      if (!next) {
+        throw new CatalogError('service_unavailable', `There is no build under ${basename(services.config.dataDir)}/current to switch to.`, {
+          resolution: 'Run `npm run catalog -- build` (or rebuild) first, then reload.',
+        });
+      }
+      if (next !== services.catalog.current.buildDir) {
+        try {
+          services.catalog.swap(next);
+        } catch (error) {
+          services.logger.error({ err: error, buildDir: next }, 'the newest build could not be loaded');
+          throw new CatalogError('service_unavailable', `The build ${basename(next)} could not be loaded; still serving ${basename(services.catalog.current.buildDir)}.`, {
+            resolution: 'Check the shim log, rebuild, then reload again.',
           });
         }
-        if (next !== services.catalog.current.buildDir) {
-          try {
-            services.catalog.swap(next);
-          } catch (error) {
-            services.logger.error({ err: error, buildDir: next }, 'the newest build could not be loaded');
-            throw new CatalogError('service_unavailable', `The build ${basename(next)} could not be loaded; still serving ${basename(services.catalog.current.buildDir)}.`, {
-              resolution: 'Check the shim log, rebuild, then reload again.',
-            });
-          }
-          services.logger.info({ buildDir: next }, 'switched to a new build');
-        }
-        sendJson(ctx.res, 200, await buildStatus(services.catalog.current));
-      }),
-    },
-  ];
+        services.logger.info({ buildDir: next }, 'switched to a new build');
+      }
+      return json(200, await buildStatus(services.catalog.current));
+    }),
+  };
 }

@@ -5,7 +5,7 @@
 // unaffected; their cost is the engine's (npm run bench, sem-unique).
 import { LRUCache } from 'lru-cache';
 import type { ListingQuery } from '../../src/domain/listing-query.ts';
-import type { Snapshot } from '../catalog/live-catalog.ts';
+import { snapshotResource } from '../catalog/live-catalog.ts';
 import { SEARCH_MODE_HEADER, type ListingSearch } from './listing-search.ts';
 
 type Answer = ReturnType<ListingSearch>;
@@ -19,14 +19,10 @@ function queryKey(query: ListingQuery): string {
 }
 
 export function rememberedSearch(search: ListingSearch, max = REMEMBERED_SEARCHES): ListingSearch {
-  const memory = new LRUCache<string, Answer>({ max });
-  // Answers belong to one snapshot; a new one empties the memory (so it never keeps an old snapshot alive).
-  let of: Snapshot | undefined;
+  // Answers belong to one snapshot and are kept with it: a rebuild starts with an empty memory.
+  const memories = snapshotResource('remembered-searches', () => new LRUCache<string, Answer>({ max }));
   return (snapshot, query) => {
-    if (snapshot !== of) {
-      memory.clear();
-      of = snapshot;
-    }
+    const memory = snapshot.get(memories);
     const key = queryKey(query);
     const kept = memory.get(key);
     if (kept) return kept;

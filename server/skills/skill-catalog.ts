@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { parse as parseYaml } from 'yaml';
 import { SKILL_DESCRIPTION_MAX, SKILL_NAME_PATTERN } from '../../src/domain/skill-files.ts';
 import type { Listing, ListingFile } from '../../src/domain/schemas.ts';
-import type { Snapshot } from '../catalog/live-catalog.ts';
+import { snapshotResource, type Snapshot } from '../catalog/live-catalog.ts';
 
 export interface StoredSkillFile {
   path: string;
@@ -39,8 +39,6 @@ export interface SkillCatalog {
   byPath: Map<string, StoredSkill>;
 }
 
-const catalogs = new WeakMap<Snapshot, SkillCatalog>();
-
 export const sha256Hex = (text: string | Buffer): string => createHash('sha256').update(text).digest('hex');
 
 /** A description fit for a skills index: one line, at most SKILL_DESCRIPTION_MAX characters, never empty. */
@@ -61,9 +59,8 @@ export function frontMatter(markdown: string): Record<string, unknown> {
   }
 }
 
-export function skillCatalog(snapshot: Snapshot): SkillCatalog {
-  let catalog = catalogs.get(snapshot);
-  if (catalog) return catalog;
+/** The skills of a snapshot that have stored files, made on first use. */
+const SKILL_CATALOG = snapshotResource('skill-catalog', (snapshot): SkillCatalog => {
   const docs = snapshot.engine.search({ types: ['skill'], offset: 0, limit: snapshot.store.count }).docs;
   const skills: StoredSkill[] = [];
   snapshot.store.readJson(docs).forEach((text, i) => {
@@ -87,9 +84,11 @@ export function skillCatalog(snapshot: Snapshot): SkillCatalog {
       files: files.map((file) => ({ path: file.path, mediaType: file.mediaType, size: Buffer.byteLength(file.content), sha256: sha256Hex(file.content) })),
     });
   });
-  catalog = { skills, byName: new Map(skills.map((skill) => [skill.name, skill])), byPath: new Map(skills.map((skill) => [skill.path, skill])) };
-  catalogs.set(snapshot, catalog);
-  return catalog;
+  return { skills, byName: new Map(skills.map((skill) => [skill.name, skill])), byPath: new Map(skills.map((skill) => [skill.path, skill])) };
+});
+
+export function skillCatalog(snapshot: Snapshot): SkillCatalog {
+  return snapshot.get(SKILL_CATALOG);
 }
 
 /** The content of one stored file of a skill, or undefined. */

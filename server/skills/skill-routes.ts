@@ -2,10 +2,9 @@
 // stores (name, type skill-md, description, url of its SKILL.md, sha256 digest), and the files themselves are served
 // raw beside it (a nested path as one encoded segment).
 import { CatalogError } from '../../src/domain/errors.ts';
-import { AGENT_SKILLS_BASE, AGENT_SKILLS_INDEX, AGENT_SKILLS_SCHEMA, sha256Digest, skillFilePath } from '../../src/domain/skill-files.ts';
-import type { Snapshot } from '../catalog/live-catalog.ts';
-import { sendJson } from '../http/reply.ts';
-import type { Route } from '../http/router.ts';
+import { AGENT_SKILLS_INDEX, AGENT_SKILLS_SCHEMA, sha256Digest, skillFilePath } from '../../src/domain/skill-files.ts';
+import { snapshotResource, type Snapshot } from '../catalog/live-catalog.ts';
+import { json, type HandlersFor } from '../http/handler.ts';
 import type { Services } from '../services.ts';
 import { readSkillFile, skillCatalog } from './skill-catalog.ts';
 
@@ -22,39 +21,23 @@ export function agentSkillsIndex(snapshot: Snapshot, baseUrl: string): Record<st
   };
 }
 
-export function skillRoutes(services: Services): Route[] {
-  const indexes = new WeakMap<Snapshot, Buffer>();
-  return [
-    {
-      method: 'GET',
-      path: AGENT_SKILLS_INDEX,
-      handler: (ctx) => {
-        const snapshot = services.catalog.current;
-        let body = indexes.get(snapshot);
-        if (!body) {
-          body = Buffer.from(JSON.stringify(agentSkillsIndex(snapshot, services.config.baseUrl)));
-          indexes.set(snapshot, body);
-        }
-        sendJson(ctx.res, 200, body, { 'Cache-Control': 'public, max-age=300' });
-      },
+export function skillHandlers(services: Services): HandlersFor<'getAgentSkillsIndex' | 'getAgentSkillFile'> {
+  const index = snapshotResource('agent-skills-index', (snapshot) => Buffer.from(JSON.stringify(agentSkillsIndex(snapshot, services.config.baseUrl))));
+  return {
+    getAgentSkillsIndex: () => json(200, services.catalog.current.get(index), { 'Cache-Control': 'public, max-age=300' }),
+    getAgentSkillFile: (ctx) => {
+      const snapshot = services.catalog.current;
+      const name = ctx.params.name ?? '';
+      const path = ctx.params.path ?? '';
+      const skill = skillCatalog(snapshot).byName.get(name);
+      const file = skill ? readSkillFile(snapshot, skill, path) : undefined;
+      if (!skill || !file)
+        throw new CatalogError('not_found', `No stored file '${path}' of a skill '${name}'.`, {
+          resolution: `The skills with stored files and their SKILL.md URLs are listed at ${AGENT_SKILLS_INDEX}.`,
+        });
+      const digest = skill.files.find((f) => f.path === path)!.sha256;
+      const type = file.mediaType.startsWith('text/') ? `${file.mediaType}; charset=utf-8` : file.mediaType;
+      return json(200, file.content, { 'Cache-Control': 'public, max-age=300', ETag: `"${digest}"`, 'Content-Digest': `sha-256=:${Buffer.from(digest, 'hex').toString('base64')}:` }, type);
     },
-    {
-      method: 'GET',
-      path: `${AGENT_SKILLS_BASE}/:name/:path`,
-      handler: (ctx) => {
-        const snapshot = services.catalog.current;
-        const name = ctx.params.name ?? '';
-        const path = ctx.params.path ?? '';
-        const skill = skillCatalog(snapshot).byName.get(name);
-        const file = skill ? readSkillFile(snapshot, skill, path) : undefined;
-        if (!skill || !file)
-          throw new CatalogError('not_found', `No stored file '${path}' of a skill '${name}'.`, {
-            resolution: `The skills with stored files and their SKILL.md URLs are listed at ${AGENT_SKILLS_INDEX}.`,
-          });
-        const digest = skill.files.find((f) => f.path === path)!.sha256;
-        const type = file.mediaType.startsWith('text/') ? `${file.mediaType}; charset=utf-8` : file.mediaType;
-        sendJson(ctx.res, 200, file.content, { 'Cache-Control': 'public, max-age=300', ETag: `"${digest}"`, 'Content-Digest': `sha-256=:${Buffer.from(digest, 'hex').toString('base64')}:` }, type);
-      },
-    },
-  ];
+  };
 }

@@ -118,6 +118,19 @@ function parseInteger(name: string, raw: string, min: number, max: number): numb
   return value;
 }
 
+/**
+ * A parameter checked against its spec, the one place a ParamSpec is enforced: its length, its enum (after
+ * trimming; blank means absent) and, for an integer, its range. Undefined when the value is blank.
+ */
+export function checkedParam(spec: ParamSpec, raw: string): string | number | undefined {
+  if (spec.maxLength !== undefined && raw.length > spec.maxLength) throw invalidParameter(spec.name, `must be at most ${spec.maxLength} characters`);
+  if (spec.kind === 'integer') return raw === '' ? undefined : parseInteger(spec.name, raw, spec.min ?? 0, spec.max ?? Number.MAX_SAFE_INTEGER);
+  const value = raw.trim();
+  if (!value) return undefined;
+  if (spec.enum && !spec.enum.includes(value)) throw invalidParameter(spec.name, `must be one of ${spec.enum.join(', ')}`);
+  return value;
+}
+
 /** A next-page token is opaque to clients; inside it is the offset of the next page and a fingerprint of the query. */
 export function encodeCursor(offset: number, fingerprint: string): string {
   return Buffer.from(`o${offset}.${fingerprint}`, 'utf8').toString('base64url');
@@ -151,26 +164,18 @@ export function queryFingerprint(query: Omit<ListingQuery, 'limit' | 'offset'>):
  * on the raw-array operation they are ignored like any other unknown parameter.
  */
 export function parseListingQuery(params: URLSearchParams, versioned: boolean): ListingQuery {
-  const values = new Map<string, string>();
-  for (const [name, value] of params) {
+  const values = new Map<string, string | number | undefined>();
+  for (const [name, raw] of params) {
     const spec = SPEC_BY_NAME.get(name);
     if (!spec || (spec.v1Only && !versioned)) continue;
     if (values.has(name)) throw invalidParameter(name, 'must be given at most once');
-    if (spec.maxLength !== undefined && value.length > spec.maxLength)
-      throw invalidParameter(name, `must be at most ${spec.maxLength} characters`);
-    values.set(name, value);
+    values.set(name, checkedParam(spec, raw));
   }
-  const text = (name: string): string | undefined => {
-    const value = values.get(name)?.trim();
-    return value ? value : undefined;
-  };
+  const text = (name: string) => values.get(name) as string | undefined;
+  const integer = (name: string) => values.get(name) as number | undefined;
 
-  let types: ListingType[] | undefined;
-  const type = text('type');
-  if (type !== undefined) {
-    if (!isListingType(type)) throw invalidParameter('type', `must be one of ${LISTING_TYPES.join(', ')}`);
-    types = [type];
-  }
+  const type = text('type') as ListingType | undefined;
+  let types: ListingType[] | undefined = type === undefined ? undefined : [type];
   const typeList = text('types');
   if (typeList !== undefined) {
     const listed = [...new Set(typeList.split(',').map((t) => t.trim()).filter(Boolean))];
@@ -193,14 +198,8 @@ export function parseListingQuery(params: URLSearchParams, versioned: boolean): 
     updatedSince = Math.max(0, Math.ceil(millis / 1000));
   }
 
-  const sortRaw = text('sort');
-  if (sortRaw !== undefined && !(SORTS as readonly string[]).includes(sortRaw))
-    throw invalidParameter('sort', `must be one of ${SORTS.join(', ')}`);
-
-  const limitRaw = values.get('limit');
-  const pageSizeRaw = values.get('pageSize');
-  const limit = limitRaw !== undefined ? parseInteger('limit', limitRaw, LIMITS.pageSize.min, LIMITS.pageSize.max) : undefined;
-  const pageSize = pageSizeRaw !== undefined ? parseInteger('pageSize', pageSizeRaw, LIMITS.pageSize.min, LIMITS.pageSize.max) : undefined;
+  const limit = integer('limit');
+  const pageSize = integer('pageSize');
   if (limit !== undefined && pageSize !== undefined && limit !== pageSize)
     throw invalidParameter('pageSize', 'is an alias of limit and must equal it when both are given');
 
@@ -211,15 +210,15 @@ export function parseListingQuery(params: URLSearchParams, versioned: boolean): 
     category,
     owner: text('owner'),
     updatedSince,
-    sort: sortRaw as SortKey | undefined,
+    sort: text('sort') as SortKey | undefined,
   };
   const fingerprint = queryFingerprint(base);
-  const offsetRaw = values.get('offset');
   const candidates: Array<[string, number]> = [];
-  if (offsetRaw !== undefined && offsetRaw !== '') candidates.push(['offset', parseInteger('offset', offsetRaw, 0, Number.MAX_SAFE_INTEGER)]);
+  const offset0 = integer('offset');
+  if (offset0 !== undefined) candidates.push(['offset', offset0]);
   for (const name of ['pageToken', 'cursor']) {
-    const raw = values.get(name);
-    if (raw !== undefined && raw !== '') candidates.push([name, decodeCursor(name, raw, fingerprint)]);
+    const raw = text(name);
+    if (raw !== undefined) candidates.push([name, decodeCursor(name, raw, fingerprint)]);
   }
   const offset = candidates[0]?.[1] ?? 0;
   for (const [name, value] of candidates)

@@ -3,7 +3,7 @@
 // that every operation is served (by a route or a built file) and that every route is listed here.
 import { z } from 'zod';
 import { LIMITS } from './limits.ts';
-import { LISTING_QUERY_PARAMS, type ParamSpec } from './listing-query.ts';
+import { LISTING_QUERY_PARAMS } from './listing-query.ts';
 import {
   BatchRequestSchema,
   BatchResultSchema,
@@ -19,8 +19,9 @@ import {
   VersioningPolicySchema,
 } from './schemas.ts';
 import { ARD_OPERATIONS, OWNER_OPERATIONS, SKILL_OPERATIONS, STANDARD_OPERATIONS } from './standard-operations.ts';
-import type { Operation, ResponseDoc, Schema } from './operation-types.ts';
+import { defineOperations, type Operation, type ResponseDoc, type RouteOperationOf, type Schema } from './operation-types.ts';
 import { apiAliases } from './brand.ts';
+import { ASK_BODY, ASK_PARAMS } from './ask-input.ts';
 
 export type { Operation, ResponseDoc, Schema } from './operation-types.ts';
 
@@ -90,22 +91,10 @@ const ITEM_LIST = {
 } as const;
 const SSE = { json: { type: 'string', description: 'text/event-stream' } } as const;
 const ANY_JSON = { json: { type: 'object' } } as const;
-const ASK_BODY = {
-  json: {
-    type: 'object',
-    properties: {
-      query: { type: 'string', maxLength: LIMITS.ask },
-      q: { type: 'string', maxLength: LIMITS.ask },
-      question: { type: 'string', maxLength: LIMITS.ask },
-      stream: { type: 'boolean' },
-      limit: { type: 'integer', minimum: 1, maximum: 50, default: 10 },
-    },
-  },
-} as const;
 const NOT_OFFERED = { json: { $ref: '#/components/schemas/Error' } } as const;
 
 const ok = (description: string, content?: Record<string, Schema | undefined>): ResponseDoc => ({ description, content });
-const staticFile = (id: string, paths: string[], summary: string, contentType: string, schema: Schema = { json: { type: contentType.includes('json') ? 'object' : 'string' } }): Operation => ({
+const staticFile = <const Id extends string>(id: Id, paths: string[], summary: string, contentType: string, schema: Schema = { json: { type: contentType.includes('json') ? 'object' : 'string' } }): Operation<Id> => ({
   id,
   method: 'GET',
   paths,
@@ -115,13 +104,6 @@ const staticFile = (id: string, paths: string[], summary: string, contentType: s
   responses: { 200: ok(summary, { [contentType]: schema }) },
 });
 
-const ASK_PARAMS: ParamSpec[] = [
-  { name: 'query', kind: 'string', maxLength: LIMITS.ask, description: 'The question or keywords.' },
-  { name: 'q', kind: 'string', maxLength: LIMITS.ask, description: 'Alias of query.' },
-  { name: 'question', kind: 'string', maxLength: LIMITS.ask, description: 'Alias of query.' },
-  { name: 'stream', kind: 'string', enum: ['1'], description: '1: answer as text/event-stream (events start, item, complete).' },
-  { name: 'limit', kind: 'integer', min: 1, max: 50, default: 10, description: 'Number of results.' },
-];
 
 const HEALTH = {
   json: {
@@ -140,7 +122,7 @@ const HEALTH = {
 } as const;
 
 /** Health, readiness and metrics: for load balancers, orchestrators and Prometheus. */
-const OPERATIONS_ROUTES: Operation[] = [
+const OPERATIONS_ROUTES = defineOperations([
   { id: 'getHealth', method: 'GET', paths: ['/healthz'], summary: 'Liveness: the process answers (never touches the catalog or Redis)', tag: 'operations', servedBy: 'route', responses: { 200: ok('Alive', json(HEALTH)) } },
   {
     id: 'getReadiness',
@@ -167,9 +149,9 @@ const OPERATIONS_ROUTES: Operation[] = [
     cors: 'closed',
     responses: { 200: ok('Metrics', text('text/plain; version=0.0.4')) },
   },
-];
+]);
 
-export const OPERATIONS: readonly Operation[] = [
+const OPERATION_TABLE = defineOperations([
   {
     id: 'searchListings',
     method: 'GET',
@@ -247,7 +229,7 @@ export const OPERATIONS: readonly Operation[] = [
       ['getMcpHub', '/mcp', 'The MCP-servers hub page (HTML, for browsers)', 'text/html'],
     ] as const
   ).map(
-    ([id, path, summary, type]): Operation => ({
+    ([id, path, summary, type]): RouteOperationOf<typeof id> => ({
       id,
       method: 'GET',
       paths: [path],
@@ -399,7 +381,7 @@ export const OPERATIONS: readonly Operation[] = [
     responses: { 200: ok('The staff profile', json({ json: { $ref: '#/components/schemas/StaffProfile' } })) },
   },
   ...(['/oauth/resource', '/agent/auth'] as const).map(
-    (path): Operation => ({
+    (path): RouteOperationOf<'oauthResourceProbe' | 'agentAuthProbe'> => ({
       id: path === '/oauth/resource' ? 'oauthResourceProbe' : 'agentAuthProbe',
       method: 'GET',
       paths: [path],
@@ -412,9 +394,9 @@ export const OPERATIONS: readonly Operation[] = [
   ),
   { id: 'getProtectedResourceMetadata', method: 'GET', paths: ['/.well-known/oauth-protected-resource'], summary: 'OAuth protected-resource metadata', tag: 'auth', servedBy: 'route', responses: { 200: ok('Metadata', json(ANY_JSON)) } },
   { id: 'getAuthorizationServerMetadata', method: 'GET', paths: ['/.well-known/oauth-authorization-server'], summary: 'RFC 8414 metadata (no grants offered)', tag: 'auth', servedBy: 'route', responses: { 200: ok('Metadata', json(ANY_JSON)) } },
-  ...(['authorize', 'token', 'register'] as const).flatMap((name): Operation[] => [
-    { id: `oauth_${name}_get`, method: 'GET', paths: [`/oauth/${name}`], summary: 'States that no authorization server is offered', tag: 'auth', servedBy: 'route', cors: 'closed', responses: { 200: ok('authorization_server_not_offered', json(NOT_OFFERED)) } },
-    { id: `oauth_${name}_post`, method: 'POST', paths: [`/oauth/${name}`], summary: 'Always 400: no authorization server is offered', tag: 'auth', servedBy: 'route', cors: 'closed', responses: { 400: ok('authorization_server_not_offered', json(NOT_OFFERED)) } },
+  ...(['authorize', 'token', 'register'] as const).flatMap((name): Array<RouteOperationOf<`oauth_${typeof name}_${'get' | 'post'}`>> => [
+    { id: `oauth_${name}_get` as const, method: 'GET', paths: [`/oauth/${name}`], summary: 'States that no authorization server is offered', tag: 'auth', servedBy: 'route', cors: 'closed', responses: { 200: ok('authorization_server_not_offered', json(NOT_OFFERED)) } },
+    { id: `oauth_${name}_post` as const, method: 'POST', paths: [`/oauth/${name}`], summary: 'Always 400: no authorization server is offered', tag: 'auth', servedBy: 'route', cors: 'closed', responses: { 400: ok('authorization_server_not_offered', json(NOT_OFFERED)) } },
   ]),
   {
     id: 'getStaffBuildStatus',
@@ -447,7 +429,9 @@ export const OPERATIONS: readonly Operation[] = [
   ...ARD_OPERATIONS,
   ...SKILL_OPERATIONS,
   ...OWNER_OPERATIONS,
-];
+]);
+
+export const OPERATIONS: readonly Operation[] = OPERATION_TABLE;
 
 export function operation(id: string): Operation {
   const found = OPERATIONS.find((op) => op.id === id);
@@ -459,3 +443,10 @@ export function operation(id: string): Operation {
 export function routePath(path: string): string {
   return path.replace(/\{([^}]+)\}/g, ':$1');
 }
+
+type AnyOperation = (typeof OPERATION_TABLE)[number];
+/** The id of every operation. */
+export type OperationId = AnyOperation['id'];
+/** The operations a handler of the shim answers (the rest are files of the build). */
+export type RouteOperationId = Extract<AnyOperation, { servedBy: 'route' }>['id'];
+export type RouteOperation = RouteOperationOf<RouteOperationId>;

@@ -1,7 +1,7 @@
 // Operations that serve the catalog through other projects' open standards (the official MCP registry API,
 // ARD, Agent Skills discovery). Part of the one operations table (operations.ts spreads them in), kept in
 // their own module because each follows a document we do not own: its link is next to the entry.
-import type { Operation, ResponseDoc, Schema } from './operation-types.ts';
+import { defineOperations, type ResponseDoc, type Schema } from './operation-types.ts';
 import { REGISTRY_PAGE } from './mcp-registry.ts';
 
 const json = (schema: Schema): Record<string, Schema> => ({ 'application/json': schema });
@@ -53,7 +53,7 @@ const SERVER_LIST = {
 const SERVER_NAME_PARAM = { name: 'serverName', description: 'Server name io.github.{owner}/{slug}, the slash URL-encoded (%2F).', maxLength: 256 };
 const INCLUDE_DELETED = { name: 'include_deleted', kind: 'string', enum: ['true', 'false'], description: 'Accepted for compatibility; nothing is ever deleted here.' } as const;
 
-export const STANDARD_OPERATIONS: readonly Operation[] = [
+export const STANDARD_OPERATIONS = defineOperations([
   // https://github.com/modelcontextprotocol/registry/blob/main/docs/reference/api/openapi.yaml
   {
     id: 'registryListServers',
@@ -95,7 +95,7 @@ export const STANDARD_OPERATIONS: readonly Operation[] = [
     query: [INCLUDE_DELETED],
     responses: { 200: ok('The server', json(SERVER_RESPONSE)), 404: ok('No MCP server has this name or version', json(ERROR)) },
   },
-];
+]);
 
 // https://github.com/ards-project/ard-spec/blob/main/spec/ard.md §7 (and spec/schemas/ard.openapi.yaml)
 const ARD_ERROR = {
@@ -139,7 +139,7 @@ const ARD_QUERY = {
   },
 } as const;
 
-export const ARD_OPERATIONS: readonly Operation[] = [
+export const ARD_OPERATIONS = defineOperations([
   {
     id: 'ardRegistry',
     method: 'GET',
@@ -264,10 +264,10 @@ export const ARD_OPERATIONS: readonly Operation[] = [
     servedBy: 'static',
     responses: { 200: ok('Manifest', json({ json: { type: 'object' } })) },
   },
-];
+]);
 
 // Agent Skills discovery 0.2.0 (https://github.com/cloudflare/agent-skills-discovery-rfc)
-export const SKILL_OPERATIONS: readonly Operation[] = [
+export const SKILL_OPERATIONS = defineOperations([
   {
     id: 'getAgentSkillsIndex',
     method: 'GET',
@@ -304,10 +304,10 @@ export const SKILL_OPERATIONS: readonly Operation[] = [
     ],
     responses: { 200: ok('The file, with ETag and Content-Digest (SHA-256)', { 'text/markdown': { json: { type: 'string' } } }), 404: ok('No such skill or file', json(ERROR)) },
   },
-];
+]);
 
 // Issue 15 item 6 (the API half): owner figures and listing badges.
-export const OWNER_OPERATIONS: readonly Operation[] = [
+export const OWNER_OPERATIONS = defineOperations([
   {
     id: 'getOwnerStats',
     method: 'GET',
@@ -345,4 +345,4 @@ export const OWNER_OPERATIONS: readonly Operation[] = [
     pathParams: [{ name: 'slug', description: 'Listing slug', maxLength: 256 }],
     responses: { 200: ok('The badge', { 'image/svg+xml': { json: { type: 'string' } } }), 404: ok('No listing has this slug', json(ERROR)) },
   },
-];
+]);

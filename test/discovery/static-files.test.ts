@@ -23,12 +23,19 @@ beforeAll(async () => {
   writeFileSync(join(root, 'zipped.json'), JSON.stringify({ a: 'b'.repeat(2000) }));
   writeFileSync(join(root, 'zipped.json.gz'), gzipSync(JSON.stringify({ a: 'b'.repeat(2000) })));
   const files = createStaticFiles(root, { maxCachedFileBytes: 100_000, maxCachedBytes: 150_000 });
+  // The handler gives replies; this server writes them as the shim's adapter does (no pipeline around them).
   server = createServer((req, res) => {
-    void files.serve(req, res, req.url!.split('?')[0]!).then((served) => {
-      if (!served) {
+    void files.reply({ method: req.method!, path: req.url!.split('?')[0]!, headers: req.headers }).then(async (reply) => {
+      if (!reply) {
         res.statusCode = 404;
         res.end('none');
+        return;
       }
+      res.writeHead(reply.status, reply.headers);
+      if (reply.stream) {
+        for await (const chunk of reply.stream) res.write(chunk);
+        res.end();
+      } else res.end(reply.body);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,12 +1,12 @@
 // Guarantees the one reading of media-type headers every surface shares (server/http/media-types.ts): Accept
 // ranges with their q and order, the most specific matching range deciding, the default on ties and absent or
 // unsatisfiable headers, and which request bodies count as JSON.
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { acceptQuality, contentType, isJsonBody, negotiateMediaType, parseAccept } from '../../server/http/media-types.ts';
 import { negotiateAsk } from '../../server/agents/ask.ts';
 
-const request = (type?: string | string[]) => ({ headers: type === undefined ? {} : { 'content-type': type } }) as unknown as IncomingMessage;
+const request = (type?: string | string[]): IncomingHttpHeaders => (type === undefined ? {} : { 'content-type': type as string });
 
 describe('Accept', () => {
   it('parses ranges, q and order; a malformed q is 0', () => {

@@ -1,6 +1,6 @@
 // Guarantees the search memory every surface shares (server/search/remembered-search.ts): a repeated request is
 // answered without searching again and identically; paging, filters and the request text each make another
-// answer; a new snapshot empties it; a keyword fallback is never kept; and kept answers cannot be altered.
+// answer; answers belong to their snapshot; a keyword fallback is never kept; and kept answers cannot be altered.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { listingQuery } from '../../src/domain/listing-query.ts';
 import { loadSnapshot, type Snapshot } from '../../server/catalog/live-catalog.ts';
@@ -14,8 +14,8 @@ beforeAll(() => {
   other = loadSnapshot(inject('catalogBuildDir'));
 });
 afterAll(() => {
-  snapshot.store.close();
-  other.store.close();
+  snapshot.close();
+  other.close();
 });
 
 /** The real keyword search, counting how often it runs. */
@@ -62,12 +62,17 @@ describe('rememberedSearch', () => {
     );
   });
 
-  it('forgets everything when the snapshot changes', () => {
+  it('keeps answers with their snapshot: another snapshot never gets them', () => {
     const inner = counted();
     const search = rememberedSearch(inner.search);
     search(snapshot, listingQuery({ q: 'slack' }));
     search(other, listingQuery({ q: 'slack' }));
+    expect(inner.runs()).toBe(2);
     search(snapshot, listingQuery({ q: 'slack' }));
+    expect(inner.runs()).toBe(2);
+    const closing = loadSnapshot(inject('catalogBuildDir'));
+    search(closing, listingQuery({ q: 'slack' }));
+    closing.close();
     expect(inner.runs()).toBe(3);
   });
 

@@ -8,7 +8,7 @@ export const TEST_BASE_URL = 'http://catalog.test';
 
 export interface TestServer {
   app: App;
-  /** Where the server really listens (http://127.0.0.1:port). */
+  /** Where the server really listens (http://127.0.0.1:port); in-process, a placeholder no socket answers. */
   origin: string;
   config: Config;
   fetch(path: string, init?: RequestInit): Promise<Response>;
@@ -35,6 +35,26 @@ export async function startServer(
     fetch: (path, init) => fetch(origin + path, init),
     close: () => app.close(),
   };
+}
+
+/**
+ * The same shim without a socket: requests go through the pipeline in-process (app.fetch). For every test that is
+ * not about the wire; /browse (rendered by Astro's node middleware) and streaming over a socket need startServer.
+ */
+export async function startInProcess(
+  overrides: Partial<Config> = {},
+  options: Partial<AppOptions> = {},
+  env: NodeJS.ProcessEnv = {},
+): Promise<TestServer> {
+  const buildDir = options.buildDir ?? inject('catalogBuildDir');
+  const config = loadConfig(
+    { CATALOG_DATA_DIR: inject('catalogDataDir'), PUBLIC_BASE_URL: TEST_BASE_URL, RATE_LIMIT_MAX: '1000000', ...env },
+    { port: 0, host: '127.0.0.1', ...overrides },
+  );
+  const app = createApp(config, { logger: pino({ level: 'silent' }), ...options, buildDir });
+  // What listen() starts once the socket is open: the embeddings load in the background.
+  void app.semantic.load(app.services.catalog.current);
+  return { app, origin: 'http://in-process.invalid', config, fetch: app.fetch, close: () => app.close() };
 }
 
 /** Reads a JSON body and fails with the status and body text if it is not JSON. */

@@ -1,0 +1,79 @@
+// The listing search parameters, parsed straight from their ParamSpec table (no server): defaults, each spec's
+// rule (length, enum, integer range), the aliases, repeated parameters and the cursor's tie to its query.
+import { describe, expect, it } from 'vitest';
+import { LIMITS } from '../../src/domain/limits.ts';
+import { LISTING_TYPES } from '../../src/domain/listing-types.ts';
+import { checkedParam, encodeCursor, LISTING_QUERY_PARAMS, parseListingQuery, queryFingerprint } from '../../src/domain/listing-query.ts';
+import { SORTS } from '../../src/domain/ranking.ts';
+
+const parse = (query: string, versioned = true) => parseListingQuery(new URLSearchParams(query), versioned);
+const refusal = (query: string, versioned = true) => {
+  try {
+    parse(query, versioned);
+  } catch (error) {
+    return { code: (error as { code: string }).code, message: (error as Error).message };
+  }
+  throw new Error(`${query} was accepted`);
+};
+
+describe('parseListingQuery', () => {
+  it('has the defaults of the table', () => {
+    expect(parse('')).toEqual({ q: undefined, semantic: undefined, types: undefined, category: undefined, owner: undefined, updatedSince: undefined, sort: undefined, limit: LIMITS.pageSize.default, offset: 0 });
+  });
+
+  it('reads every parameter, trimming text and treating blanks as absent', () => {
+    const query = parse('q=%20notion%20&type=skill&category=databases&owner=Acme&updatedSince=2026-08-01T00:00:00.5Z&sort=stars&limit=7&offset=14');
+    expect(query).toMatchObject({ q: 'notion', types: ['skill'], category: 'databases', owner: 'Acme', sort: 'stars', limit: 7, offset: 14 });
+    // Rounded up to the whole second: a listing updated at 00:00:00 is before 00:00:00.5.
+    expect(query.updatedSince).toBe(Date.parse('2026-08-01T00:00:01Z') / 1000);
+    expect(parse('q=%20%20&sort=&limit=')).toMatchObject({ q: undefined, sort: undefined, limit: LIMITS.pageSize.default });
+  });
+
+  it('enforces each spec of the table: length, enum and integer range', () => {
+    for (const spec of LISTING_QUERY_PARAMS) {
+      if (spec.maxLength !== undefined) expect(refusal(`${spec.name}=${'a'.repeat(spec.maxLength + 1)}`).message).toContain(`'${spec.name}' must be at most ${spec.maxLength} characters`);
+      if (spec.enum) expect(refusal(`${spec.name}=nope`).message).toContain(`must be one of ${spec.enum.join(', ')}`);
+      if (spec.kind === 'integer') {
+        expect(refusal(`${spec.name}=1.5`).message).toContain('must be an integer');
+        expect(refusal(`${spec.name}=${(spec.min ?? 0) - 1}`).code).toBe('invalid_parameter');
+        if (spec.max !== undefined) expect(refusal(`${spec.name}=${spec.max + 1}`).message).toContain(`between ${spec.min} and ${spec.max}`);
+      }
+    }
+    expect(SORTS.map((sort) => parse(`sort=${sort}`).sort)).toEqual([...SORTS]);
+  });
+
+  it('refuses a parameter given twice, by name', () => {
+    expect(refusal('q=a&q=b').message).toContain("'q' must be given at most once");
+  });
+
+  it('narrows type and types to what both allow, and names a bad entry of types', () => {
+    expect(parse('types=skill,mcp,skill').types).toEqual(['skill', 'mcp']);
+    expect(parse('type=mcp&types=skill,mcp').types).toEqual(['mcp']);
+    expect(parse('type=mcp&types=skill').types).toEqual([]);
+    expect(refusal('types=skill,robot').message).toContain(`has 'robot'; each must be one of ${LISTING_TYPES.join(', ')}`);
+  });
+
+  it('reads pageSize, pageToken and cursor on the versioned operation only', () => {
+    expect(parse('pageSize=5')).toMatchObject({ limit: 5 });
+    expect(parse('pageSize=5', false)).toMatchObject({ limit: LIMITS.pageSize.default });
+    expect(refusal('limit=5&pageSize=6').message).toContain('alias of limit');
+    expect(parse('pageToken=40')).toMatchObject({ offset: 40 });
+    expect(parse('cursor=40', false)).toMatchObject({ offset: 0 });
+  });
+
+  it('ties a cursor to the query that issued it', () => {
+    const base = parse('q=notion&type=skill');
+    const cursor = encodeCursor(20, queryFingerprint(base));
+    expect(parse(`q=notion&type=skill&cursor=${cursor}`).offset).toBe(20);
+    expect(refusal(`q=notion&type=mcp&cursor=${cursor}`).message).toContain('belongs to a different query');
+    expect(refusal('cursor=not-a-token').message).toContain('is not a token this service issued');
+    expect(refusal(`q=notion&type=skill&offset=10&cursor=${cursor}`).message).toContain('points at offset 20 but offset says 10');
+  });
+
+  it('checks one value against its spec, the rule every parser uses', () => {
+    const limit = LISTING_QUERY_PARAMS.find((spec) => spec.name === 'limit')!;
+    expect(checkedParam(limit, '25')).toBe(25);
+    expect(checkedParam(limit, '')).toBeUndefined();
+    expect(() => checkedParam(limit, '0')).toThrow(/between/);
+  });
+});

@@ -1,0 +1,73 @@
+// The query engine over the embedded snapshot's runtime artifacts, called directly (no server): each sort is
+// "value desc, id asc" over the stored columns, filters admit exactly what they say, pages concatenate to the
+// whole answer, and a keyword search only returns listings holding every word.
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { CatalogStore } from '../../server/catalog/catalog-store.ts';
+import { QueryEngine } from '../../server/catalog/query-engine.ts';
+import { LISTING_TYPES } from '../../src/domain/listing-types.ts';
+import { SORTS, type SortKey } from '../../src/domain/ranking.ts';
+
+let store: CatalogStore;
+let engine: QueryEngine;
+
+beforeAll(() => {
+  store = new CatalogStore(join(inject('catalogBuildDir'), 'runtime'));
+  engine = new QueryEngine(store);
+});
+afterAll(() => store.close());
+
+/** The expected order by brute force: every document the filter admits, value desc then id asc. */
+function bruteForce(sort: SortKey, admit: (doc: number) => boolean = () => true): number[] {
+  const docs = Array.from({ length: store.count }, (_, doc) => doc).filter(admit);
+  const values = store.columns[sort];
+  return docs.sort((a, b) => values[b]! - values[a]! || (store.ids[a]! < store.ids[b]! ? -1 : 1));
+}
+
+describe('the query engine', () => {
+  it('orders by each sort as value desc, id asc, with the total of what the filters admit', () => {
+    for (const sort of SORTS) {
+      const result = engine.search({ sort, offset: 0, limit: 100 });
+      expect(result.docs, sort).toEqual(bruteForce(sort).slice(0, 100));
+      expect(result.total).toBe(store.count);
+      expect(result.hasMore).toBe(true);
+    }
+  });
+
+  it('filters by type and by types, early and exactly', () => {
+    for (const [index, type] of LISTING_TYPES.entries()) {
+      const expected = bruteForce('stars', (doc) => store.columns.type[doc] === index);
+      const result = engine.search({ types: [type], sort: 'stars', offset: 0, limit: 50 });
+      expect(result.docs, type).toEqual(expected.slice(0, 50));
+      expect(result.total).toBe(expected.length);
+    }
+    const two = engine.search({ types: ['skill', 'mcp'], sort: 'installs', offset: 0, limit: 1 });
+    expect(two.total).toBe(bruteForce('installs', (doc) => ['skill', 'mcp'].includes(LISTING_TYPES[store.columns.type[doc]!]!)).length);
+    expect(two.docs).toEqual(bruteForce('installs', (doc) => ['skill', 'mcp'].includes(LISTING_TYPES[store.columns.type[doc]!]!)).slice(0, 1));
+  });
+
+  it('filters by update time', () => {
+    const sorted = [...store.columns.updated].sort((a, b) => a - b);
+    const since = sorted[Math.floor(sorted.length / 2)]!;
+    const result = engine.search({ updatedSince: since, sort: 'installs', offset: 0, limit: 20 });
+    expect(result.total).toBe(sorted.filter((value) => value >= since).length);
+    for (const doc of result.docs) expect(store.columns.updated[doc]).toBeGreaterThanOrEqual(since);
+  });
+
+  it('pages through an answer without gaps or repeats', () => {
+    const whole = engine.search({ types: ['mcp'], sort: 'trending', offset: 0, limit: 90 }).docs;
+    const pages = [0, 30, 60].flatMap((offset) => engine.search({ types: ['mcp'], sort: 'trending', offset, limit: 30 }).docs);
+    expect(pages).toEqual(whole);
+  });
+
+  it('returns only listings that hold every query word', () => {
+    for (const q of ['database', 'browser automation', 'github']) {
+      const result = engine.search({ q, offset: 0, limit: 40 });
+      expect(result.docs.length, q).toBeGreaterThan(0);
+      expect(result.order).toBe('relevance');
+      if (result.partial) continue;
+      const texts = store.readJson(result.docs);
+      for (const text of texts) for (const word of q.split(' ')) expect(text.toLowerCase(), `${q}: ${text.slice(0, 80)}`).toContain(word);
+    }
+  });
+});
