@@ -4,13 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentCard, agentSurfaceFiles, docsMcpDiscovery, mcpDiscovery, mcpServersJson, serverCard } from '../../build/discovery/agent-surfaces.ts';
 import { DISCOVERY_GENERATORS } from '../../build/discovery/index.ts';
 import { MCP_VERSIONS } from '../../src/domain/agent-surfaces.ts';
-import { json, startServer, TEST_BASE_URL, type TestServer } from '../support/server.ts';
+import { json, startInProcess, TEST_BASE_URL, type TestServer } from '../support/server.ts';
 
 const ctx = { baseUrl: 'https://catalog.example' };
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
 });
 afterAll(() => server.close());
 

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchResultSchema, CatalogStatsSchema, CategorySchema, ListingFileSchema, ListingPageSchema, ListingSchema, SiteMetaSchema, StageSchema, VersioningPolicySchema } from '../../src/domain/schemas.ts';
 import { LISTING_TYPES } from '../../src/domain/listing-types.ts';
-import { json, startServer, TEST_BASE_URL, type TestServer } from '../support/server.ts';
+import { json, startInProcess, TEST_BASE_URL, type TestServer } from '../support/server.ts';
 import { snapshotRecords } from '../support/fixtures.ts';
 import { z } from 'zod';
 
@@ -12,7 +12,7 @@ type Page = z.infer<typeof ListingPageSchema>;
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
 });
 afterAll(() => server.close());
 

@@ -2,11 +2,11 @@
 // names the parameter for every limit, 404/405 in the documented shape, and never a 500 for bad input.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorSchema } from '../../src/domain/schemas.ts';
-import { json, startServer, type TestServer } from '../support/server.ts';
+import { json, startInProcess, type TestServer } from '../support/server.ts';
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
 });
 afterAll(() => server.close());
 

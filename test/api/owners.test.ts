@@ -3,7 +3,7 @@
 // the listing's ranking figure, grey when that figure is synthetic.
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { json, startServer, TEST_BASE_URL, type TestServer } from '../support/server.ts';
+import { json, startInProcess, TEST_BASE_URL, type TestServer } from '../support/server.ts';
 
 interface Listing {
   type: string;
@@ -23,7 +23,7 @@ interface OwnerStats {
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
 });
 afterAll(() => server.close());
 

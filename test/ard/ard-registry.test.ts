@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { ARD_ENTRY_TYPES, ARD_REGISTRY_TYPE, parseArdIdentifier, representativeQueries } from '../../src/domain/ard.ts';
-import { json, startServer, TEST_BASE_URL, type TestServer } from '../support/server.ts';
+import { json, startInProcess, TEST_BASE_URL, type TestServer } from '../support/server.ts';
 
 const schema = JSON.parse(readFileSync('test/ard/fixtures/ai-catalog.schema.json', 'utf8')) as { $id: string };
 const ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -56,7 +56,7 @@ function expectArdEntry(entry: Entry): void {
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
   await server.app.semantic.settled;
 });
 afterAll(() => server.close());

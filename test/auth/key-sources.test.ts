@@ -8,7 +8,7 @@ import { pino } from 'pino';
 import { createStaffTokenVerifier } from '../../server/auth/staff-token.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { StaffProfileSchema } from '../../src/domain/schemas.ts';
-import { json, startServer, TEST_BASE_URL, type TestServer } from '../support/server.ts';
+import { json, startInProcess, TEST_BASE_URL, type TestServer } from '../support/server.ts';
 import { bearer, INVALID_TOKEN_CHALLENGE, ISSUER, mint, tempFile } from './tokens.ts';
 
 const es = await generateKeyPair('ES256');
@@ -24,7 +24,7 @@ const me = (server: TestServer, token: string) => server.fetch('/api/v1/auth/me'
 describe('a local JWKS file', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startServer({}, {}, { STAFF_JWT_ISSUER: ISSUER, STAFF_JWT_JWKS: tempFile('jwks.json', jwksJson) });
+    server = await startInProcess({}, {}, { STAFF_JWT_ISSUER: ISSUER, STAFF_JWT_JWKS: tempFile('jwks.json', jwksJson) });
   });
   afterAll(() => server.close());
 
@@ -63,7 +63,7 @@ describe('a JWKS URL', () => {
     });
     await new Promise<void>((resolve) => jwksServer.listen(0, '127.0.0.1', resolve));
     jwksUrl = `http://127.0.0.1:${(jwksServer.address() as AddressInfo).port}/jwks.json`;
-    server = await startServer({}, {}, { STAFF_JWT_ISSUER: ISSUER, STAFF_JWT_JWKS: jwksUrl });
+    server = await startInProcess({}, {}, { STAFF_JWT_ISSUER: ISSUER, STAFF_JWT_JWKS: jwksUrl });
   });
   afterAll(async () => {
     await server.close();
@@ -80,7 +80,7 @@ describe('a JWKS URL', () => {
   it('an unreachable JWKS refuses the token with the challenge, not a 500, and warns the operator', async () => {
     const lines: string[] = [];
     const logger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(line) });
-    const down = await startServer({}, { logger }, { STAFF_JWT_ISSUER: ISSUER, STAFF_JWT_JWKS: 'http://127.0.0.1:9/jwks.json' });
+    const down = await startInProcess({}, { logger }, { STAFF_JWT_ISSUER: ISSUER, STAFF_JWT_JWKS: 'http://127.0.0.1:9/jwks.json' });
     try {
       const token = await mint(es.privateKey, undefined, { alg: 'ES256', kid: 'es-1' });
       const res = await me(down, token);
@@ -98,7 +98,7 @@ describe('a JWKS URL', () => {
 describe('an HS shared secret', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startServer({}, {}, { STAFF_JWT_ISSUER: ISSUER, STAFF_JWT_SECRET: SECRET });
+    server = await startInProcess({}, {}, { STAFF_JWT_ISSUER: ISSUER, STAFF_JWT_SECRET: SECRET });
   });
   afterAll(() => server.close());
 

@@ -7,7 +7,7 @@ import { inject } from 'vitest';
 import { exportPKCS8, exportSPKI, generateKeyPair, importPKCS8, SignJWT } from 'jose';
 import { createStaffTokenVerifier } from '../../server/auth/staff-token.ts';
 import { ErrorSchema, StaffBuildStatusSchema, StaffProfileSchema } from '../../src/domain/schemas.ts';
-import { json, startServer, TEST_BASE_URL, type TestServer } from '../support/server.ts';
+import { json, startInProcess, TEST_BASE_URL, type TestServer } from '../support/server.ts';
 import { bearer, CHALLENGE, INVALID_TOKEN_CHALLENGE, ISSUER, mint, now, tempFile, unsecured, validClaims } from './tokens.ts';
 
 const staffKey = await generateKeyPair('RS256', { extractable: true });
@@ -17,7 +17,7 @@ const publicPem = await exportSPKI(staffKey.publicKey);
 let server: TestServer;
 beforeAll(async () => {
   // The key as a path to a PEM file, the way an operator mounts it.
-  server = await startServer({}, {}, { STAFF_JWT_ISSUER: ISSUER, STAFF_JWT_PUBLIC_KEY: tempFile('staff.pem', publicPem) });
+  server = await startInProcess({}, {}, { STAFF_JWT_ISSUER: ISSUER, STAFF_JWT_PUBLIC_KEY: tempFile('staff.pem', publicPem) });
 });
 afterAll(() => server.close());
 
@@ -161,7 +161,7 @@ describe('GET /api/v1/auth/me', () => {
   });
 
   it('the private key PEM works as the configured key too (its public half is used)', async () => {
-    const other = await startServer({}, {}, { STAFF_JWT_ISSUER: ISSUER, STAFF_JWT_PUBLIC_KEY: await exportPKCS8(staffKey.privateKey) });
+    const other = await startInProcess({}, {}, { STAFF_JWT_ISSUER: ISSUER, STAFF_JWT_PUBLIC_KEY: await exportPKCS8(staffKey.privateKey) });
     try {
       const res = await other.fetch('/api/v1/auth/me', { headers: bearer(await mint(staffKey.privateKey)) });
       expect(res.status).toBe(200);

@@ -6,14 +6,14 @@ import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { validate } from '@readme/openapi-parser';
 import { parse as parseYaml } from 'yaml';
 import { OPERATIONS, routePath } from '../../src/domain/operations.ts';
-import { json, startServer, type TestServer } from '../support/server.ts';
+import { json, startInProcess, type TestServer } from '../support/server.ts';
 
 // SERVICE.md is the interface of record (shared/spec); this is a copy kept with the tests, refreshed from it.
 const SERVICE = readFileSync(existsSync('../shared/spec/SERVICE.md') ? '../shared/spec/SERVICE.md' : 'test/contract/SERVICE.md', 'utf8');
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
 });
 afterAll(() => server.close());
 

@@ -10,7 +10,7 @@ import type { ShardManifest } from '../../build/shards.ts';
 import type { Listing, ListingPage, ListingRecord } from '../../src/domain/schemas.ts';
 import { listingPath } from '../../src/domain/listing-view.ts';
 import { sampleRecords, snapshotRecords, writeExport } from '../support/fixtures.ts';
-import { json, startServer, TEST_BASE_URL, type TestServer } from '../support/server.ts';
+import { json, startInProcess, TEST_BASE_URL, type TestServer } from '../support/server.ts';
 import { jsonOf, runCli } from './cli-runner.ts';
 import { nextDay, sharpGain } from './daily-exports.ts';
 import { scratchDirs } from './scratch.ts';
@@ -43,7 +43,7 @@ const byId = new Map(day1.map((r) => [r.id, r]));
 let server: TestServer | undefined;
 const serve = async (buildDir: string) => {
   await server?.close();
-  server = await startServer({}, { buildDir }, { CATALOG_DATA_DIR: dataDir, SEARCH_SIGNALS: 'off' });
+  server = await startInProcess({}, { buildDir }, { CATALOG_DATA_DIR: dataDir, SEARCH_SIGNALS: 'off' });
   return server;
 };
 afterAll(() => server?.close());

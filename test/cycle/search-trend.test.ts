@@ -14,7 +14,7 @@ import type { Listing, ListingPage, StaffBuildStatus } from '../../src/domain/sc
 import type { SignalCounts } from '../../src/search-counters/counter-store.ts';
 import { sampleRecords, writeExport } from '../support/fixtures.ts';
 import { startRedis, type TestRedis } from '../support/redis-server.ts';
-import { json, startServer, TEST_BASE_URL, type TestServer } from '../support/server.ts';
+import { json, startInProcess, TEST_BASE_URL, type TestServer } from '../support/server.ts';
 import { bearer, ISSUER, mint } from '../auth/tokens.ts';
 import { scratchDirs } from './scratch.ts';
 
@@ -78,7 +78,7 @@ describe('searchTrend through SQLite', () => {
     // A listing page as the site build writes it, so serving it can count as an open.
     mkdirSync(join(firstBuild, 'site', SITE_PATHS.listing(quiet.slug)), { recursive: true });
     writeFileSync(join(firstBuild, 'site', SITE_PATHS.listing(quiet.slug), 'index.html'), `<!doctype html><title>${quiet.name}</title>`);
-    server = await startServer({}, { buildDir: firstBuild }, { CATALOG_DATA_DIR: dataDir, SEARCH_SIGNALS: 'on', SIGNALS_FLUSH_SECONDS: '1', ...staffEnv });
+    server = await startInProcess({}, { buildDir: firstBuild }, { CATALOG_DATA_DIR: dataDir, SEARCH_SIGNALS: 'on', SIGNALS_FLUSH_SECONDS: '1', ...staffEnv });
   });
   afterAll(() => server?.close());
 
@@ -158,7 +158,7 @@ describe('searchTrend through Redis', () => {
   beforeAll(async () => {
     redis = await startRedis();
     const { buildDir } = await runBuild({ dataDir, exportPath: writeExport(join(dataDir, 'export'), records), baseUrl: TEST_BASE_URL, quiet: true });
-    server = await startServer({}, { buildDir }, { CATALOG_DATA_DIR: dataDir, REDIS_URL: redis.url, SIGNALS_FLUSH_SECONDS: '1' });
+    server = await startInProcess({}, { buildDir }, { CATALOG_DATA_DIR: dataDir, REDIS_URL: redis.url, SIGNALS_FLUSH_SECONDS: '1' });
   });
   afterAll(async () => {
     await server?.close();

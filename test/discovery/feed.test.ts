@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HIGHLIGHT_SIZES } from '../../build/discovery/catalog-reader.ts';
 import { LISTING_TYPES, RANKING_METRIC } from '../../src/domain/listing-types.ts';
-import { json, startServer, TEST_BASE_URL, type TestServer } from '../support/server.ts';
+import { json, startInProcess, TEST_BASE_URL, type TestServer } from '../support/server.ts';
 
 interface ApiListing {
   id: string;
@@ -49,7 +49,7 @@ interface Feed {
 let server: TestServer;
 let feed: Feed;
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
   feed = await json<Feed>(await server.fetch('/feeds/listings.json'));
 });
 afterAll(() => server.close());

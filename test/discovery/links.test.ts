@@ -3,12 +3,12 @@
 // endpoints take a POST, and page URLs are SITE_PATHS URLs.
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, TEST_BASE_URL, type TestServer } from '../support/server.ts';
+import { startInProcess, TEST_BASE_URL, type TestServer } from '../support/server.ts';
 import { classify, urlsInJson, urlsInText } from './discovery-http.ts';
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
 });
 afterAll(() => server.close());
 

@@ -9,13 +9,13 @@ import { BRAND, DISCLAIMER, TAGLINE } from '../../src/domain/brand.ts';
 import { LISTING_TYPES, RANKING_METRIC, TYPE_LABELS } from '../../src/domain/listing-types.ts';
 import { SHORTLIST } from '../../src/domain/shortlists.ts';
 import { SITE_PATHS } from '../../src/domain/site-paths.ts';
-import { json, startServer, TEST_BASE_URL, type TestServer } from '../support/server.ts';
+import { json, startInProcess, TEST_BASE_URL, type TestServer } from '../support/server.ts';
 
 let server: TestServer;
 let llms: string;
 let full: string;
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
   llms = await (await server.fetch('/llms.txt')).text();
   full = await (await server.fetch('/llms-full.txt')).text();
 });

@@ -2,11 +2,11 @@
 // and /auth.md is the authentication docs page as Markdown, both served as text/markdown.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDocs } from '../../src/docs/index.ts';
-import { startServer, TEST_BASE_URL, type TestServer } from '../support/server.ts';
+import { startInProcess, TEST_BASE_URL, type TestServer } from '../support/server.ts';
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
 });
 afterAll(() => server.close());
 

@@ -9,7 +9,7 @@ import { LISTING_TYPES } from '../../src/domain/listing-types.ts';
 import { SHORTLIST } from '../../src/domain/shortlists.ts';
 import { SITE_PATHS } from '../../src/domain/site-paths.ts';
 import type { GeneratedFile } from '../../build/site-writer.ts';
-import { json, startServer, TEST_BASE_URL, type TestServer } from '../support/server.ts';
+import { json, startInProcess, TEST_BASE_URL, type TestServer } from '../support/server.ts';
 import { readBuiltCatalog } from '../site/site-expectations.ts';
 import { OWNER_PAGE_MIN_LISTINGS } from '../../src/domain/owner-figures.ts';
 
@@ -27,7 +27,7 @@ const parse = <T>(xml: string): T => {
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
 });
 afterAll(() => server.close());
 

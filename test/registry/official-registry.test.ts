@@ -7,7 +7,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { parse as parseYaml } from 'yaml';
 import { packageOf, REGISTRY_META_KEY } from '../../src/domain/mcp-registry.ts';
-import { json, startServer, type TestServer } from '../support/server.ts';
+import { json, startInProcess, type TestServer } from '../support/server.ts';
 
 interface OpenApi {
   paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string }> }>>;
@@ -37,7 +37,7 @@ function expectValid(name: 'ServerList' | 'ServerResponse', body: unknown): void
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
 });
 afterAll(() => server.close());
 

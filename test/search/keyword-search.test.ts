@@ -9,14 +9,14 @@ import { ListingPageSchema, type ListingRecord } from '../../src/domain/schemas.
 import { compareBy, popularityPrior, SORTS } from '../../src/domain/ranking.ts';
 import { indexTerms, nameKey, normalize, queryTokens, stem } from '../../src/search/tokenizer.ts';
 import { snapshotRecords } from '../support/fixtures.ts';
-import { json, startServer, type TestServer } from '../support/server.ts';
+import { json, startInProcess, type TestServer } from '../support/server.ts';
 
 type Page = z.infer<typeof ListingPageSchema>;
 type Item = Page['items'][number];
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
 });
 afterAll(() => server.close());
 

@@ -12,7 +12,7 @@ import { keywordListingSearch } from '../../server/search/listing-search.ts';
 import { createHybridSearch } from '../../server/search/hybrid-search.ts';
 import { SemanticIndex } from '../../server/search/semantic-index.ts';
 import { snapshotRecords, writeExport } from '../support/fixtures.ts';
-import { json, startServer, TEST_BASE_URL, type TestServer } from '../support/server.ts';
+import { json, startInProcess, TEST_BASE_URL, type TestServer } from '../support/server.ts';
 
 interface Page {
   items: Array<{ id: string }>;
@@ -31,7 +31,7 @@ describe('a build without embeddings', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'catalog-semantic-fallback-'));
     const exportPath = writeExport(join(dataDir, 'export'), snapshotRecords().slice(0, 400));
     ({ buildDir } = await runBuild({ dataDir, exportPath, baseUrl: TEST_BASE_URL, quiet: true, stages: [INDEX_STAGE] }));
-    server = await startServer({}, { buildDir });
+    server = await startInProcess({}, { buildDir });
     expect(await server.app.semantic.settled).toBe('unavailable');
     snapshot = loadSnapshot(buildDir);
   }, 120_000);
@@ -60,7 +60,7 @@ describe('a build without embeddings', () => {
 describe('the served build, with embeddings', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startServer();
+    server = await startInProcess();
   });
   afterAll(() => server.close());
 

@@ -11,7 +11,7 @@ import { listingQuery, type ListingQuery } from '../../src/domain/listing-query.
 const MIN_SHARED = 0.875;
 import { SemanticIndex } from '../../server/search/semantic-index.ts';
 import { evaluate, loadQueries, ndcgAt, OWN_SET, reciprocalRank, recallAt } from '../eval/evaluate.ts';
-import { json, startServer, type TestServer } from '../support/server.ts';
+import { json, startInProcess, type TestServer } from '../support/server.ts';
 
 const queries = loadQueries(OWN_SET);
 const typeOf = (id: string) => id.slice(0, id.indexOf(':'));
@@ -37,7 +37,7 @@ describe('judged queries', () => {
 describe('over HTTP', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startServer();
+    server = await startInProcess();
     expect(await server.app.semantic.settled).toBe('ready');
   });
   afterAll(() => server.close());

@@ -4,7 +4,7 @@
 // (/ask, MCP search_catalog) answering through the same search.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEMANTIC_CANDIDATES } from '../../server/search/hybrid-search.ts';
-import { json, startServer, type TestServer } from '../support/server.ts';
+import { json, startInProcess, type TestServer } from '../support/server.ts';
 
 interface Item {
   id: string;
@@ -21,7 +21,7 @@ interface Page {
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
   expect(await server.app.semantic.settled).toBe('ready');
 });
 afterAll(() => server.close());
