@@ -14,6 +14,8 @@ export interface StageContext {
   searchTrend: ReadonlyMap<string, number>;
   /** Removed listings as given (a mirror's: the origin's), id → last day listed, beside those this store remembers. */
   gone?: ReadonlyMap<string, string> | undefined;
+  /** The operator's embedding model (Config.embeddingModelDir); undefined: the committed distilled encoder. */
+  embeddingModelDir?: string | undefined;
   progress(done: number, total: number): void;
   log(message: string): void;
 }

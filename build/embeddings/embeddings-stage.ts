@@ -16,13 +16,13 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Stage } from '../stage.ts';
 import { EMBEDDINGS_DIR, MODEL_SUBDIR, readQuantized } from '../../src/artifacts/embeddings.ts';
 import { linkOrCopy } from '../../src/artifacts/link-file.ts';
 import { HNSW_MIN_ROWS, readHnswGraph, writeHnswForDocuments, writeHnswGraph } from '../../src/search/hnsw.ts';
-import { MODEL_DIR_ENV, listingText, loadEmbedder, resolveModelDir } from '../../src/embeddings/embedder.ts';
+import { listingText, loadEmbedder } from '../../src/embeddings/embedder.ts';
 import { DEFAULT_ENCODER_DIR, loadStaticEncoder } from '../../src/embeddings/static-encoder.ts';
 import { quantize, writeVectors } from '../../src/search/vectors.ts';
 
@@ -50,7 +50,8 @@ export interface EmbeddingsOptions {
   runtimeDir: string;
   /** <data>/cache/embeddings */
   cacheDir: string;
-  env?: Record<string, string | undefined>;
+  /** The operator's model directory (Config.embeddingModelDir, Transformers.js layout); unset: the distilled encoder. */
+  modelDir?: string | undefined;
   progress?: (done: number, total: number) => void;
   /** Catalogs with at least this many listings also get the approximate index (default HNSW_MIN_ROWS). */
   hnswMinRows?: number;
@@ -62,6 +63,7 @@ export const EMBEDDINGS_STAGE: Stage = {
     const report = await buildEmbeddings({
       runtimeDir: join(ctx.buildDir, 'runtime'),
       cacheDir: join(ctx.dirs.dataDir, 'cache', EMBEDDINGS_DIR),
+      modelDir: ctx.embeddingModelDir,
       progress: ctx.progress,
     });
     ctx.log(
@@ -123,7 +125,6 @@ async function pruneCache(cacheDir: string, used: string): Promise<void> {
 
 /** Embeds every listing of a runtime directory (see the header) and writes runtime/embeddings. */
 export async function buildEmbeddings(options: EmbeddingsOptions): Promise<EmbeddingsReport> {
-  const env = options.env ?? process.env;
   const timings: Record<string, number> = {};
   let t0 = performance.now();
   const lap = (name: string) => {
@@ -149,10 +150,11 @@ export async function buildEmbeddings(options: EmbeddingsOptions): Promise<Embed
   await rm(outDir, { recursive: true, force: true });
   let model: EmbeddingsReport['model'];
   let embedder: { modelId: string; dims: number; embed(texts: readonly string[]): Promise<Float32Array[]>; dispose(): Promise<void> };
-  if (env[MODEL_DIR_ENV]?.trim()) {
+  const configured = options.modelDir?.trim();
+  if (configured) {
     // An operator's (pretrained) model is copied into the build, so the shim loads exactly what embedded the listings.
     model = 'configured';
-    await linkTree(resolveModelDir(modelOut, env), modelOut);
+    await linkTree(resolve(configured), modelOut);
     embedder = await loadEmbedder(modelOut);
   } else {
     model = 'distilled';
