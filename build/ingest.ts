@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { ListingRecordSchema, type ListingRecord } from '../src/domain/schemas.ts';
+import { compareIds } from '../src/domain/ranking.ts';
 import { readExport } from './export-reader.ts';
 import { addDays, dayDiff, HISTORY_DAYS_KEPT, mergeHistory, SCHEMA, SCHEMA_VERSION } from './catalog-db.ts';
 import { mediaTypeOf } from './media-types.ts';
@@ -185,7 +186,7 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
 
   // Deterministic order: the database's bytes depend only on the content, and so do the hashes: the same
   // records in another order (or another format) are the same snapshot.
-  accepted.sort((a, b) => (a.record.id < b.record.id ? -1 : a.record.id > b.record.id ? 1 : 0));
+  accepted.sort((a, b) => compareIds(a.record.id, b.record.id));
   const hash = createHash('sha256');
   const filesHash = createHash('sha256');
   for (const { record, json, fileHashes } of accepted) {

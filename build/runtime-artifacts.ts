@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { LISTING_TYPES, typeCode, type ListingType } from '../src/domain/listing-types.ts';
 import { categoryLabel } from '../src/domain/categories.ts';
-import { popularityPrior, trendingScore } from '../src/domain/ranking.ts';
+import { byValueThenId, compareIds, popularityPrior, trendingScore } from '../src/domain/ranking.ts';
 import { KeywordIndexBuilder } from '../src/search/index-builder.ts';
 import { writeKeywordIndex } from '../src/search/index-file.ts';
 import { toStoredListing, type StoredListing } from '../src/domain/listing-view.ts';
@@ -54,10 +54,6 @@ export interface RuntimeBuildOptions {
 
 /** Trending reads the newest 30 days of the stored history (7-day window against the 23 days before it). */
 export const TRENDING_HISTORY_DAYS = 30;
-
-function compareIds(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 /** The SQLite store as a source: trending from the newest days of each listing's install history. */
 export function catalogDbSource(db: CatalogDb): RuntimeSource {
@@ -136,7 +132,7 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
   byId.forEach((doc, rank) => (idRank[doc] = rank));
   const order = (value: Float32Array | Uint32Array): Uint32Array => {
     const perm = Uint32Array.from({ length: count }, (_, i) => i);
-    perm.sort((a, b) => value[b]! - value[a]! || idRank[a]! - idRank[b]!);
+    perm.sort(byValueThenId((doc) => value[doc]!, (doc) => idRank[doc]!));
     return perm;
   };
   const permStars = order(stars);
