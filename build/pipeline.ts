@@ -13,6 +13,7 @@ import type { Stage, StageContext } from './stage.ts';
 
 export type { Stage, StageContext } from './stage.ts';
 import { buildRuntimeArtifacts } from './runtime-artifacts.ts';
+import { RuntimeWriter } from './runtime-writer.ts';
 import { readRuntimeManifest, type RuntimeManifest } from '../src/artifacts/runtime-manifest.ts';
 import { readSearchTrend } from './search-trend.ts';
 
@@ -54,7 +55,7 @@ export interface BuildResult {
 export const INDEX_STAGE: Stage = {
   name: 'index',
   async run(ctx) {
-    ctx.runtime = await buildRuntimeArtifacts({ db: ctx.db, outDir: join(ctx.buildDir, 'runtime'), searchTrend: ctx.searchTrend, gone: ctx.gone, onProgress: ctx.progress });
+    ctx.runtime = await buildRuntimeArtifacts({ db: ctx.db, out: ctx.runtimeOut, searchTrend: ctx.searchTrend, gone: ctx.gone, onProgress: ctx.progress });
   },
 };
 
@@ -163,6 +164,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
         buildDir,
         baseUrl: options.baseUrl,
         db,
+        runtimeOut: new RuntimeWriter(join(buildDir, 'runtime')),
         runtime: undefined,
         searchTrend,
         gone: options.gone,

@@ -3,9 +3,8 @@
 // index (src/search/index-file.ts), stored files, and a manifest with stats and categories. The records come from a
 // RuntimeSource: the SQLite store for a build, or the published JSON shards for an offline mirror
 // (build/mirror/shard-source.ts); both go through this one code path, so a mirror serves the same answers.
-import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
+// Every file goes through the RuntimeWriter, which records the manifest last.
 import { once } from 'node:events';
-import { join } from 'node:path';
 import { LISTING_TYPES, typeCode, type ListingType } from '../src/domain/listing-types.ts';
 import { categoryLabel } from '../src/domain/categories.ts';
 import { byValueThenId, compareIds, popularityPrior, trendingScore } from '../src/domain/ranking.ts';
@@ -14,7 +13,8 @@ import { writeKeywordIndex } from '../src/search/index-file.ts';
 import { toStoredListing, type StoredListing } from '../src/domain/listing-view.ts';
 import type { ListingRecord, Category, ListingFile } from '../src/domain/schemas.ts';
 import { addDays, readMeta, type CatalogDb } from './catalog-db.ts';
-import { KEYWORD_INDEX_DIR, RUNTIME_FORMAT, RUNTIME_GONE_FILE, RUNTIME_MANIFEST_FILE, writeRuntimeColumns, type RuntimeManifest } from '../src/artifacts/runtime-manifest.ts';
+import { KEYWORD_INDEX_DIR, RUNTIME_FORMAT, RUNTIME_GONE_FILE, type RuntimeManifest } from '../src/artifacts/runtime-manifest.ts';
+import type { RuntimeWriter } from './runtime-writer.ts';
 
 /** The numbers of one listing that decide its place in every order. */
 export interface SourceRow {
@@ -44,7 +44,8 @@ export interface RuntimeBuildOptions {
   /** The SQLite store to read; shorthand for `source: catalogDbSource(db)`. */
   db?: CatalogDb;
   source?: RuntimeSource;
-  outDir: string;
+  /** The build's runtime/. */
+  out: RuntimeWriter;
   /** searchTrend per listing id, folded in by the rebuild from the shim's counters. */
   searchTrend?: ReadonlyMap<string, number>;
   /** Removed listings as given (a mirror's: the origin's), id → last day listed, beside the source's own. */
@@ -97,10 +98,11 @@ export function catalogDbSource(db: CatalogDb): RuntimeSource {
 }
 
 export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promise<RuntimeManifest> {
-  const { outDir } = options;
+  const { out } = options;
   const source = options.source ?? (options.db ? catalogDbSource(options.db) : undefined);
   if (!source) throw new Error('buildRuntimeArtifacts needs a db or a source');
-  mkdirSync(join(outDir, 'files'), { recursive: true });
+  // files/<doc>.json: the folder is there even when no listing has stored files.
+  out.folder('files');
   const meta = source.meta();
 
   // Pass 1: the numbers that decide the document order (installs desc, id asc) and the other sorts.
@@ -153,7 +155,7 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
     else if (list[list.length - 1] !== doc) list.push(doc);
   };
   const offsets = new Float64Array(count + 1);
-  const listingsOut = createWriteStream(join(outDir, 'listings.jsonl'));
+  const listingsOut = out.stream('listings.jsonl');
   let bytes = 0;
   let doc = 0;
   const byType = Object.fromEntries(LISTING_TYPES.map((t) => [t, 0])) as Record<ListingType, number>;
@@ -210,7 +212,7 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
     at += list.length;
   }
 
-  const columns = writeRuntimeColumns(outDir, {
+  const columns = out.columns({
     offsets,
     type,
     installs,
@@ -228,21 +230,21 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
     rankSearchTrend: inverse(permSearchTrend),
     postings: postingData,
   });
-  writeFileSync(join(outDir, 'ids.txt'), ids.join('\n'));
+  out.write('ids.txt', ids.join('\n'));
   const current = new Set(ids.map((id) => id.slice(id.lastIndexOf('#') + 1)));
   const gone: Record<string, string> = {};
   // A slug taken again by a listed listing answers as that listing, not as the removed one.
   for (const { id, lastListed } of source.gone()) if (!current.has(id.slice(id.lastIndexOf('#') + 1))) gone[id] = lastListed;
   for (const [id, lastListed] of options.gone ?? []) if (!current.has(id.slice(id.lastIndexOf('#') + 1)) && !(id in gone)) gone[id] = lastListed;
-  writeFileSync(join(outDir, RUNTIME_GONE_FILE), JSON.stringify(gone));
+  out.write(RUNTIME_GONE_FILE, JSON.stringify(gone));
 
-  writeKeywordIndex(join(outDir, KEYWORD_INDEX_DIR), keywords.finish());
+  writeKeywordIndex(out.folder(KEYWORD_INDEX_DIR), keywords.finish());
 
   let filesStored = 0;
   for await (const { id, json } of source.files()) {
     const fileDoc = docOf.get(id);
     if (fileDoc === undefined) continue;
-    writeFileSync(join(outDir, 'files', `${fileDoc}.json`), json);
+    out.write(`files/${fileDoc}.json`, json);
     filesStored++;
   }
 
@@ -264,6 +266,6 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
     stats: { total: count, byType, installs: totalInstalls, installsByType, realMetrics, updatedAt: lastUpdated },
     categories,
   };
-  writeFileSync(join(outDir, RUNTIME_MANIFEST_FILE), JSON.stringify(manifest));
+  out.recordManifest(manifest);
   return manifest;
 }

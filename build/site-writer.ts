@@ -27,6 +27,13 @@ const IMPLIED: Record<string, string> = {
 /** Smaller files are served as they are: the encoding would cost more than it saves. */
 export const COMPRESS_MIN_BYTES = 512;
 
+/** `path` as a path relative to a writer's root; refuses one that is empty or leaves the root (`..`). */
+export function pathInside(path: string, rootName: string): string {
+  const relative = normalize(path).replace(/^([/\\])+/, '');
+  if (relative === '' || relative === '.' || relative.split(sep).includes('..')) throw new Error(`refusing to write outside the ${rootName}: ${path}`);
+  return relative;
+}
+
 export class SiteWriter {
   readonly root: string;
   private readonly contentTypes: ContentTypesManifest;
@@ -43,8 +50,7 @@ export class SiteWriter {
   }
 
   write(file: GeneratedFile, options: { compress?: boolean } = {}): void {
-    const relative = normalize(file.path).replace(/^([/\\])+/, '');
-    if (relative === '' || relative.split(sep).includes('..')) throw new Error(`refusing to write outside the site: ${file.path}`);
+    const relative = pathInside(file.path, 'site');
     const full = join(this.root, relative);
     mkdirSync(dirname(full), { recursive: true });
     const body = typeof file.body === 'string' ? Buffer.from(file.body) : file.body;
