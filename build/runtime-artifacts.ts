@@ -1,9 +1,9 @@
 // The "index" stage: listing records → the artifacts the shim loads at start without re-indexing anything:
 // listing JSON lines with byte offsets, numeric columns and sort orders, filter postings, the keyword
-// index (src/search/index-file.ts), stored files, and a manifest with stats and categories. The records come from a
-// RuntimeSource: the SQLite store for a build, or the published JSON shards for an offline mirror
-// (build/mirror/shard-source.ts); both go through this one code path, so a mirror serves the same answers.
-// Every file goes through the RuntimeWriter, which records the manifest last.
+// index (src/search/index-file.ts), stored files, and a manifest with stats and categories. The records come from
+// the SQLite store (an offline mirror ingests the origin's published export into its own, so it goes through this
+// same code path and serves the same answers), read in passes through a RuntimeSource. Every file goes through the
+// RuntimeWriter, which records the manifest last.
 import { once } from 'node:events';
 import { LISTING_TYPES, typeCode, type ListingType } from '../src/domain/listing-types.ts';
 import { categoryLabel } from '../src/domain/categories.ts';
@@ -23,27 +23,24 @@ export interface SourceRow {
   installs: number;
   stars: number;
   trending: number;
-  /** The score the source already carries (a mirror's); the build's searchTrend option overrides it. */
-  searchTrend?: number;
 }
 
-/** Where the index stage reads listings from; every pass yields the default order (installs desc, id asc). */
-export interface RuntimeSource {
+/** How the index stage reads the store, pass by pass; every pass yields the default order (installs desc, id asc). */
+interface RuntimeSource {
   meta(): { snapshotHash: string; lastUpdated: string };
   /** Pass 1: every listing's numbers. */
-  rows(): AsyncIterable<SourceRow> | Iterable<SourceRow>;
+  rows(): Iterable<SourceRow>;
   /** Pass 2: every listing as stored (its trending and searchTrend are set from pass 1 before writing). */
-  listings(): AsyncIterable<StoredListing> | Iterable<StoredListing>;
+  listings(): Iterable<StoredListing>;
   /** Listings no longer listed whose history the store keeps: id and the last day they were listed. */
   gone(): Iterable<{ id: string; lastListed: string }>;
   /** Stored files as the JSON text of a ListingFile array, per listing id that has any, in any order. */
-  files(): AsyncIterable<{ id: string; json: string }> | Iterable<{ id: string; json: string }>;
+  files(): Iterable<{ id: string; json: string }>;
 }
 
 export interface RuntimeBuildOptions {
-  /** The SQLite store to read; shorthand for `source: catalogDbSource(db)`. */
-  db?: CatalogDb;
-  source?: RuntimeSource;
+  /** The SQLite store to read. */
+  db: CatalogDb;
   /** The build's runtime/. */
   out: RuntimeWriter;
   /** searchTrend per listing id, folded in by the rebuild from the shim's counters. */
@@ -57,7 +54,7 @@ export interface RuntimeBuildOptions {
 export const TRENDING_HISTORY_DAYS = 30;
 
 /** The SQLite store as a source: trending from the newest days of each listing's install history. */
-export function catalogDbSource(db: CatalogDb): RuntimeSource {
+function catalogDbSource(db: CatalogDb): RuntimeSource {
   return {
     meta() {
       const meta = readMeta(db);
@@ -99,15 +96,14 @@ export function catalogDbSource(db: CatalogDb): RuntimeSource {
 
 export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promise<RuntimeManifest> {
   const { out } = options;
-  const source = options.source ?? (options.db ? catalogDbSource(options.db) : undefined);
-  if (!source) throw new Error('buildRuntimeArtifacts needs a db or a source');
+  const source = catalogDbSource(options.db);
   // files/<doc>.json: the folder is there even when no listing has stored files.
   out.folder('files');
   const meta = source.meta();
 
   // Pass 1: the numbers that decide the document order (installs desc, id asc) and the other sorts.
   const rows: SourceRow[] = [];
-  for await (const row of source.rows()) rows.push(row);
+  for (const row of source.rows()) rows.push(row);
   const count = rows.length;
   const ids: string[] = new Array(count);
   const type = new Uint8Array(count);
@@ -123,7 +119,7 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
     installs[doc] = Math.min(row.installs, 0xffffffff);
     stars[doc] = Math.min(row.stars, 0xffffffff);
     trending[doc] = row.trending;
-    searchTrend[doc] = options.searchTrend?.get(row.id) ?? row.searchTrend ?? 0;
+    searchTrend[doc] = options.searchTrend?.get(row.id) ?? 0;
     popularity[doc] = popularityPrior(row.type, row.installs, row.stars);
   });
   rows.length = 0;
@@ -165,7 +161,7 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
   let totalInstalls = 0;
   const docOf = new Map<string, number>();
   ids.forEach((id, i) => docOf.set(id, i));
-  for await (const view of source.listings()) {
+  for (const view of source.listings()) {
     if (ids[doc] !== view.id) throw new Error(`document order changed while reading ${view.id}`);
     // Assigning existing keys keeps their place, so the stored JSON has the field order of toStoredListing.
     view.trending = trending[doc]!;
@@ -241,7 +237,7 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
   writeKeywordIndex(out.folder(KEYWORD_INDEX_DIR), keywords.finish());
 
   let filesStored = 0;
-  for await (const { id, json } of source.files()) {
+  for (const { id, json } of source.files()) {
     const fileDoc = docOf.get(id);
     if (fileDoc === undefined) continue;
     out.write(`files/${fileDoc}.json`, json);
