@@ -5,6 +5,7 @@
 // ranking module, so the pages, the API and llms-full.txt put a listing in the same place.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readRuntimeManifest } from '../artifacts/runtime-manifest.ts';
 import { categoryKey, readRuntimeListings, TopListsCollector } from '../catalog-view/catalog-view.ts';
 import { LISTING_TYPES, RANKING_METRIC, type ListingType } from '../domain/listing-types.ts';
 import type { StoredListing } from '../domain/listing-view.ts';
@@ -49,13 +50,6 @@ export interface CatalogData {
   listingsByOwner: Map<string, PageListing[]>;
 }
 
-interface RuntimeManifestView {
-  count: number;
-  lastUpdated: string;
-  stats: CatalogStats;
-  categories: Category[];
-}
-
 function requiredEnv(name: string): string {
   const value = process.env[name];
   if (!value) throw new Error(`${name} is not set: the pages are built by the build's site stage (npm run build), which sets it`);
@@ -63,7 +57,7 @@ function requiredEnv(name: string): string {
 }
 
 async function load(runtimeDir: string, baseUrl: string): Promise<CatalogData> {
-  const manifest = JSON.parse(readFileSync(join(runtimeDir, 'manifest.json'), 'utf8')) as RuntimeManifestView;
+  const manifest = readRuntimeManifest(runtimeDir);
   const listings: PageListing[] = [];
   const top = new TopListsCollector<PageListing>(manifest.categories, { item: (listing) => listing, categoryTop: true });
   for await (const { installsHistory, ...stored } of readRuntimeListings(runtimeDir)) {
