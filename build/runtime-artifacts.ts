@@ -13,7 +13,7 @@ import { writeKeywordIndex } from '../src/search/index-file.ts';
 import { toStoredListing, type StoredListing } from '../src/domain/listing-view.ts';
 import type { ListingRecord, Category, ListingFile } from '../src/domain/schemas.ts';
 import { addDays, readMeta, type CatalogDb } from './catalog-db.ts';
-import { KEYWORD_INDEX_DIR, RUNTIME_FORMAT, RUNTIME_GONE_FILE, type RuntimeManifest } from '../src/artifacts/runtime-manifest.ts';
+import { KEYWORD_INDEX_DIR, RUNTIME_FILES_DIR, RUNTIME_FORMAT, RUNTIME_GONE_FILE, RUNTIME_IDS_FILE, RUNTIME_LISTINGS_FILE, runtimeFilesPath, type RuntimeManifest } from '../src/artifacts/runtime-manifest.ts';
 import type { RuntimeWriter } from './runtime-writer.ts';
 
 /** The numbers of one listing that decide its place in every order. */
@@ -98,7 +98,7 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
   const { out } = options;
   const source = catalogDbSource(options.db);
   // files/<doc>.json: the folder is there even when no listing has stored files.
-  out.folder('files');
+  out.folder(RUNTIME_FILES_DIR);
   const meta = source.meta();
 
   // Pass 1: the numbers that decide the document order (installs desc, id asc) and the other sorts.
@@ -151,7 +151,7 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
     else if (list[list.length - 1] !== doc) list.push(doc);
   };
   const offsets = new Float64Array(count + 1);
-  const listingsOut = out.stream('listings.jsonl');
+  const listingsOut = out.stream(RUNTIME_LISTINGS_FILE);
   let bytes = 0;
   let doc = 0;
   const byType = Object.fromEntries(LISTING_TYPES.map((t) => [t, 0])) as Record<ListingType, number>;
@@ -226,7 +226,7 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
     rankSearchTrend: inverse(permSearchTrend),
     postings: postingData,
   });
-  out.write('ids.txt', ids.join('\n'));
+  out.write(RUNTIME_IDS_FILE, ids.join('\n'));
   const current = new Set(ids.map((id) => id.slice(id.lastIndexOf('#') + 1)));
   const gone: Record<string, string> = {};
   // A slug taken again by a listed listing answers as that listing, not as the removed one.
@@ -240,7 +240,7 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
   for (const { id, json } of source.files()) {
     const fileDoc = docOf.get(id);
     if (fileDoc === undefined) continue;
-    out.write(`files/${fileDoc}.json`, json);
+    out.write(runtimeFilesPath(fileDoc), json);
     filesStored++;
   }
 

@@ -18,8 +18,6 @@ export interface GeneratedFile {
   headers?: Record<string, string>;
 }
 
-export type { HeadersManifest, NegotiationManifest } from '../src/domain/static-serving.ts';
-
 const IMPLIED: Record<string, string> = {
   '.html': 'text/html', '.json': 'application/json', '.txt': 'text/plain', '.md': 'text/markdown', '.xml': 'application/xml',
   '.yaml': 'application/yaml', '.css': 'text/css', '.js': 'text/javascript',

@@ -21,6 +21,7 @@ import { createInterface } from 'node:readline';
 import type { Stage } from '../stage.ts';
 import { RuntimeWriter } from '../runtime-writer.ts';
 import { EMBEDDINGS_DIR, MODEL_SUBDIR, readQuantized } from '../../src/artifacts/embeddings.ts';
+import { RUNTIME_LISTINGS_FILE } from '../../src/artifacts/runtime-manifest.ts';
 import { HNSW_MIN_ROWS, readHnswGraph, writeHnswForDocuments, writeHnswGraph } from '../../src/search/hnsw.ts';
 import { listingText, loadEmbedder } from '../../src/embeddings/embedder.ts';
 import { DEFAULT_ENCODER_DIR, loadStaticEncoder } from '../../src/embeddings/static-encoder.ts';
@@ -124,7 +125,7 @@ export async function buildEmbeddings(options: EmbeddingsOptions): Promise<Embed
   };
 
   const out = typeof options.runtimeDir === 'string' ? new RuntimeWriter(options.runtimeDir) : options.runtimeDir;
-  const texts = await readTexts(join(out.root, 'listings.jsonl'));
+  const texts = await readTexts(join(out.root, RUNTIME_LISTINGS_FILE));
   // Distinct texts in code-unit order: the model and the cached vectors depend only on the set of texts.
   const sorted = [...new Set(texts)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const row = new Map<string, number>();

@@ -6,6 +6,7 @@
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { RUNTIME_LISTINGS_FILE } from '../artifacts/runtime-manifest.ts';
 import { LISTING_TYPES, RANKING_METRIC, type ListingType } from '../domain/listing-types.ts';
 import type { StoredListing } from '../domain/listing-view.ts';
 import { compareBy, type RankedFields } from '../domain/ranking.ts';
@@ -23,7 +24,7 @@ export const TOP_SIZES = {
 
 /** Listings of a build's runtime/ in the default order; each line is parsed and handed on before the next is read. */
 export async function* readRuntimeListings(runtimeDir: string): AsyncGenerator<StoredListing> {
-  const lines = createInterface({ input: createReadStream(join(runtimeDir, 'listings.jsonl')), crlfDelay: Infinity });
+  const lines = createInterface({ input: createReadStream(join(runtimeDir, RUNTIME_LISTINGS_FILE)), crlfDelay: Infinity });
   for await (const line of lines) if (line) yield JSON.parse(line) as StoredListing;
 }
 

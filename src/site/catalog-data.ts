@@ -5,7 +5,7 @@
 // ranking module, so the pages, the API and llms-full.txt put a listing in the same place.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readRuntimeManifest } from '../artifacts/runtime-manifest.ts';
+import { readRuntimeManifest, runtimeFilesPath } from '../artifacts/runtime-manifest.ts';
 import { categoryKey, readRuntimeListings, TopListsCollector } from '../catalog-view/catalog-view.ts';
 import { LISTING_TYPES, RANKING_METRIC, type ListingType } from '../domain/listing-types.ts';
 import type { StoredListing } from '../domain/listing-view.ts';
@@ -107,7 +107,7 @@ export function loadCatalog(): Promise<CatalogData> {
 /** Stored files of a listing, SKILL.md first; [] when none are stored. */
 export function listingFiles(data: CatalogData, listing: PageListing): ListingFile[] {
   if (listing.files.length === 0) return [];
-  const path = join(data.runtimeDir, 'files', `${listing.doc}.json`);
+  const path = join(data.runtimeDir, runtimeFilesPath(listing.doc));
   return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as ListingFile[]) : [];
 }
 
