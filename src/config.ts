@@ -92,7 +92,7 @@ export interface Config {
   trustProxy: false | true | number;
   rateLimit: { max: number; windowSeconds: number };
   redisUrl: string | undefined;
-  /** The operator's sentence-embedding model (Transformers.js layout) for build and shim; undefined: the committed encoder. */
+  /** The operator's sentence-embedding model (Transformers.js layout) the build embeds with and copies into the build for the shim; undefined: the committed encoder. */
   embeddingModelDir: string | undefined;
   logLevel: string;
   buildOnStart: boolean;
