@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { byValueThenId } from '../src/domain/ranking.ts';
 
 export const CHANGE_LOG_PATH = '/shards/changes.json';
 export const CHANGE_LOG_FORMAT = 1;
@@ -61,6 +62,6 @@ export function patchExport(exportText: string, fromSnapshot: string, log: Chang
   for (const { id } of log.removed) lines.delete(id);
   for (const line of log.records) lines.set(idOf(line), line);
   const rows = [...lines].map(([id, line]) => ({ id, line, installs: (JSON.parse(line) as { installs: number }).installs }));
-  rows.sort((a, b) => b.installs - a.installs || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  rows.sort(byValueThenId((row) => row.installs, (row) => row.id));
   return rows.map((row) => row.line + '\n').join('');
 }

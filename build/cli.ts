@@ -174,6 +174,8 @@ async function buildFromOptions(opts: BuildCommandOptions, cfg: Config): Promise
       dataDir: cfg.dataDir,
       exportPath: input?.path,
       baseUrl: cfg.baseUrl,
+      redisUrl: cfg.redisUrl,
+      embeddingModelDir: cfg.embeddingModelDir,
       skipInvalid: opts.skipInvalid,
       rejectsPath: opts.skipInvalid ? resolve(opts.rejects) : undefined,
       // The pipeline's bars only make sense on a terminal; the stage timings are printed after the build.
@@ -296,7 +298,8 @@ program
   .action(async (baseUrl: string, dir: string, opts: { concurrency: number; retries: number; publicUrl?: string; build: boolean; json?: boolean; quiet?: boolean }) => {
     if (!isUrl(baseUrl)) throw new UsageError('<base-url> must be an http(s) URL');
     if (opts.publicUrl !== undefined && !isUrl(opts.publicUrl)) throw new UsageError('--public-url must be an http(s) URL');
-    const publicUrl = opts.publicUrl ?? config({}).baseUrl;
+    const cfg = config({});
+    const publicUrl = opts.publicUrl ?? cfg.baseUrl;
     const controller = new AbortController();
     const interrupt = () => controller.abort();
     process.once('SIGINT', interrupt);
@@ -310,6 +313,7 @@ program
         concurrency: opts.concurrency,
         retries: opts.retries,
         build: opts.build,
+        embeddingModelDir: cfg.embeddingModelDir,
         verbose: !opts.quiet && !opts.json,
         signal: controller.signal,
         onProgress: (done, total) => files.update(done, total),
@@ -339,7 +343,7 @@ program
   .action(async (dir: string, opts: { port?: number; host?: string; publicUrl?: string; quiet?: boolean }) => {
     if (opts.publicUrl !== undefined && !isUrl(opts.publicUrl)) throw new UsageError('--public-url must be an http(s) URL');
     const cfg = config({}, { ...(opts.port !== undefined ? { port: opts.port } : {}), ...(opts.host ? { host: opts.host } : {}) });
-    const target = await resolveServeTarget(dir, { publicUrl: opts.publicUrl, defaultPublicUrl: cfg.baseUrl, verbose: !opts.quiet });
+    const target = await resolveServeTarget(dir, { publicUrl: opts.publicUrl, defaultPublicUrl: cfg.baseUrl, embeddingModelDir: cfg.embeddingModelDir, verbose: !opts.quiet });
     if (target.built) console.log(`built ${target.kind} ${dir}`);
     // The shim runs as its own process (the build never imports the server); signals pass through to it.
     const args = [SERVE_ENTRY, '--build-dir', target.buildDir, '--data-dir', target.dataDir, '--label', `${target.kind} ${dir}`, '--port', String(cfg.port), '--host', cfg.host];

@@ -1,6 +1,7 @@
-// The one build command: ingest → index → (embeddings, site, discovery, shards: later stages) → switch.
+// The one build command: ingest → index → embeddings → site → shards → discovery → front → switch.
 // Every stage writes into a fresh build directory; `current` moves to it only when all stages succeeded,
-// so a failed build leaves the previous output serving.
+// so a failed build leaves the previous output serving. The environment is read by the caller (src/config.ts)
+// and comes in as options; nothing here reads process.env.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -12,6 +13,7 @@ import type { Stage, StageContext } from './stage.ts';
 
 export type { Stage, StageContext } from './stage.ts';
 import { buildRuntimeArtifacts } from './runtime-artifacts.ts';
+import { RuntimeWriter } from './runtime-writer.ts';
 import { readRuntimeManifest, type RuntimeManifest } from '../src/artifacts/runtime-manifest.ts';
 import { readSearchTrend } from './search-trend.ts';
 
@@ -35,6 +37,10 @@ export interface BuildOptions {
   searchTrend?: ReadonlyMap<string, number>;
   /** Removed listings as given (a mirror's: the origin's /shards/gone.json), id → last day listed. */
   gone?: ReadonlyMap<string, string>;
+  /** Config.redisUrl: where the shims count searches; unset: <data>/signals.db. Not read when searchTrend is given. */
+  redisUrl?: string | undefined;
+  /** Config.embeddingModelDir: the operator's embedding model; unset: the committed distilled encoder. */
+  embeddingModelDir?: string | undefined;
 }
 
 export interface BuildResult {
@@ -49,7 +55,7 @@ export interface BuildResult {
 export const INDEX_STAGE: Stage = {
   name: 'index',
   async run(ctx) {
-    ctx.runtime = await buildRuntimeArtifacts({ db: ctx.db, outDir: join(ctx.buildDir, 'runtime'), searchTrend: ctx.searchTrend, gone: ctx.gone, onProgress: ctx.progress });
+    ctx.runtime = await buildRuntimeArtifacts({ db: ctx.db, out: ctx.runtimeOut, searchTrend: ctx.searchTrend, gone: ctx.gone, onProgress: ctx.progress });
   },
 };
 
@@ -61,7 +67,8 @@ export async function defaultStages(): Promise<Stage[]> {
   const { SITE_STAGE } = await import('./site-stage.ts');
   const { EMBEDDINGS_STAGE } = await import('./embeddings/embeddings-stage.ts');
   const { FRONT_STAGE } = await import('./front-stage.ts');
-  // The site stage moves Astro's output into site/, so it runs before the stages that add files there.
+  // The site stage runs before the stages that add files to site/: it precompresses every file there with the
+  // page settings, which would overwrite the .br/.gz the SiteWriter made for shards and discovery files.
   // The front renders last: it reads the manifests the other stages leave in site/.
   return [INDEX_STAGE, EMBEDDINGS_STAGE, SITE_STAGE, SHARDS_STAGE, DISCOVERY_STAGE, FRONT_STAGE];
 }
@@ -80,10 +87,10 @@ function hashTree(hash: ReturnType<typeof createHash>, path: string): void {
 }
 
 /** What a build's output depends on: the snapshot, the public origin, the search counters, the code, the model. */
-function buildFingerprint(db: CatalogDb, baseUrl: string, searchTrend: ReadonlyMap<string, number>, stages: Stage[], gone: ReadonlyMap<string, string> = new Map()): string {
+function buildFingerprint(db: CatalogDb, baseUrl: string, model: string | undefined, searchTrend: ReadonlyMap<string, number>, stages: Stage[], gone: ReadonlyMap<string, string> = new Map()): string {
   const hash = createHash('sha256');
   const meta = readMeta(db);
-  hash.update(JSON.stringify({ snapshot: meta.snapshotHash, historyEnd: meta.historyEnd, baseUrl, model: process.env.CATALOG_EMBEDDING_MODEL_DIR ?? '', stages: stages.map((s) => s.name) }));
+  hash.update(JSON.stringify({ snapshot: meta.snapshotHash, historyEnd: meta.historyEnd, baseUrl, model: model ?? '', stages: stages.map((s) => s.name) }));
   for (const [id, value] of [...searchTrend.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) hash.update(`${id}=${value};`);
   for (const [id, day] of [...gone.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) hash.update(`gone:${id}=${day};`);
   for (const path of CODE_PATHS) hashTree(hash, join(REPO_ROOT, path));
@@ -141,9 +148,9 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     try {
       // searchTrend folds in the shim's counters of the recent window: Redis when the shims share one
       // (the same REDIS_URL the shim reads), else <data>/signals.db.
-      const searchTrend = options.searchTrend ?? await readSearchTrend({ dataDir: dirs.dataDir, redisUrl: process.env.REDIS_URL || undefined });
+      const searchTrend = options.searchTrend ?? await readSearchTrend({ dataDir: dirs.dataDir, redisUrl: options.redisUrl || undefined });
       const stages = options.stages ?? (await defaultStages());
-      const fingerprint = buildFingerprint(db, options.baseUrl, searchTrend, stages, options.gone);
+      const fingerprint = buildFingerprint(db, options.baseUrl, options.embeddingModelDir, searchTrend, stages, options.gone);
       const serving = currentBuild(dirs);
       if (serving && !options.force && existsSync(join(serving, 'build.json')) && JSON.parse(readFileSync(join(serving, 'build.json'), 'utf8')).fingerprint === fingerprint) {
         // Same snapshot, origin, counters, code and model as the build being served: its output would be identical.
@@ -152,7 +159,19 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
         return { buildDir: serving, unchanged: true, timings, ingest: report, runtime };
       }
       buildDir = newBuildDir(dirs);
-      const ctx: StageContext = { dirs, buildDir, baseUrl: options.baseUrl, db, runtime: undefined, searchTrend, gone: options.gone, progress: () => undefined, log };
+      const ctx: StageContext = {
+        dirs,
+        buildDir,
+        baseUrl: options.baseUrl,
+        db,
+        runtimeOut: new RuntimeWriter(join(buildDir, 'runtime')),
+        runtime: undefined,
+        searchTrend,
+        gone: options.gone,
+        embeddingModelDir: options.embeddingModelDir,
+        progress: () => undefined,
+        log,
+      };
       for (const stage of stages) {
         await timed(stage.name, async (progress) => {
           ctx.progress = progress;

@@ -1,20 +1,20 @@
 // The "index" stage: listing records → the artifacts the shim loads at start without re-indexing anything:
 // listing JSON lines with byte offsets, numeric columns and sort orders, filter postings, the keyword
-// index (src/search/index-file.ts), stored files, and a manifest with stats and categories. The records come from a
-// RuntimeSource: the SQLite store for a build, or the published JSON shards for an offline mirror
-// (build/mirror/shard-source.ts); both go through this one code path, so a mirror serves the same answers.
-import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
+// index (src/search/index-file.ts), stored files, and a manifest with stats and categories. The records come from
+// the SQLite store (an offline mirror ingests the origin's published export into its own, so it goes through this
+// same code path and serves the same answers), read in passes through a RuntimeSource. Every file goes through the
+// RuntimeWriter, which records the manifest last.
 import { once } from 'node:events';
-import { join } from 'node:path';
 import { LISTING_TYPES, typeCode, type ListingType } from '../src/domain/listing-types.ts';
 import { categoryLabel } from '../src/domain/categories.ts';
-import { popularityPrior, trendingScore } from '../src/domain/ranking.ts';
+import { byValueThenId, compareIds, popularityPrior, trendingScore } from '../src/domain/ranking.ts';
 import { KeywordIndexBuilder } from '../src/search/index-builder.ts';
 import { writeKeywordIndex } from '../src/search/index-file.ts';
 import { toStoredListing, type StoredListing } from '../src/domain/listing-view.ts';
 import type { ListingRecord, Category, ListingFile } from '../src/domain/schemas.ts';
 import { addDays, readMeta, type CatalogDb } from './catalog-db.ts';
-import { KEYWORD_INDEX_DIR, RUNTIME_FORMAT, RUNTIME_GONE_FILE, RUNTIME_MANIFEST_FILE, writeRuntimeColumns, type RuntimeManifest } from '../src/artifacts/runtime-manifest.ts';
+import { KEYWORD_INDEX_DIR, RUNTIME_FILES_DIR, RUNTIME_FORMAT, RUNTIME_GONE_FILE, RUNTIME_IDS_FILE, RUNTIME_LISTINGS_FILE, runtimeFilesPath, type RuntimeManifest } from '../src/artifacts/runtime-manifest.ts';
+import type { RuntimeWriter } from './runtime-writer.ts';
 
 /** The numbers of one listing that decide its place in every order. */
 export interface SourceRow {
@@ -23,28 +23,26 @@ export interface SourceRow {
   installs: number;
   stars: number;
   trending: number;
-  /** The score the source already carries (a mirror's); the build's searchTrend option overrides it. */
-  searchTrend?: number;
 }
 
-/** Where the index stage reads listings from; every pass yields the default order (installs desc, id asc). */
-export interface RuntimeSource {
+/** How the index stage reads the store, pass by pass; every pass yields the default order (installs desc, id asc). */
+interface RuntimeSource {
   meta(): { snapshotHash: string; lastUpdated: string };
   /** Pass 1: every listing's numbers. */
-  rows(): AsyncIterable<SourceRow> | Iterable<SourceRow>;
+  rows(): Iterable<SourceRow>;
   /** Pass 2: every listing as stored (its trending and searchTrend are set from pass 1 before writing). */
-  listings(): AsyncIterable<StoredListing> | Iterable<StoredListing>;
+  listings(): Iterable<StoredListing>;
   /** Listings no longer listed whose history the store keeps: id and the last day they were listed. */
   gone(): Iterable<{ id: string; lastListed: string }>;
   /** Stored files as the JSON text of a ListingFile array, per listing id that has any, in any order. */
-  files(): AsyncIterable<{ id: string; json: string }> | Iterable<{ id: string; json: string }>;
+  files(): Iterable<{ id: string; json: string }>;
 }
 
 export interface RuntimeBuildOptions {
-  /** The SQLite store to read; shorthand for `source: catalogDbSource(db)`. */
-  db?: CatalogDb;
-  source?: RuntimeSource;
-  outDir: string;
+  /** The SQLite store to read. */
+  db: CatalogDb;
+  /** The build's runtime/. */
+  out: RuntimeWriter;
   /** searchTrend per listing id, folded in by the rebuild from the shim's counters. */
   searchTrend?: ReadonlyMap<string, number>;
   /** Removed listings as given (a mirror's: the origin's), id → last day listed, beside the source's own. */
@@ -55,12 +53,8 @@ export interface RuntimeBuildOptions {
 /** Trending reads the newest 30 days of the stored history (7-day window against the 23 days before it). */
 export const TRENDING_HISTORY_DAYS = 30;
 
-function compareIds(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 /** The SQLite store as a source: trending from the newest days of each listing's install history. */
-export function catalogDbSource(db: CatalogDb): RuntimeSource {
+function catalogDbSource(db: CatalogDb): RuntimeSource {
   return {
     meta() {
       const meta = readMeta(db);
@@ -101,15 +95,15 @@ export function catalogDbSource(db: CatalogDb): RuntimeSource {
 }
 
 export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promise<RuntimeManifest> {
-  const { outDir } = options;
-  const source = options.source ?? (options.db ? catalogDbSource(options.db) : undefined);
-  if (!source) throw new Error('buildRuntimeArtifacts needs a db or a source');
-  mkdirSync(join(outDir, 'files'), { recursive: true });
+  const { out } = options;
+  const source = catalogDbSource(options.db);
+  // files/<doc>.json: the folder is there even when no listing has stored files.
+  out.folder(RUNTIME_FILES_DIR);
   const meta = source.meta();
 
   // Pass 1: the numbers that decide the document order (installs desc, id asc) and the other sorts.
   const rows: SourceRow[] = [];
-  for await (const row of source.rows()) rows.push(row);
+  for (const row of source.rows()) rows.push(row);
   const count = rows.length;
   const ids: string[] = new Array(count);
   const type = new Uint8Array(count);
@@ -125,7 +119,7 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
     installs[doc] = Math.min(row.installs, 0xffffffff);
     stars[doc] = Math.min(row.stars, 0xffffffff);
     trending[doc] = row.trending;
-    searchTrend[doc] = options.searchTrend?.get(row.id) ?? row.searchTrend ?? 0;
+    searchTrend[doc] = options.searchTrend?.get(row.id) ?? 0;
     popularity[doc] = popularityPrior(row.type, row.installs, row.stars);
   });
   rows.length = 0;
@@ -136,7 +130,7 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
   byId.forEach((doc, rank) => (idRank[doc] = rank));
   const order = (value: Float32Array | Uint32Array): Uint32Array => {
     const perm = Uint32Array.from({ length: count }, (_, i) => i);
-    perm.sort((a, b) => value[b]! - value[a]! || idRank[a]! - idRank[b]!);
+    perm.sort(byValueThenId((doc) => value[doc]!, (doc) => idRank[doc]!));
     return perm;
   };
   const permStars = order(stars);
@@ -157,7 +151,7 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
     else if (list[list.length - 1] !== doc) list.push(doc);
   };
   const offsets = new Float64Array(count + 1);
-  const listingsOut = createWriteStream(join(outDir, 'listings.jsonl'));
+  const listingsOut = out.stream(RUNTIME_LISTINGS_FILE);
   let bytes = 0;
   let doc = 0;
   const byType = Object.fromEntries(LISTING_TYPES.map((t) => [t, 0])) as Record<ListingType, number>;
@@ -167,7 +161,7 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
   let totalInstalls = 0;
   const docOf = new Map<string, number>();
   ids.forEach((id, i) => docOf.set(id, i));
-  for await (const view of source.listings()) {
+  for (const view of source.listings()) {
     if (ids[doc] !== view.id) throw new Error(`document order changed while reading ${view.id}`);
     // Assigning existing keys keeps their place, so the stored JSON has the field order of toStoredListing.
     view.trending = trending[doc]!;
@@ -214,7 +208,7 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
     at += list.length;
   }
 
-  const columns = writeRuntimeColumns(outDir, {
+  const columns = out.columns({
     offsets,
     type,
     installs,
@@ -232,21 +226,21 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
     rankSearchTrend: inverse(permSearchTrend),
     postings: postingData,
   });
-  writeFileSync(join(outDir, 'ids.txt'), ids.join('\n'));
+  out.write(RUNTIME_IDS_FILE, ids.join('\n'));
   const current = new Set(ids.map((id) => id.slice(id.lastIndexOf('#') + 1)));
   const gone: Record<string, string> = {};
   // A slug taken again by a listed listing answers as that listing, not as the removed one.
   for (const { id, lastListed } of source.gone()) if (!current.has(id.slice(id.lastIndexOf('#') + 1))) gone[id] = lastListed;
   for (const [id, lastListed] of options.gone ?? []) if (!current.has(id.slice(id.lastIndexOf('#') + 1)) && !(id in gone)) gone[id] = lastListed;
-  writeFileSync(join(outDir, RUNTIME_GONE_FILE), JSON.stringify(gone));
+  out.write(RUNTIME_GONE_FILE, JSON.stringify(gone));
 
-  writeKeywordIndex(join(outDir, KEYWORD_INDEX_DIR), keywords.finish());
+  writeKeywordIndex(out.folder(KEYWORD_INDEX_DIR), keywords.finish());
 
   let filesStored = 0;
-  for await (const { id, json } of source.files()) {
+  for (const { id, json } of source.files()) {
     const fileDoc = docOf.get(id);
     if (fileDoc === undefined) continue;
-    writeFileSync(join(outDir, 'files', `${fileDoc}.json`), json);
+    out.write(runtimeFilesPath(fileDoc), json);
     filesStored++;
   }
 
@@ -268,6 +262,6 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
     stats: { total: count, byType, installs: totalInstalls, installsByType, realMetrics, updatedAt: lastUpdated },
     categories,
   };
-  writeFileSync(join(outDir, RUNTIME_MANIFEST_FILE), JSON.stringify(manifest));
+  out.recordManifest(manifest);
   return manifest;
 }

@@ -10,7 +10,7 @@ import { withUrl } from '../src/domain/listing-view.ts';
 import { currentBuild, type BuildDirs } from '../src/artifacts/build-dirs.ts';
 import { CHANGE_LOG_PATH, changeLog } from './change-log.ts';
 import { exportCatalog } from './export-writer.ts';
-import { readRuntimeManifest, RUNTIME_GONE_FILE } from '../src/artifacts/runtime-manifest.ts';
+import { readRuntimeManifest, RUNTIME_GONE_FILE, RUNTIME_IDS_FILE, RUNTIME_LISTINGS_FILE, runtimeFilesPath } from '../src/artifacts/runtime-manifest.ts';
 import type { Stage } from './stage.ts';
 import { SiteWriter } from './site-writer.ts';
 
@@ -103,8 +103,8 @@ export const SHARDS_STAGE: Stage = {
       collection.count += items.length;
       pending.set(name, []);
     };
-    const ids = readFileSync(join(runtimeDir, 'ids.txt'), 'utf8').split('\n');
-    const lines = createInterface({ input: createReadStream(join(runtimeDir, 'listings.jsonl')), crlfDelay: Infinity });
+    const ids = readFileSync(join(runtimeDir, RUNTIME_IDS_FILE), 'utf8').split('\n');
+    const lines = createInterface({ input: createReadStream(join(runtimeDir, RUNTIME_LISTINGS_FILE)), crlfDelay: Infinity });
     const files: ShardEntry[] = [];
     let doc = 0;
     for await (const line of lines) {
@@ -117,7 +117,7 @@ export const SHARDS_STAGE: Stage = {
         pending.get(name)!.push(json);
         if (pending.get(name)!.length === SHARD_PAGE_SIZE) flush(name);
       }
-      const filesPath = join(runtimeDir, 'files', `${doc}.json`);
+      const filesPath = join(runtimeDir, runtimeFilesPath(doc));
       if (existsSync(filesPath)) {
         const body = readFileSync(filesPath);
         const path = `${SHARDS_ROOT}/files/${slug}.json`;

@@ -18,14 +18,19 @@ export interface GeneratedFile {
   headers?: Record<string, string>;
 }
 
-export type { HeadersManifest, NegotiationManifest } from '../src/domain/static-serving.ts';
-
 const IMPLIED: Record<string, string> = {
   '.html': 'text/html', '.json': 'application/json', '.txt': 'text/plain', '.md': 'text/markdown', '.xml': 'application/xml',
   '.yaml': 'application/yaml', '.css': 'text/css', '.js': 'text/javascript',
 };
 /** Smaller files are served as they are: the encoding would cost more than it saves. */
 export const COMPRESS_MIN_BYTES = 512;
+
+/** `path` as a path relative to a writer's root; refuses one that is empty or leaves the root (`..`). */
+export function pathInside(path: string, rootName: string): string {
+  const relative = normalize(path).replace(/^([/\\])+/, '');
+  if (relative === '' || relative === '.' || relative.split(sep).includes('..')) throw new Error(`refusing to write outside the ${rootName}: ${path}`);
+  return relative;
+}
 
 export class SiteWriter {
   readonly root: string;
@@ -43,8 +48,7 @@ export class SiteWriter {
   }
 
   write(file: GeneratedFile, options: { compress?: boolean } = {}): void {
-    const relative = normalize(file.path).replace(/^([/\\])+/, '');
-    if (relative === '' || relative.split(sep).includes('..')) throw new Error(`refusing to write outside the site: ${file.path}`);
+    const relative = pathInside(file.path, 'site');
     const full = join(this.root, relative);
     mkdirSync(dirname(full), { recursive: true });
     const body = typeof file.body === 'string' ? Buffer.from(file.body) : file.body;

@@ -3,17 +3,23 @@
 import type { BuildDirs } from '../src/artifacts/build-dirs.ts';
 import type { RuntimeManifest } from '../src/artifacts/runtime-manifest.ts';
 import type { CatalogDb } from './catalog-db.ts';
+import type { RuntimeWriter } from './runtime-writer.ts';
 
 export interface StageContext {
   dirs: BuildDirs;
   buildDir: string;
   baseUrl: string;
   db: CatalogDb;
+  /** The one writer of <buildDir>/runtime: every file the index and embeddings stages make goes through it. */
+  runtimeOut: RuntimeWriter;
+  /** The runtime manifest, once the index stage has recorded it. */
   runtime: RuntimeManifest | undefined;
   /** searchTrend per listing id, folded in from the shim's counters of the recent window. */
   searchTrend: ReadonlyMap<string, number>;
   /** Removed listings as given (a mirror's: the origin's), id → last day listed, beside those this store remembers. */
   gone?: ReadonlyMap<string, string> | undefined;
+  /** The operator's embedding model (Config.embeddingModelDir); undefined: the committed distilled encoder. */
+  embeddingModelDir?: string | undefined;
   progress(done: number, total: number): void;
   log(message: string): void;
 }

@@ -35,6 +35,7 @@ const EnvSchema = z.object({
   RATE_LIMIT_MAX: z.coerce.number().int().positive().default(LIMITS.rateLimit.max),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(LIMITS.rateLimit.windowSeconds),
   REDIS_URL: z.string().optional(),
+  CATALOG_EMBEDDING_MODEL_DIR: z.string().trim().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CATALOG_BUILD_ON_START: boolish.default(true),
   STAFF_JWT_ISSUER: z.string().trim().optional(),
@@ -91,6 +92,8 @@ export interface Config {
   trustProxy: false | true | number;
   rateLimit: { max: number; windowSeconds: number };
   redisUrl: string | undefined;
+  /** The operator's sentence-embedding model (Transformers.js layout) the build embeds with and copies into the build for the shim; undefined: the committed encoder. */
+  embeddingModelDir: string | undefined;
   logLevel: string;
   buildOnStart: boolean;
   staffAuth: StaffAuthConfig;
@@ -125,6 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustProxy: e.TRUST_PROXY,
     rateLimit: { max: e.RATE_LIMIT_MAX, windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS },
     redisUrl: e.REDIS_URL,
+    embeddingModelDir: e.CATALOG_EMBEDDING_MODEL_DIR || undefined,
     logLevel: e.LOG_LEVEL,
     buildOnStart: e.CATALOG_BUILD_ON_START,
     staffAuth,

@@ -9,7 +9,8 @@ import { LISTING_TYPES, TYPE_LABELS } from '../../src/domain/listing-types.ts';
 import { SITE_PATHS } from '../../src/domain/site-paths.ts';
 import type { StageContext } from '../stage.ts';
 import type { GeneratedFile } from '../site-writer.ts';
-import { catalogHighlights, HIGHLIGHT_SIZES, type Highlights, type ListingSummary } from './catalog-reader.ts';
+import { catalogHighlights, type Highlights, type ListingSummary } from './catalog-reader.ts';
+import { TOP_SIZES } from '../../src/catalog-view/catalog-view.ts';
 import { MEDIA_TYPES, operationPath, requireRuntime } from './site-links.ts';
 
 type Json = Record<string, unknown>;
@@ -18,7 +19,7 @@ type Json = Record<string, unknown>;
 export function feedListings(highlights: Highlights): ListingSummary[] {
   const seen = new Set<string>();
   const out: ListingSummary[] = [];
-  for (const listing of [...highlights.overall, ...LISTING_TYPES.flatMap((type) => highlights.byType[type].slice(0, HIGHLIGHT_SIZES.perType))]) {
+  for (const listing of [...highlights.overall, ...LISTING_TYPES.flatMap((type) => highlights.byType[type].slice(0, TOP_SIZES.perType))]) {
     if (seen.has(listing.id)) continue;
     seen.add(listing.id);
     out.push(listing);
@@ -67,7 +68,7 @@ export function dataFeed(ctx: Pick<StageContext, 'baseUrl' | 'runtime'>, highlig
     '@id': feedUrl,
     name: `${BRAND}: top listings`,
     description:
-      `${TAGLINE} The first ${HIGHLIGHT_SIZES.overall} listings by installs, then the top ${HIGHLIGHT_SIZES.perType} of each type by its ranking ` +
+      `${TAGLINE} The first ${TOP_SIZES.overall} listings by installs, then the top ${TOP_SIZES.perType} of each type by its ranking ` +
       'metric (installs for skills, plugins and workflows; repository stars for MCP servers and marketplaces). interactionStatistic carries only real figures.',
     url: feedUrl,
     dateModified: runtime.lastUpdated,

@@ -12,7 +12,8 @@ import type { Category } from '../../src/domain/schemas.ts';
 import type { RuntimeManifest } from '../../src/artifacts/runtime-manifest.ts';
 import type { StageContext } from '../stage.ts';
 import type { GeneratedFile } from '../site-writer.ts';
-import { catalogHighlights, shortlistKey, type Highlights, type ListingSummary } from './catalog-reader.ts';
+import { catalogHighlights, type Highlights, type ListingSummary } from './catalog-reader.ts';
+import { categoryKey } from '../../src/catalog-view/catalog-view.ts';
 import { absolutizeLinks, cell, demoteHeadings, formatCount, inlineText, link, oneLine, table, withoutTitle } from './markdown.ts';
 import { EXTRA_PATHS, MEDIA_TYPES, operationPath, requireRuntime } from './site-links.ts';
 
@@ -178,7 +179,7 @@ export function llmsFullTxt(input: LlmsInput): string {
     if (categories.length === 0) continue;
     parts.push('', `### ${TYPE_LABELS[type].plural}`);
     for (const category of categories) {
-      const listings = highlights.shortlists.get(shortlistKey(type, category.name)) ?? [];
+      const listings = highlights.shortlists.get(categoryKey(type, category.name)) ?? [];
       parts.push('', `#### ${TYPE_LABELS[type].plural}: ${category.label}`, '');
       parts.push(`${formatCount(category.count)} listings, ranked by ${RANKING_METRIC[type]}: ${link('comparison page', baseUrl + SITE_PATHS.compare(type, category.name))}`, '');
       parts.push(shortlistTable(baseUrl, category, listings));

@@ -16,13 +16,14 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Stage } from '../stage.ts';
+import { RuntimeWriter } from '../runtime-writer.ts';
 import { EMBEDDINGS_DIR, MODEL_SUBDIR, readQuantized } from '../../src/artifacts/embeddings.ts';
-import { linkOrCopy } from '../../src/artifacts/link-file.ts';
+import { RUNTIME_LISTINGS_FILE } from '../../src/artifacts/runtime-manifest.ts';
 import { HNSW_MIN_ROWS, readHnswGraph, writeHnswForDocuments, writeHnswGraph } from '../../src/search/hnsw.ts';
-import { MODEL_DIR_ENV, listingText, loadEmbedder, resolveModelDir } from '../../src/embeddings/embedder.ts';
+import { listingText, loadEmbedder } from '../../src/embeddings/embedder.ts';
 import { DEFAULT_ENCODER_DIR, loadStaticEncoder } from '../../src/embeddings/static-encoder.ts';
 import { quantize, writeVectors } from '../../src/search/vectors.ts';
 
@@ -47,10 +48,12 @@ export interface EmbeddingsReport {
 }
 
 export interface EmbeddingsOptions {
-  runtimeDir: string;
+  /** The build's runtime/: its writer (the build's own, in the stage), or its path (a writer is made over it). */
+  runtimeDir: RuntimeWriter | string;
   /** <data>/cache/embeddings */
   cacheDir: string;
-  env?: Record<string, string | undefined>;
+  /** The operator's model directory (Config.embeddingModelDir, Transformers.js layout); unset: the distilled encoder. */
+  modelDir?: string | undefined;
   progress?: (done: number, total: number) => void;
   /** Catalogs with at least this many listings also get the approximate index (default HNSW_MIN_ROWS). */
   hnswMinRows?: number;
@@ -60,8 +63,9 @@ export const EMBEDDINGS_STAGE: Stage = {
   name: 'embeddings',
   async run(ctx) {
     const report = await buildEmbeddings({
-      runtimeDir: join(ctx.buildDir, 'runtime'),
+      runtimeDir: ctx.runtimeOut,
       cacheDir: join(ctx.dirs.dataDir, 'cache', EMBEDDINGS_DIR),
+      modelDir: ctx.embeddingModelDir,
       progress: ctx.progress,
     });
     ctx.log(
@@ -88,17 +92,6 @@ async function sourcesHash(files: readonly string[]): Promise<string> {
   return hash.digest('hex');
 }
 
-/** Hard-links every file of a directory tree (copies when linking is not possible, e.g. across devices). */
-async function linkTree(from: string, to: string): Promise<void> {
-  await mkdir(to, { recursive: true });
-  for (const entry of await readdir(from, { withFileTypes: true })) {
-    const source = join(from, entry.name);
-    const target = join(to, entry.name);
-    if (entry.isDirectory()) await linkTree(source, target);
-    else if (entry.isFile()) await linkOrCopy(source, target);
-  }
-}
-
 /** Writes into `<dir>.tmp-<pid>` and renames, so a cache entry is complete or absent. */
 async function atomicDir(dir: string, fill: (tmp: string) => Promise<void>): Promise<void> {
   const tmp = `${dir}.tmp-${process.pid}`;
@@ -123,7 +116,6 @@ async function pruneCache(cacheDir: string, used: string): Promise<void> {
 
 /** Embeds every listing of a runtime directory (see the header) and writes runtime/embeddings. */
 export async function buildEmbeddings(options: EmbeddingsOptions): Promise<EmbeddingsReport> {
-  const env = options.env ?? process.env;
   const timings: Record<string, number> = {};
   let t0 = performance.now();
   const lap = (name: string) => {
@@ -132,7 +124,8 @@ export async function buildEmbeddings(options: EmbeddingsOptions): Promise<Embed
     t0 = t;
   };
 
-  const texts = await readTexts(join(options.runtimeDir, 'listings.jsonl'));
+  const out = typeof options.runtimeDir === 'string' ? new RuntimeWriter(options.runtimeDir) : options.runtimeDir;
+  const texts = await readTexts(join(out.root, RUNTIME_LISTINGS_FILE));
   // Distinct texts in code-unit order: the model and the cached vectors depend only on the set of texts.
   const sorted = [...new Set(texts)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const row = new Map<string, number>();
@@ -144,19 +137,19 @@ export async function buildEmbeddings(options: EmbeddingsOptions): Promise<Embed
   await mkdir(entryDir, { recursive: true });
   lap('read');
 
-  const outDir = join(options.runtimeDir, EMBEDDINGS_DIR);
+  const outDir = out.folder(EMBEDDINGS_DIR);
   const modelOut = join(outDir, MODEL_SUBDIR);
-  await rm(outDir, { recursive: true, force: true });
   let model: EmbeddingsReport['model'];
   let embedder: { modelId: string; dims: number; embed(texts: readonly string[]): Promise<Float32Array[]>; dispose(): Promise<void> };
-  if (env[MODEL_DIR_ENV]?.trim()) {
+  const configured = options.modelDir?.trim();
+  if (configured) {
     // An operator's (pretrained) model is copied into the build, so the shim loads exactly what embedded the listings.
     model = 'configured';
-    await linkTree(resolveModelDir(modelOut, env), modelOut);
+    await out.linkTree(resolve(configured), join(EMBEDDINGS_DIR, MODEL_SUBDIR));
     embedder = await loadEmbedder(modelOut);
   } else {
     model = 'distilled';
-    await linkTree(DEFAULT_ENCODER_DIR, modelOut);
+    await out.linkTree(DEFAULT_ENCODER_DIR, join(EMBEDDINGS_DIR, MODEL_SUBDIR));
     const encoder = await loadStaticEncoder(modelOut);
     embedder = {
       modelId: encoder.modelId,

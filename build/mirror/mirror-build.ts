@@ -76,7 +76,7 @@ export interface MirrorBuild {
 }
 
 /** The mirror's current build for its fetched shards and `publicUrl`, made when missing or stale. */
-export async function ensureMirrorBuild(dir: string, options: { publicUrl?: string | undefined; defaultPublicUrl?: string | undefined; force?: boolean; quiet?: boolean } = {}): Promise<MirrorBuild> {
+export async function ensureMirrorBuild(dir: string, options: { publicUrl?: string | undefined; defaultPublicUrl?: string | undefined; embeddingModelDir?: string | undefined; force?: boolean; quiet?: boolean } = {}): Promise<MirrorBuild> {
   const siteDir = join(dir, 'site');
   const manifestPath = join(siteDir, SHARD_MANIFEST_PATH);
   if (!existsSync(manifestPath)) throw new Error(`${dir} holds no complete mirror (no ${SHARD_MANIFEST_PATH}); run catalog mirror first`);
@@ -102,6 +102,7 @@ export async function ensureMirrorBuild(dir: string, options: { publicUrl?: stri
     // The mirror's store has no history of listings the origin removed: it takes the origin's list, so they answer 410 here too.
     gone: new Map(Object.entries(z.record(z.string(), z.string()).parse(JSON.parse(readFileSync(join(siteDir, manifest.gone.path), 'utf8'))))),
     baseUrl: publicUrl,
+    embeddingModelDir: options.embeddingModelDir,
     quiet: options.quiet ?? true,
     ...(options.force ? { force: true } : {}),
   });

@@ -24,6 +24,8 @@ export interface MirrorOptions {
   publicUrl: string;
   /** Build the mirror's site at the end, so `serve` starts at once (default true). */
   build?: boolean;
+  /** The operator's embedding model for that build (Config.embeddingModelDir); unset: the distilled encoder. */
+  embeddingModelDir?: string | undefined;
   /** Build logs (stage timings) instead of a quiet build. */
   verbose?: boolean;
   onProgress?: (done: number, total: number) => void;
@@ -266,6 +268,6 @@ export async function mirror(options: MirrorOptions): Promise<MirrorReport> {
   const stamp: MirrorStamp = { origin, mirroredAt: new Date().toISOString(), snapshotHash: manifest.snapshotHash, ...(previous?.built ? { built: previous.built } : {}) };
   writeMirrorStamp(options.dir, stamp);
 
-  if (options.build ?? true) report.built = (await ensureMirrorBuild(options.dir, { publicUrl: options.publicUrl, quiet: !options.verbose })).built;
+  if (options.build ?? true) report.built = (await ensureMirrorBuild(options.dir, { publicUrl: options.publicUrl, embeddingModelDir: options.embeddingModelDir, quiet: !options.verbose })).built;
   return report;
 }

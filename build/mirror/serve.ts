@@ -20,11 +20,11 @@ export interface ServeTarget {
 
 export async function resolveServeTarget(
   dir: string,
-  options: { publicUrl?: string | undefined; defaultPublicUrl?: string | undefined; verbose?: boolean } = {},
+  options: { publicUrl?: string | undefined; defaultPublicUrl?: string | undefined; embeddingModelDir?: string | undefined; verbose?: boolean } = {},
 ): Promise<ServeTarget> {
   const root = resolve(dir);
   if (isMirrorDir(root)) {
-    const { buildDir, built } = await ensureMirrorBuild(root, { publicUrl: options.publicUrl, defaultPublicUrl: options.defaultPublicUrl, quiet: !options.verbose });
+    const { buildDir, built } = await ensureMirrorBuild(root, { publicUrl: options.publicUrl, defaultPublicUrl: options.defaultPublicUrl, embeddingModelDir: options.embeddingModelDir, quiet: !options.verbose });
     return { kind: 'mirror', buildDir, dataDir: mirrorDataDir(root), built };
   }
   const current = currentBuild(buildDirs(root));

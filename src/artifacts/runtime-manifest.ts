@@ -12,6 +12,13 @@ export const RUNTIME_FORMAT = 3;
 export const KEYWORD_INDEX_DIR = 'search';
 export const RUNTIME_MANIFEST_FILE = 'manifest.json';
 export const RUNTIME_COLUMNS_FILE = 'columns.bin';
+/** One line of listing JSON per document, in document order (the default order: installs desc, id asc). */
+export const RUNTIME_LISTINGS_FILE = 'listings.jsonl';
+/** The listing id of each document, one per line. */
+export const RUNTIME_IDS_FILE = 'ids.txt';
+/** Stored files: one JSON ListingFile array per document that has any, named by its document number. */
+export const RUNTIME_FILES_DIR = 'files';
+export const runtimeFilesPath = (doc: number): string => `${RUNTIME_FILES_DIR}/${doc}.json`;
 /**
  * Listings that left the catalog while the store still keeps their install history: id → the last day they were
  * listed (YYYY-MM-DD). The shim answers them 410 Gone instead of 404 for as long as they are in it.

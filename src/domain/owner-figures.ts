@@ -3,6 +3,7 @@
 // stars summed over distinct repositories (several listings of one repo share its stars; the largest figure
 // counts once), and the owner's rank among all owners of each type by that type's ranking metric.
 import { LISTING_TYPES, RANKING_METRIC, type ListingType } from './listing-types.ts';
+import { byValueThenId } from './ranking.ts';
 
 export interface TypeFigures {
   count: number;
@@ -61,7 +62,7 @@ export function ownerTable(rows: Iterable<OwnerRow>): OwnerTable {
   const ownersPerType = {} as OwnerTable['ownersPerType'];
   for (const type of LISTING_TYPES) {
     const metric = RANKING_METRIC[type];
-    const ranked = [...owners].filter(([, o]) => o.byType[type]).sort(([ka, a], [kb, b]) => b.byType[type]![metric] - a.byType[type]![metric] || (ka < kb ? -1 : 1));
+    const ranked = [...owners].filter(([, o]) => o.byType[type]).sort(byValueThenId(([, owner]) => owner.byType[type]![metric], ([key]) => key));
     ranks[type] = new Map(ranked.map(([key], i) => [key, i + 1]));
     ownersPerType[type] = ranked.length;
   }

@@ -14,9 +14,23 @@ export interface RankedFields {
   readonly searchTrend: number;
 }
 
-/** Value descending, then id ascending (CONTRACT.md: ties break by id so pages are stable). */
+/** Ids (or their ranks in id order) ascending, by code unit: the tie-break of every ranked list. */
+export function compareIds<K extends string | number>(a: K, b: K): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * The order of every ranked list: value descending, then id ascending (CONTRACT.md: ties break by id so pages
+ * are stable). Listings by a sort, owners by a type's metric, an export's lines by installs, the build's
+ * permutations over document numbers (with each document's rank in id order standing for its id).
+ */
+export function byValueThenId<T>(value: (item: T) => number, id: (item: T) => string | number): (a: T, b: T) => number {
+  return (a, b) => value(b) - value(a) || compareIds(id(a), id(b));
+}
+
+/** Listings by one of the SORTS (value descending, then id ascending). */
 export function compareBy(sort: SortKey): (a: RankedFields, b: RankedFields) => number {
-  return (a, b) => b[sort] - a[sort] || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  return byValueThenId((listing) => listing[sort], (listing) => listing.id);
 }
 
 /** Days in the recent window of the trending score. */

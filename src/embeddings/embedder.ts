@@ -7,8 +7,6 @@ import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { env, pipeline } from '@huggingface/transformers';
 
-/** Environment variable an operator sets to use another (e.g. pretrained) model directory. */
-export const MODEL_DIR_ENV = 'CATALOG_EMBEDDING_MODEL_DIR';
 
 export interface Embedder {
   /** Stable identity of the model; stored next to vectors so a mismatch can be detected. */
@@ -173,12 +171,6 @@ function meanPoolNormalize(hidden: TensorLike, mask: TensorLike): Float32Array[]
 export function isZero(vec: Float32Array): boolean {
   for (let i = 0; i < vec.length; i++) if (vec[i] !== 0) return false;
   return true;
-}
-
-/** The model directory to use: the operator's CATALOG_EMBEDDING_MODEL_DIR when set, else `defaultDir`. */
-export function resolveModelDir(defaultDir: string, environment: Record<string, string | undefined> = process.env): string {
-  const configured = environment[MODEL_DIR_ENV]?.trim();
-  return resolve(configured ? configured : defaultDir);
 }
 
 /** The text embedded for a listing (and the text the model is trained on). */

@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBuild } from '../../build/pipeline.ts';
 import { readSignalWindow } from '../../build/search-trend.ts';
+import { loadConfig } from '../../src/config.ts';
 import { searchTrendScore } from '../../src/domain/ranking.ts';
 import { SITE_PATHS } from '../../src/domain/site-paths.ts';
 import type { Listing, ListingPage, StaffBuildStatus } from '../../src/domain/schemas.ts';
@@ -176,15 +177,9 @@ describe('searchTrend through Redis', () => {
     // Nothing was written beside the snapshot: Redis holds the counters.
     expect((await readSignalWindow({ dataDir })).size).toBe(0);
 
-    const previous = process.env.REDIS_URL;
-    process.env.REDIS_URL = redis.url;
-    try {
-      const { buildDir } = await runBuild({ dataDir, baseUrl: TEST_BASE_URL, quiet: true });
-      server.app.reload(buildDir);
-    } finally {
-      if (previous === undefined) delete process.env.REDIS_URL;
-      else process.env.REDIS_URL = previous;
-    }
+    // The CLI hands the pipeline REDIS_URL through the loaded Config, as here.
+    const { buildDir } = await runBuild({ dataDir, baseUrl: TEST_BASE_URL, quiet: true, redisUrl: loadConfig({ REDIS_URL: redis.url }).redisUrl });
+    server.app.reload(buildDir);
     const order = expectedOrder(tally);
     const page = await json<ListingPage>(await server.fetch(`/api/v1/listings?sort=searchTrend&limit=${order.length}`));
     expect(page.items.map((l) => l.id)).toEqual(order);

@@ -2,7 +2,7 @@
 // default order, then each type's top 20 by its ranking metric), served as JSON-LD by default and as JSON to a
 // client that asks for JSON, and that it states only real figures as interaction statistics.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HIGHLIGHT_SIZES } from '../../build/discovery/catalog-reader.ts';
+import { TOP_SIZES } from '../../src/catalog-view/catalog-view.ts';
 import { LISTING_TYPES, RANKING_METRIC } from '../../src/domain/listing-types.ts';
 import { json, startInProcess, TEST_BASE_URL, type TestServer } from '../support/server.ts';
 
@@ -76,13 +76,13 @@ describe('/feeds/listings.json', () => {
   it('holds the API\'s first 100 listings, then the top 20 of each type, each listing once', async () => {
     const ids = feed.dataFeedElement.map((e) => e.item.identifier);
     expect(new Set(ids).size).toBe(ids.length);
-    const overall = await listings(`limit=${HIGHLIGHT_SIZES.overall}`);
+    const overall = await listings(`limit=${TOP_SIZES.overall}`);
     expect(ids.slice(0, overall.length)).toEqual(overall.map((l) => l.id));
     for (const type of LISTING_TYPES) {
-      const top = await listings(`type=${type}&sort=${RANKING_METRIC[type]}&limit=${HIGHLIGHT_SIZES.perType}`);
+      const top = await listings(`type=${type}&sort=${RANKING_METRIC[type]}&limit=${TOP_SIZES.perType}`);
       for (const listing of top) expect(ids, `${type} ${listing.id}`).toContain(listing.id);
     }
-    expect(ids.length).toBeLessThanOrEqual(HIGHLIGHT_SIZES.overall + LISTING_TYPES.length * HIGHLIGHT_SIZES.perType);
+    expect(ids.length).toBeLessThanOrEqual(TOP_SIZES.overall + LISTING_TYPES.length * TOP_SIZES.perType);
   });
 
   it('carries each listing as the API has it, and an interaction statistic only for a real figure', async () => {

@@ -49,7 +49,7 @@ async function evalBuild(): Promise<string> {
   const existing = currentBuild(buildDirs(dataDir));
   if (existing && existsSync(stampPath) && readFileSync(stampPath, 'utf8') === stamp && existsSync(join(existing, 'runtime', 'embeddings'))) return existing;
   console.error(`building ${exportPath} into ${dataDir} (index + embeddings stages)…`);
-  const { buildDir } = await runBuild({ dataDir, exportPath, baseUrl: 'http://catalog.test', quiet: true, stages: [INDEX_STAGE, EMBEDDINGS_STAGE] });
+  const { buildDir } = await runBuild({ dataDir, exportPath, baseUrl: 'http://catalog.test', quiet: true, stages: [INDEX_STAGE, EMBEDDINGS_STAGE], embeddingModelDir: process.env.CATALOG_EMBEDDING_MODEL_DIR });
   writeFileSync(stampPath, stamp);
   return buildDir;
 }

@@ -143,7 +143,7 @@ describe('the embeddings stage', () => {
     const configured = join(cacheDir(), '..', 'operator-model');
     const { modelId, dims } = await writeTinyModel(configured, copy().map((r) => `${r.name}. ${r.description ?? ''}`));
     const runtimeDir = join(latest, 'runtime');
-    const report = await buildEmbeddings({ runtimeDir, cacheDir: cacheDir(), env: { CATALOG_EMBEDDING_MODEL_DIR: configured } });
+    const report = await buildEmbeddings({ runtimeDir, cacheDir: cacheDir(), modelDir: configured });
     expect(report).toMatchObject({ model: 'configured', modelId, dims });
     expect(manifestOf(latest).modelId).toBe(modelId);
     // A copy (or hard link) inside the build, never a link out of it: the build must stand alone.

@@ -1,0 +1,190 @@
+// Guarantees each step of the ingest on its own: validate refuses each kind of bad record with its reason and
+// accepts the rest with their file hashes; plan derives the snapshot hashes, the changes and the install
+// histories from records and the previous store alone; write applies a plan and swaps the database in only when
+// it is complete.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { HISTORY_DAYS_KEPT, addDays, SCHEMA_VERSION } from '../../build/catalog-db.ts';
+import { validateRecord, validateRecords, type AcceptedRecord, type Seen, type ValidateOptions } from '../../build/ingest/validate.ts';
+import { holdsSnapshot, inIdOrder, keepsCarriedHistory, listingHistory, metaRows, planIngest, snapshotDigests, type PreviousStore } from '../../build/ingest/plan.ts';
+import { writeIngest } from '../../build/ingest/write.ts';
+import type { ListingRecord } from '../../src/domain/schemas.ts';
+import { sampleRecords, tempDir } from '../support/fixtures.ts';
+
+const FILE = '/exports/listings.jsonl';
+const records = sampleRecords(2);
+const withFiles = records.find((r) => r.files?.length)!;
+const withoutFiles = records.filter((r) => !r.files?.length);
+const bytesOf = (slug: string, path: string) => Buffer.from(`${slug}/${path} contents`);
+const options: ValidateOptions = { file: FILE, historyEnd: '2026-04-16', readStoredFile: bytesOf };
+const seenNone = (): Seen => ({ ids: new Set(), slugs: new Set() });
+const sha = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
+
+/** An accepted record as validation makes it (file hashes of bytesOf). */
+const accepted = (record: ListingRecord): AcceptedRecord => ({ record, json: JSON.stringify(record), fileHashes: (record.files ?? []).map((path) => sha(bytesOf(record.slug, path))) });
+
+/** A previous store over plain maps. */
+function memoryStore(rows: Array<{ record: ListingRecord | { id: string; json: string }; firstDay: string; daily: number[] }>, carried: Array<{ id: string; firstDay: string; daily: number[] }> = []): PreviousStore {
+  const json = (r: (typeof rows)[number]['record']) => ('json' in r ? r.json : JSON.stringify(r));
+  const histories = [...rows.map((r) => ({ id: r.record.id, firstDay: r.firstDay, daily: r.daily })), ...carried].sort((a, b) => (a.id < b.id ? -1 : 1));
+  return {
+    records: () => rows.map((r) => [r.record.id, json(r.record)] as [string, string]),
+    history: (id) => histories.find((h) => h.id === id),
+    histories: () => histories.map((h) => ({ id: h.id, firstDay: h.firstDay, daily: JSON.stringify(h.daily) })),
+  };
+}
+
+describe('validate', () => {
+  const good = withoutFiles[0]!;
+  it.each([
+    ['a line that is not JSON', { line: 7, parseError: 'not JSON: Unexpected end' }, seenNone(), options, { line: 7, reason: 'not JSON: Unexpected end' }],
+    ['a record the schema refuses', { line: 2, value: { ...good, installs: -1 } }, seenNone(), options, { line: 2, id: good.id, reason: expect.stringMatching(/^installs: /) }],
+    ['an id already accepted', { line: 3, value: good }, { ids: new Set([good.id]), slugs: new Set<string>() }, options, { line: 3, id: good.id, reason: `duplicate id ${good.id}` }],
+    ['a slug already accepted', { line: 4, value: good }, { ids: new Set<string>(), slugs: new Set([good.slug]) }, options, { line: 4, id: good.id, reason: `duplicate slug ${good.slug}` }],
+    ['a stored file that is missing', { line: 5, value: withFiles }, seenNone(), { ...options, readStoredFile: () => undefined }, { line: 5, id: withFiles.id, reason: `stored file ${withFiles.slug}/${withFiles.files![0]} is missing` }],
+    ['a stored file path that leaves its folder', { line: 6, value: { ...withFiles, files: ['SKILL.md', '../../etc/passwd'] } }, seenNone(), options, { line: 6, id: withFiles.id, reason: `stored file ${withFiles.slug}/../../etc/passwd is missing` }],
+    [
+      'no installsAsOf and no history end',
+      { line: 8, value: { ...good, metrics: { ...good.metrics, installsAsOf: undefined } } },
+      seenNone(),
+      { ...options, historyEnd: undefined },
+      { line: 8, id: good.id, reason: 'metrics.installsAsOf missing and no history end date given (--history-end)' },
+    ],
+  ] as const)('refuses %s, naming file, line and reason', (_, entry, seen, opts, reject) => {
+    const before = { ids: [...seen.ids], slugs: [...seen.slugs] };
+    expect(validateRecord(entry, seen, opts)).toEqual({ reject: { file: FILE, ...reject } });
+    expect({ ids: [...seen.ids], slugs: [...seen.slugs] }).toEqual(before);
+  });
+
+  it('accepts a record with the SHA-256 of each stored file and takes its id and slug', () => {
+    const seen = seenNone();
+    expect(validateRecord({ line: 1, value: withFiles }, seen, options)).toEqual({ accepted: accepted(withFiles) });
+    expect(seen).toEqual({ ids: new Set([withFiles.id]), slugs: new Set([withFiles.slug]) });
+  });
+
+  it('validates a whole export in order, counting the stored files of the accepted records', async () => {
+    const entries = [{ line: 1, value: withFiles }, { line: 2, parseError: 'not JSON' }, { line: 3, value: withFiles }, ...withoutFiles.map((value, i) => ({ line: 4 + i, value }))];
+    const validation = await validateRecords(entries, options);
+    expect(validation.accepted.map((a) => a.record.id)).toEqual([withFiles.id, ...withoutFiles.map((r) => r.id)]);
+    expect(validation.rejects.map((r) => [r.line, r.reason])).toEqual([[2, 'not JSON'], [3, `duplicate id ${withFiles.id}`]]);
+    expect(validation.files).toBe(withFiles.files!.length);
+  });
+});
+
+describe('plan', () => {
+  const listings = inIdOrder(records.map(accepted));
+  const digests = snapshotDigests(listings);
+  const plan = (previous?: PreviousStore, historyEnd = '2026-04-16') => planIngest({ listings, digests, historyEnd, rejected: 0, previous });
+
+  it('hashes the records in id order: the same records in another order are the same snapshot', () => {
+    expect(listings.map((a) => a.record.id)).toEqual(records.map((r) => r.id).sort());
+    expect(snapshotDigests(inIdOrder([...records].reverse().map(accepted)))).toEqual(digests);
+    expect(digests.snapshotHash).toBe(sha(listings.map((a) => `${a.json}\n`).join('')));
+    const changedFile = listings.map((a) => (a.record.id === withFiles.id ? { ...a, fileHashes: ['0'.repeat(64)] } : a));
+    expect(snapshotDigests(changedFile)).toEqual({ snapshotHash: digests.snapshotHash, filesHash: expect.not.stringMatching(digests.filesHash) });
+  });
+
+  const stored = { schemaVersion: String(SCHEMA_VERSION), snapshotHash: digests.snapshotHash, filesHash: digests.filesHash, historyEnd: '2026-04-16', rejected: '0' };
+  it.each([
+    ['the same snapshot', stored, true],
+    ['no database', undefined, false],
+    ['another schema version', { ...stored, schemaVersion: '0' }, false],
+    ['other records', { ...stored, snapshotHash: 'x' }, false],
+    ['other stored files', { ...stored, filesHash: 'x' }, false],
+    ['another history end', { ...stored, historyEnd: '' }, false],
+    ['another number of rejects', { ...stored, rejected: '1' }, false],
+  ])('a stored database with %s holds the snapshot: %s', (_, meta, holds) => {
+    expect(holdsSnapshot(meta, digests, '2026-04-16', 0)).toBe(holds);
+  });
+
+  it('a first ingest adds every listing; lastUpdated and newestDay are the newest of any', () => {
+    const first = plan();
+    expect(first.changes).toEqual({ added: listings.map((a) => a.record.id), changed: [], removed: [] });
+    expect(first.unchanged).toBe(0);
+    expect(first.files).toBe(records.reduce((n, r) => n + (r.files?.length ?? 0), 0));
+    expect(first.lastUpdated).toBe(records.map((r) => r.updatedAt).sort().at(-1));
+    expect(first.newestDay).toBe(records.map((r) => r.metrics.installsAsOf ?? '2026-04-16').sort().at(-1));
+  });
+
+  it('against the previous store: added, changed (another stored JSON), removed in id order, unchanged counted', () => {
+    const [kept, edited, ...rest] = listings;
+    const previous = memoryStore([
+      { record: kept!.record, firstDay: '2026-03-18', daily: [1] },
+      { record: { id: edited!.record.id, json: '{"old":true}' }, firstDay: '2026-03-18', daily: [1] },
+      { record: { id: 'skill:z/z#gone', json: '{}' }, firstDay: '2026-03-18', daily: [1] },
+      { record: { id: 'skill:a/a#gone', json: '{}' }, firstDay: '2026-03-18', daily: [1] },
+    ]);
+    const next = plan(previous);
+    expect(next.changes).toEqual({ added: rest.map((a) => a.record.id), changed: [edited!.record.id], removed: ['skill:a/a#gone', 'skill:z/z#gone'] });
+    expect(next.unchanged).toBe(1);
+  });
+
+  it('merges each history over the previous days, then carries the histories of absent listings still in the window', () => {
+    const first = listings[0]!.record;
+    const end = first.metrics.installsAsOf ?? '2026-04-16';
+    const statedStart = addDays(end, -(first.installsHistory.length - 1));
+    const earlier = { firstDay: addDays(statedStart, -2), daily: [0, 0] };
+    expect(listingHistory(first, '2026-04-16', earlier)).toEqual({ firstDay: earlier.firstDay, daily: [0, 0, ...first.installsHistory] });
+
+    const newestDay = plan().newestDay;
+    const recent = { id: 'skill:a/a#recent', firstDay: addDays(newestDay, -10), daily: [1, 2, 3] };
+    const expired = { id: 'skill:a/a#expired', firstDay: addDays(newestDay, -HISTORY_DAYS_KEPT - 5), daily: [1, 2, 3] };
+    expect(keepsCarriedHistory({ firstDay: recent.firstDay, days: 3 }, newestDay)).toBe(true);
+    expect(keepsCarriedHistory({ firstDay: expired.firstDay, days: 3 }, newestDay)).toBe(false);
+
+    const rows = [...plan(memoryStore([{ record: first, ...earlier }], [recent, expired])).history()];
+    expect(rows.map((r) => [r.id, r.listed])).toEqual([...listings.map((a) => [a.record.id, true]), [recent.id, false]]);
+    expect(rows[0]).toEqual({ id: first.id, firstDay: earlier.firstDay, daily: JSON.stringify([0, 0, ...first.installsHistory]), days: first.installsHistory.length + 2, listed: true });
+    expect(rows.at(-1)).toEqual({ ...recent, daily: '[1,2,3]', days: 3, listed: false });
+  });
+
+  it('writes the meta the unchanged check and the build read', () => {
+    const first = plan();
+    expect(Object.fromEntries(metaRows(first, 42))).toEqual({
+      schemaVersion: String(SCHEMA_VERSION),
+      snapshotHash: digests.snapshotHash,
+      filesHash: digests.filesHash,
+      lastUpdated: first.lastUpdated,
+      listings: String(listings.length),
+      files: String(first.files),
+      historyRows: '42',
+      rejected: '0',
+      historyEnd: '2026-04-16',
+    });
+  });
+});
+
+describe('write', () => {
+  const listings = inIdOrder(records.map(accepted));
+  const plan = planIngest({ listings, digests: snapshotDigests(listings), historyEnd: '2026-04-16', rejected: 0, previous: undefined });
+  const readStoredText = (slug: string, path: string) => bytesOf(slug, path).toString();
+
+  it('writes listings, stored files, histories, meta and the changes, then swaps the database in', () => {
+    const database = join(tempDir(), 'store', 'catalog.db');
+    let swapped: boolean | undefined;
+    const { historyRows } = writeIngest(database, plan, { readStoredText, beforeSwap: () => (swapped = existsSync(database)) });
+    expect(swapped).toBe(false);
+    expect(historyRows).toBe(records.reduce((n, r) => n + r.installsHistory.length, 0));
+    const db = new Database(database, { readonly: true });
+    expect(db.prepare('SELECT id, record FROM listing ORDER BY id').all()).toEqual(listings.map((a) => ({ id: a.record.id, record: a.json })));
+    const files = listings.flatMap(({ record }) => (record.files ?? []).map((path, ord) => ({ listing_id: record.id, ord, path, content: readStoredText(record.slug, path) })));
+    expect(files.length).toBeGreaterThan(1);
+    expect(db.prepare('SELECT listing_id, ord, path, content FROM listing_file ORDER BY listing_id, ord').all()).toEqual(files);
+    expect(db.prepare('SELECT count(*) AS n FROM install_history').get()).toEqual({ n: listings.length });
+    expect(Object.fromEntries((db.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>).map((r) => [r.key, r.value]))).toEqual(Object.fromEntries(metaRows(plan, historyRows)));
+    expect((db.prepare("SELECT listing_id AS id FROM ingest_change WHERE kind = 'added' ORDER BY listing_id").all() as Array<{ id: string }>).map((r) => r.id)).toEqual(plan.changes.added);
+    db.close();
+    expect(existsSync(`${database}.tmp-${process.pid}`)).toBe(false);
+  });
+
+  it('a failure while writing leaves the previous database as it was and no temporary file', () => {
+    const database = join(tempDir(), 'catalog.db');
+    writeFileSync(database, 'the previous database');
+    expect(() => writeIngest(database, plan, { readStoredText: () => { throw new Error('disk gone'); } })).toThrow('disk gone');
+    expect(readFileSync(database, 'utf8')).toBe('the previous database');
+    expect(existsSync(`${database}.tmp-${process.pid}`)).toBe(false);
+  });
+});
