@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { dirname, join, resolve } from 'node:path';
 import { createGzip } from 'node:zlib';
 import type { Writable } from 'node:stream';
-import { addDays, openCatalogDb, readMeta } from './catalog-db.ts';
+import { addDays, openCatalogDb, readMeta } from './sqlite-store.ts';
 
 export interface ExportOptions {
   database: string;

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import cliProgress from 'cli-progress';
-import { openCatalogDb, readMeta, type CatalogDb } from './catalog-db.ts';
+import { openCatalogDb, readMeta, type CatalogDb } from './sqlite-store.ts';
 import { buildDirs, currentBuild, newBuildDir, switchCurrent } from '../src/artifacts/build-dirs.ts';
 import { ingest, type IngestReport } from './ingest.ts';
 import type { Stage, StageContext } from './stage.ts';

@@ -12,7 +12,7 @@ import { KeywordIndexBuilder } from '../src/search/index-builder.ts';
 import { writeKeywordIndex } from '../src/search/index-file.ts';
 import { toStoredListing, type StoredListing } from '../src/domain/listing-view.ts';
 import type { ListingRecord, Category, ListingFile } from '../src/domain/schemas.ts';
-import { addDays, readMeta, type CatalogDb } from './catalog-db.ts';
+import { addDays, readMeta, type CatalogDb } from './sqlite-store.ts';
 import { KEYWORD_INDEX_DIR, RUNTIME_FILES_DIR, RUNTIME_FORMAT, RUNTIME_GONE_FILE, RUNTIME_IDS_FILE, RUNTIME_LISTINGS_FILE, runtimeFilesPath, type RuntimeManifest } from '../src/artifacts/runtime-manifest.ts';
 import type { RuntimeWriter } from './runtime-writer.ts';
 

@@ -6,7 +6,7 @@ import { pino, type Logger } from 'pino';
 import { Redis } from 'ioredis';
 import type { Config } from '../src/config.ts';
 import { createStaffGuard } from './auth/staff-guard.ts';
-import { LiveCatalog, loadSnapshot } from './catalog/live-catalog.ts';
+import { LiveCatalog, loadSnapshot } from './catalog/snapshot.ts';
 import { inProcessFetch } from './http/in-process.ts';
 import { createNodeServer } from './http/node-adapter.ts';
 import { createPipeline, type Pipeline } from './http/pipeline.ts';

@@ -2,7 +2,7 @@
 import type { Logger } from 'pino';
 import type { Redis } from 'ioredis';
 import type { Config } from '../src/config.ts';
-import type { LiveCatalog, Snapshot } from './catalog/live-catalog.ts';
+import type { LiveCatalog, Snapshot } from './catalog/snapshot.ts';
 import type { ListingSearch } from './search/listing-search.ts';
 import type { RateLimiter } from './http/rate-limit.ts';
 import type { Metrics } from './ops/metrics.ts';

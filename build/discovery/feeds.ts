@@ -9,7 +9,7 @@ import { LISTING_TYPES, TYPE_LABELS } from '../../src/domain/listing-types.ts';
 import { SITE_PATHS } from '../../src/domain/site-paths.ts';
 import type { StageContext } from '../stage.ts';
 import type { GeneratedFile } from '../site-writer.ts';
-import { catalogHighlights, type Highlights, type ListingSummary } from './catalog-reader.ts';
+import { catalogHighlights, type Highlights, type ListingSummary } from './discovery-data.ts';
 import { TOP_SIZES } from '../../src/catalog-view/catalog-view.ts';
 import { MEDIA_TYPES, operationPath, requireRuntime } from './site-links.ts';
 

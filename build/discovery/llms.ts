@@ -12,7 +12,7 @@ import type { Category } from '../../src/domain/schemas.ts';
 import type { RuntimeManifest } from '../../src/artifacts/runtime-manifest.ts';
 import type { StageContext } from '../stage.ts';
 import type { GeneratedFile } from '../site-writer.ts';
-import { catalogHighlights, type Highlights, type ListingSummary } from './catalog-reader.ts';
+import { catalogHighlights, type Highlights, type ListingSummary } from './discovery-data.ts';
 import { categoryKey } from '../../src/catalog-view/catalog-view.ts';
 import { absolutizeLinks, cell, demoteHeadings, formatCount, inlineText, link, oneLine, table, withoutTitle } from './markdown.ts';
 import { EXTRA_PATHS, MEDIA_TYPES, operationPath, requireRuntime } from './site-links.ts';

@@ -9,7 +9,7 @@ import { SITE_PATHS } from '../../src/domain/site-paths.ts';
 import { loadDocs } from '../../src/docs/index.ts';
 import type { StageContext } from '../stage.ts';
 import type { GeneratedFile } from '../site-writer.ts';
-import { readListings } from './catalog-reader.ts';
+import { readListings } from './discovery-data.ts';
 import { EXTRA_PATHS, MEDIA_TYPES, operationPath, requireRuntime } from './site-links.ts';
 
 export const SITEMAP_XMLNS = 'http://www.sitemaps.org/schemas/sitemap/0.9';

@@ -4,7 +4,7 @@
 // over plain maps.
 import { createHash } from 'node:crypto';
 import { compareIds } from '../../src/domain/ranking.ts';
-import { addDays, dayDiff, HISTORY_DAYS_KEPT, mergeHistory, SCHEMA_VERSION } from '../catalog-db.ts';
+import { addDays, dayDiff, HISTORY_DAYS_KEPT, mergeHistory, SCHEMA_VERSION } from '../sqlite-store.ts';
 import type { AcceptedRecord } from './validate.ts';
 
 export interface IngestChanges {

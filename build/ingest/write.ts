@@ -3,7 +3,7 @@
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { SCHEMA } from '../catalog-db.ts';
+import { SCHEMA } from '../sqlite-store.ts';
 import { mediaTypeOf } from '../media-types.ts';
 import { metaRows, type IngestPlan } from './plan.ts';
 

@@ -4,8 +4,8 @@
 import { listingQuery, type ListingQuery } from '../../src/domain/listing-query.ts';
 import { RANKING_METRIC, type ListingType } from '../../src/domain/listing-types.ts';
 import type { SortKey } from '../../src/domain/ranking.ts';
-import type { Snapshot } from '../catalog/live-catalog.ts';
-import { listingsJson } from '../search/listing-search.ts';
+import type { Snapshot } from '../catalog/snapshot.ts';
+import { listingsJson, SEARCH_MODE_HEADER } from '../search/listing-search.ts';
 import type { Services } from '../services.ts';
 
 export interface AgentSearchRequest {
@@ -26,7 +26,7 @@ export interface AgentListings {
 
 /** How the search ran: "semantic", or the fallback the listing search reports in Search-Mode. */
 export function searchMode(listings: AgentListings): string {
-  return listings.headers['Search-Mode'] ?? 'semantic';
+  return listings.headers[SEARCH_MODE_HEADER] ?? 'semantic';
 }
 
 function query(partial: Partial<ListingQuery> & Pick<ListingQuery, 'limit'>): ListingQuery {

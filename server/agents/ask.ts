@@ -5,6 +5,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { z } from 'zod';
 import { AGENT_PATHS, AGENT_RESULTS } from '../../src/domain/agent-surfaces.ts';
 import { BRAND } from '../../src/domain/brand.ts';
+import { SEARCH_MODE_HEADER } from '../../src/domain/response-headers.ts';
 import { CatalogError, invalidParameter } from '../../src/domain/errors.ts';
 import { LIMITS } from '../../src/domain/limits.ts';
 import { ASK_PARAMS, ASK_QUERY_NAMES } from '../../src/domain/ask-input.ts';
@@ -131,7 +132,7 @@ function listItem(listingJson: string, position: number): string {
 /** Answers a parsed question in the negotiated format. */
 export function answerAsk(services: Services, input: AskInput, format: AskFormat): PreparedResponse {
   const found = searchForAgent(services, { query: input.query, limit: input.limit });
-  const headers = { 'Search-Mode': searchMode(found), Vary: 'Accept, Sec-Fetch-Mode, Sec-Fetch-Dest' };
+  const headers = { [SEARCH_MODE_HEADER]: searchMode(found), Vary: 'Accept, Sec-Fetch-Mode, Sec-Fetch-Dest' };
   const items = found.items.map((listing, i) => listItem(listing, i + 1));
   if (format === 'sse') {
     return {

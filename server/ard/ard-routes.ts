@@ -26,7 +26,7 @@ import { listingQuery } from '../../src/domain/listing-query.ts';
 import { LISTING_TYPES, type ListingType } from '../../src/domain/listing-types.ts';
 import type { Listing } from '../../src/domain/schemas.ts';
 import type { z } from 'zod';
-import { snapshotResource, type Snapshot } from '../catalog/live-catalog.ts';
+import { snapshotResource, type Snapshot } from '../catalog/snapshot.ts';
 import { parseJsonBody } from '../http/body.ts';
 import { json, toCatalogError, type Handler, type HandlersFor, type RequestContext } from '../http/handler.ts';
 import { listingsJson } from '../search/listing-search.ts';

@@ -6,7 +6,7 @@ import { partialMatchScore, relevanceScore, type SortKey } from '../../src/domai
 import { KeywordSearcher } from '../../src/search/keyword-search.ts';
 import { StampSet } from '../../src/search/stamp-set.ts';
 import type { ListingQuery } from '../../src/domain/listing-query.ts';
-import type { CatalogStore } from './catalog-store.ts';
+import type { CatalogStore } from './runtime-store.ts';
 import { smallestK } from './top-k.ts';
 
 export interface SearchRequest {

@@ -8,14 +8,15 @@ import type { Logger } from 'pino';
 import { API_VERSION } from '../../src/domain/brand.ts';
 import { CatalogError } from '../../src/domain/errors.ts';
 import type { Config } from '../../src/config.ts';
+import type { RouteOperationId } from '../../src/domain/operations.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import { SEARCH_MODE_HEADER } from '../search/listing-search.ts';
 import { readBody } from './body.ts';
 import { toCatalogError, type Reply } from './handler.ts';
 import type { Handled, IncomingRequest, Pipeline } from './pipeline.ts';
 
-/** Routes that answer a listing search (for the search-mode metric). */
-const SEARCH_ROUTES = new Set(['/api/v1/listings', '/v1/listings', '/sandbox/listings', '/api/upstream/listings', '/ask', '/browse']);
+/** Operations that answer a listing search (for the search-mode metric). */
+const SEARCH_OPERATIONS: ReadonlySet<RouteOperationId | undefined> = new Set<RouteOperationId>(['searchListings', 'searchListingsRaw', 'askGet', 'askPost', 'browsePage']);
 
 /** An answer written straight to a socket (before or outside Node's response object), in the documented shape. */
 function rawResponse(statusLine: string, error: CatalogError, extraHeaders = ''): string {
@@ -125,7 +126,7 @@ export function createNodeServer({ config, pipeline, logger, metrics }: NodeServ
         metrics.request(route, request.method, res.statusCode, seconds);
         // Searches without `semantic` carry no Search-Mode header: they are keyword searches.
         const mode = handled?.reply.headers?.[SEARCH_MODE_HEADER];
-        if (mode !== undefined || (SEARCH_ROUTES.has(route) && res.statusCode === 200)) metrics.searchMode(mode === undefined ? 'keyword' : String(mode));
+        if (mode !== undefined || (SEARCH_OPERATIONS.has(handled?.operation) && res.statusCode === 200)) metrics.searchMode(mode === undefined ? 'keyword' : String(mode));
         if (logger.isLevelEnabled('info')) {
           logger.info(
             { reqId: handled?.requestId, method: req.method, url: req.url, route, status: res.statusCode, ms: Math.round(seconds * 10_000) / 10, completed: res.writableFinished },

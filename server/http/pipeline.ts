@@ -7,7 +7,7 @@ import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import type { Logger } from 'pino';
 import { API_VERSION } from '../../src/domain/brand.ts';
 import { CatalogError, invalidParameter } from '../../src/domain/errors.ts';
-import type { LiveCatalog } from '../catalog/live-catalog.ts';
+import type { LiveCatalog } from '../catalog/snapshot.ts';
 import { discoveryLinks, isListingPage, listingMarkdownReply, takesDiscoveryLinks } from '../discovery/agent-readiness.ts';
 import { listingPageSlug } from '../search-counters/index.ts';
 import type { Services } from '../services.ts';
@@ -16,6 +16,7 @@ import { errorReply, json, toCatalogError, type Reply, type RequestContext } fro
 import { negotiateMediaType } from './media-types.ts';
 import { originForm } from './request-target.ts';
 import type { Router } from './router.ts';
+import type { RouteOperationId } from '../../src/domain/operations.ts';
 import { CORS_ALLOWED_REQUEST_HEADERS, CORS_EXPOSED_HEADERS, PAGE_SECURITY_HEADERS, corsPolicy } from './security-headers.ts';
 
 /** A request as the pipeline sees it: what the adapter (or an in-process caller) read off the wire. */
@@ -36,6 +37,8 @@ export interface Handled {
   reply: Reply;
   /** The route label of metrics and logs: the matched pattern, or static, options, not_found ... */
   route: string;
+  /** The operation answered, when a route matched. */
+  operation: RouteOperationId | undefined;
   requestId: string;
   /** The target in origin form (what node-bound replies must see as req.url); undefined when it was invalid. */
   target: string | undefined;
@@ -126,6 +129,7 @@ export function createPipeline({ services, catalog, router, logger }: PipelineDe
     const match = router.find(method, path);
     if (match) {
       handled.route = match.route;
+      handled.operation = match.operation?.id as RouteOperationId | undefined;
       for (const spec of match.operation?.pathParams ?? []) {
         const value = match.params[spec.name];
         if (value !== undefined && value.length > spec.maxLength) throw invalidParameter(spec.name, `must be at most ${spec.maxLength} characters`);
@@ -188,7 +192,7 @@ export function createPipeline({ services, catalog, router, logger }: PipelineDe
     const snapshot = catalog.current;
     // Every answer names the build it came from, so a rebuild's switch is visible (and checkable) per response.
     const headers: OutgoingHttpHeaders = { 'X-Request-Id': requestId, 'API-Version': API_VERSION, 'Catalog-Build': snapshot.buildId, ...PAGE_SECURITY_HEADERS };
-    const handled: Handled = { reply: { status: 500 }, route: 'unmatched', requestId, target: undefined };
+    const handled: Handled = { reply: { status: 500 }, route: 'unmatched', operation: undefined, requestId, target: undefined };
     let reply: Reply;
     try {
       reply = await route(request, headers, handled);

@@ -10,7 +10,7 @@ import {
   MCP_SERVER_VERSION,
 } from '../../src/domain/agent-surfaces.ts';
 import { LISTING_TYPES, TYPE_LABELS } from '../../src/domain/listing-types.ts';
-import { snapshotResource, type Snapshot } from '../catalog/live-catalog.ts';
+import { snapshotResource, type Snapshot } from '../catalog/snapshot.ts';
 import { listingsJson } from '../search/listing-search.ts';
 import type { Services } from '../services.ts';
 import { searchForAgent, searchMode, topForAgent } from '../agents/agent-search.ts';

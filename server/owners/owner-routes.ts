@@ -6,7 +6,7 @@ import { escapeXml } from '../../src/domain/escape-xml.ts';
 import { LISTING_TYPES, RANKING_METRIC, TYPE_LABELS, type ListingType } from '../../src/domain/listing-types.ts';
 import { ownerStats, ownerTable, type OwnerTable } from '../../src/domain/owner-figures.ts';
 import { LIMITS } from '../../src/domain/limits.ts';
-import { snapshotResource } from '../catalog/live-catalog.ts';
+import { snapshotResource } from '../catalog/snapshot.ts';
 import { json, type HandlersFor } from '../http/handler.ts';
 import type { Services } from '../services.ts';
 

@@ -5,7 +5,7 @@ import { CatalogError, invalidParameter } from '../../src/domain/errors.ts';
 import { listingQuery } from '../../src/domain/listing-query.ts';
 import { parseServerName, REGISTRY_PAGE, serverVersion, toServerResponse, type ServerResponse } from '../../src/domain/mcp-registry.ts';
 import type { Listing } from '../../src/domain/schemas.ts';
-import { snapshotResource, type Snapshot } from '../catalog/live-catalog.ts';
+import { snapshotResource, type Snapshot } from '../catalog/snapshot.ts';
 import { json, type HandlersFor, type Reply, type RequestContext } from '../http/handler.ts';
 import { listingsJson } from '../search/listing-search.ts';
 import type { Services } from '../services.ts';

@@ -7,8 +7,9 @@ import { urlSuffix } from '../../src/domain/listing-view.ts';
 import { BatchRequestSchema } from '../../src/domain/schemas.ts';
 import { STAGES } from '../../src/domain/stages.ts';
 import { BRAND, DISCLAIMER, TAGLINE } from '../../src/domain/brand.ts';
+import { SEARCH_MODE_HEADER } from '../../src/domain/response-headers.ts';
 import { LISTING_TYPES } from '../../src/domain/listing-types.ts';
-import { snapshotResource, type Snapshot } from '../catalog/live-catalog.ts';
+import { snapshotResource, type Snapshot } from '../catalog/snapshot.ts';
 import { parseJsonBody } from '../http/body.ts';
 import { json, type HandlersFor, type Reply, type RequestContext } from '../http/handler.ts';
 import type { Services } from '../services.ts';
@@ -79,7 +80,7 @@ export function catalogHandlers(services: Services): HandlersFor<CatalogOperatio
     const query = parseListingQuery(ctx.query, versioned);
     const { result, headers } = services.listingSearch(current, query);
     // A keyword fallback may be temporary (the embedding model still loading): never keep it past that.
-    const cacheable = headers['Search-Mode'] !== 'keyword-fallback';
+    const cacheable = headers[SEARCH_MODE_HEADER] !== 'keyword-fallback';
     const items = listingsBytes(services, current, result.docs);
     services.signals?.appeared(current, result.docs, query.offset);
     if (!versioned) {

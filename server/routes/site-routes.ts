@@ -9,7 +9,7 @@ import { CatalogError } from '../../src/domain/errors.ts';
 import { encodeCursor, parseListingQuery, queryFingerprint } from '../../src/domain/listing-query.ts';
 import type { Listing } from '../../src/domain/schemas.ts';
 import { BROWSE_PAGE_SIZE, BROWSE_PARAMS, browseParams, type BrowseLocals, type BrowseOutcome } from '../../src/site/browse.ts';
-import { snapshotResource, type Snapshot } from '../catalog/live-catalog.ts';
+import { snapshotResource, type Snapshot } from '../catalog/snapshot.ts';
 import type { HandlersFor } from '../http/handler.ts';
 import type { Services } from '../services.ts';
 import { listingsJson } from '../search/listing-search.ts';

@@ -6,7 +6,7 @@ import type { StaffBuildStatus } from '../../src/domain/schemas.ts';
 import { CatalogError } from '../../src/domain/errors.ts';
 import { buildDirs, currentBuild } from '../../src/artifacts/build-dirs.ts';
 import { staffOnly, type StaffGuard } from '../auth/staff-guard.ts';
-import type { Snapshot } from '../catalog/live-catalog.ts';
+import type { Snapshot } from '../catalog/snapshot.ts';
 import { json, type HandlersFor } from '../http/handler.ts';
 import type { Services } from '../services.ts';
 

@@ -2,7 +2,7 @@
 // how often it is opened (read by id or its page served). Counted in memory per UTC day and listing id, and
 // flushed to a SignalStore every few seconds and at shutdown, so a request never waits on a write.
 import type { Logger } from 'pino';
-import type { Snapshot } from '../catalog/live-catalog.ts';
+import type { Snapshot } from '../catalog/snapshot.ts';
 import type { SearchSignals } from '../services.ts';
 import { utcDay, type SignalCounts, type SignalStore } from '../../src/search-counters/counter-store.ts';
 

@@ -3,7 +3,7 @@
 // by weighted reciprocal rank (src/docs/ranking.md, "Semantic search"). Without embeddings (no vectors in the build, model still
 // loading, or a query with no word the model knows) `semantic` runs as keywords: Search-Mode: keyword-fallback.
 import type { SearchRequest, SearchResult } from '../catalog/query-engine.ts';
-import type { Snapshot } from '../catalog/live-catalog.ts';
+import type { Snapshot } from '../catalog/snapshot.ts';
 import { keywordListingSearch, SEARCH_MODE_HEADER, type ListingSearch } from './listing-search.ts';
 import type { SemanticReady, SemanticSource } from './semantic-index.ts';
 

@@ -4,15 +4,11 @@
 import type { ListingQuery } from '../../src/domain/listing-query.ts';
 import { withUrl } from '../../src/domain/listing-view.ts';
 import { QueryEngine, type SearchResult } from '../catalog/query-engine.ts';
-import type { Snapshot } from '../catalog/live-catalog.ts';
+import type { Snapshot } from '../catalog/snapshot.ts';
+import { SEARCH_MATCH_HEADER, SEARCH_MODE_HEADER } from '../../src/domain/response-headers.ts';
 
-/**
- * Says that a keyword search answered with partial matches: fewer than PARTIAL_BELOW listings contain every word,
- * so they come first and the listings containing the most words follow (src/search/keyword-search.ts).
- */
-export const SEARCH_MATCH_HEADER = 'Search-Match';
-/** Which engine answered a search: keyword, hybrid, or keyword-fallback when semantic search could not. */
-export const SEARCH_MODE_HEADER = 'Search-Mode';
+
+export { SEARCH_MATCH_HEADER, SEARCH_MODE_HEADER } from '../../src/domain/response-headers.ts';
 
 export interface ListingSearch {
   (snapshot: Snapshot, query: ListingQuery): { result: SearchResult; headers: Record<string, string> };

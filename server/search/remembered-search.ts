@@ -5,7 +5,7 @@
 // unaffected; their cost is the engine's (npm run bench, sem-unique).
 import { LRUCache } from 'lru-cache';
 import type { ListingQuery } from '../../src/domain/listing-query.ts';
-import { snapshotResource } from '../catalog/live-catalog.ts';
+import { snapshotResource } from '../catalog/snapshot.ts';
 import { SEARCH_MODE_HEADER, type ListingSearch } from './listing-search.ts';
 
 type Answer = ReturnType<ListingSearch>;

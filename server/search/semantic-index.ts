@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import { EMBEDDINGS_DIR, MODEL_SUBDIR, readQuantized } from '../../src/artifacts/embeddings.ts';
 import { HNSW_MANIFEST, readHnsw, type HnswIndex } from '../../src/search/hnsw.ts';
 import { VECTORS_MANIFEST, VectorIndex, type VectorsManifest } from '../../src/search/vectors.ts';
-import type { Snapshot } from '../catalog/live-catalog.ts';
+import type { Snapshot } from '../catalog/snapshot.ts';
 import { isStaticEncoderDir, loadStaticEncoder } from '../../src/embeddings/static-encoder.ts';
 import { QueryEmbedder } from './query-embedder.ts';
 

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { parse as parseYaml } from 'yaml';
 import { SKILL_DESCRIPTION_MAX, SKILL_NAME_PATTERN } from '../../src/domain/skill-files.ts';
 import type { Listing, ListingFile } from '../../src/domain/schemas.ts';
-import { snapshotResource, type Snapshot } from '../catalog/live-catalog.ts';
+import { snapshotResource, type Snapshot } from '../catalog/snapshot.ts';
 
 export interface StoredSkillFile {
   path: string;

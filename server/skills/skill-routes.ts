@@ -3,7 +3,7 @@
 // raw beside it (a nested path as one encoded segment).
 import { CatalogError } from '../../src/domain/errors.ts';
 import { AGENT_SKILLS_INDEX, AGENT_SKILLS_SCHEMA, sha256Digest, skillFilePath } from '../../src/domain/skill-files.ts';
-import { snapshotResource, type Snapshot } from '../catalog/live-catalog.ts';
+import { snapshotResource, type Snapshot } from '../catalog/snapshot.ts';
 import { json, type HandlersFor } from '../http/handler.ts';
 import type { Services } from '../services.ts';
 import { readSkillFile, skillCatalog } from './skill-catalog.ts';

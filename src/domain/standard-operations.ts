@@ -1,6 +1,7 @@
 // Operations that serve the catalog through other projects' open standards (the official MCP registry API,
 // ARD, Agent Skills discovery). Part of the one operations table (operations.ts spreads them in), kept in
 // their own module because each follows a document we do not own: its link is next to the entry.
+import { apiAliases } from './brand.ts';
 import { defineOperations, type ResponseDoc, type Schema } from './operation-types.ts';
 import { REGISTRY_PAGE } from './mcp-registry.ts';
 
@@ -311,7 +312,7 @@ export const OWNER_OPERATIONS = defineOperations([
   {
     id: 'getOwnerStats',
     method: 'GET',
-    paths: ['/api/v1/owners/{owner}/stats', '/v1/owners/{owner}/stats', '/api/upstream/owners/{owner}/stats'],
+    paths: apiAliases('/owners/{owner}/stats'),
     summary: 'Figures of one repository owner: listings per type, summed installs and stars, rank among owners per type',
     description: 'Stars are summed over distinct repositories (the largest figure of a repository\'s listings); the rank orders the owners of a type by the sum of its ranking metric (installs, or stars for MCP servers and marketplaces), ties by name.',
     tag: 'catalog',

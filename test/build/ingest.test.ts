@@ -6,7 +6,7 @@ import { readFileSync, statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ingest, IngestError } from '../../build/ingest.ts';
-import { openCatalogDb } from '../../build/catalog-db.ts';
+import { openCatalogDb } from '../../build/sqlite-store.ts';
 import { sampleRecords, tempDir, writeExport } from '../support/fixtures.ts';
 
 const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');

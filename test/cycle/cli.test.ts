@@ -9,7 +9,7 @@ import { join, normalize } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify as toYaml } from 'yaml';
-import { openCatalogDb } from '../../build/catalog-db.ts';
+import { openCatalogDb } from '../../build/sqlite-store.ts';
 import type { ListingRecord } from '../../src/domain/schemas.ts';
 import { sampleRecords, snapshotRecords, writeExport } from '../support/fixtures.ts';
 import { TEST_BASE_URL } from '../support/server.ts';

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, openCatalogDb } from '../../build/catalog-db.ts';
+import { addDays, openCatalogDb } from '../../build/sqlite-store.ts';
 import type { ShardManifest } from '../../build/shards.ts';
 import type { Listing, ListingPage, ListingRecord } from '../../src/domain/schemas.ts';
 import { listingPath } from '../../src/domain/listing-view.ts';

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ListingRecord } from '../../src/domain/schemas.ts';
-import { addDays } from '../../build/catalog-db.ts';
+import { addDays } from '../../build/sqlite-store.ts';
 
 const HISTORY_END: string = JSON.parse(readFileSync(resolve('data/build-summary.json'), 'utf8')).historyEnd;
 

@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { listingQuery, type ListingQuery } from '../../src/domain/listing-query.ts';
 import type { ListingType } from '../../src/domain/listing-types.ts';
-import type { Snapshot } from '../../server/catalog/live-catalog.ts';
+import type { Snapshot } from '../../server/catalog/snapshot.ts';
 import { keywordListingSearch, type ListingSearch } from '../../server/search/listing-search.ts';
 import { createHybridSearch } from '../../server/search/hybrid-search.ts';
 import type { SemanticSource } from '../../server/search/semantic-index.ts';

@@ -16,7 +16,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { EMBEDDINGS_STAGE } from '../../build/embeddings/embeddings-stage.ts';
 import { buildDirs, currentBuild, INDEX_STAGE, runBuild } from '../../build/pipeline.ts';
-import { loadSnapshot } from '../../server/catalog/live-catalog.ts';
+import { loadSnapshot } from '../../server/catalog/snapshot.ts';
 import { DEFAULT_ENCODER_DIR, STATIC_ENCODER_MANIFEST } from '../../src/embeddings/static-encoder.ts';
 import { SemanticIndex } from '../../server/search/semantic-index.ts';
 import { evaluate, judgedSets, runQuery, systems, CUTOFF, DEV_SET } from './evaluate.ts';

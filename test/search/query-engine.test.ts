@@ -3,7 +3,7 @@
 // whole answer, and a keyword search only returns listings holding every word.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { CatalogStore } from '../../server/catalog/catalog-store.ts';
+import { CatalogStore } from '../../server/catalog/runtime-store.ts';
 import { QueryEngine } from '../../server/catalog/query-engine.ts';
 import { LISTING_TYPES } from '../../src/domain/listing-types.ts';
 import { SORTS, type SortKey } from '../../src/domain/ranking.ts';

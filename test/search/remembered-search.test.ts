@@ -3,7 +3,7 @@
 // answer; answers belong to their snapshot; a keyword fallback is never kept; and kept answers cannot be altered.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { listingQuery } from '../../src/domain/listing-query.ts';
-import { loadSnapshot, type Snapshot } from '../../server/catalog/live-catalog.ts';
+import { loadSnapshot, type Snapshot } from '../../server/catalog/snapshot.ts';
 import { keywordListingSearch, type ListingSearch } from '../../server/search/listing-search.ts';
 import { rememberedSearch } from '../../server/search/remembered-search.ts';
 

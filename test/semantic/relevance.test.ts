@@ -3,7 +3,7 @@
 // keyword search on nDCG@10 over the judged set, and /docs/ranking states the fusion as coded.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { loadSnapshot, type Snapshot } from '../../server/catalog/live-catalog.ts';
+import { loadSnapshot, type Snapshot } from '../../server/catalog/snapshot.ts';
 import { createHybridSearch, FUSION_WEIGHTS, isShortRequest, POPULARITY_SPAN, RRF_K, SEMANTIC_CANDIDATES, SHORT_REQUEST_BOOST } from '../../server/search/hybrid-search.ts';
 import { listingQuery, type ListingQuery } from '../../src/domain/listing-query.ts';
 

@@ -12,7 +12,7 @@ import { buildEmbeddings, EMBEDDINGS_STAGE } from '../../build/embeddings/embedd
 import { HNSW_FILE, HNSW_MANIFEST } from '../../src/search/hnsw.ts';
 import { readVectors, type VectorIndex, type VectorsManifest } from '../../src/search/vectors.ts';
 import { INDEX_STAGE, runBuild } from '../../build/pipeline.ts';
-import { loadSnapshot } from '../../server/catalog/live-catalog.ts';
+import { loadSnapshot } from '../../server/catalog/snapshot.ts';
 import { createHybridSearch } from '../../server/search/hybrid-search.ts';
 import { SemanticIndex } from '../../server/search/semantic-index.ts';
 import type { ListingRecord } from '../../src/domain/schemas.ts';
