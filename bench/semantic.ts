@@ -130,13 +130,13 @@ function percentile(values: number[], p: number): number {
 async function vectorSearchFigures(buildDir: string): Promise<Array<Record<string, string | number>>> {
   const { loadSnapshot } = await import('../server/catalog/snapshot.ts');
   const { SemanticIndex } = await import('../server/search/semantic-index.ts');
-  const { SEMANTIC_CANDIDATES, vectorCandidates } = await import('../server/search/hybrid-search.ts');
+  const { SEMANTIC_CANDIDATES, vectorCandidates } = await import('../src/search/fusion.ts');
   const snapshot = loadSnapshot(buildDir);
   const semantic = new SemanticIndex();
   try {
     if ((await semantic.load(snapshot)) !== 'ready') throw new Error(`no embeddings in ${buildDir}`);
     const ready = semantic.ready(snapshot)!;
-    const queries = RECALL_QUERIES.map((q) => ready.embed(q)!);
+    const queries = await Promise.all(RECALL_QUERIES.map(async (q) => (await ready.embed(q))!));
     const time = (run: (q: Float32Array) => unknown) => {
       const ms: number[] = [];
       for (let rep = 0; rep < 3; rep++) {

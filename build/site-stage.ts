@@ -1,12 +1,14 @@
 // The "site" stage: the Astro project at the top of the repository (astro.config.mjs, src/pages) → every page of
 // the site, prerendered from this build's runtime artifacts, plus the server bundle of the one on-demand page
-// (/browse). Astro runs in a child process (build/astro-build.ts): its memory is returned when it exits, its
-// global state (NODE_ENV, Vite) stays out of the build's process, and its inputs are plain environment variables.
+// (/browse). Astro runs in child processes (build/astro-build.ts), one per core for a large catalog, each rendering
+// a share of the listing and owner pages: their memory is returned when they exit, their global state (NODE_ENV,
+// Vite) stays out of the build's process, and their inputs are plain environment variables.
 //   <buildDir>/astro/client → <buildDir>/site   the static handler's root; later stages add their files to it
 //   <buildDir>/astro/server                     entry.mjs, imported by the shim for /browse
 // Large pages, styles and scripts then get .br and .gz siblings, which the static handler serves by Accept-Encoding.
 import { fork } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,6 +45,8 @@ export interface AstroBuildReport {
 }
 
 export interface SiteStats extends AstroBuildReport {
+  /** Astro processes that rendered the pages at once (see rendererCount). */
+  renderers: number;
   compressed: { files: number; bytes: number; brotliBytes: number; gzipBytes: number; seconds: number };
 }
 
@@ -51,6 +55,8 @@ export function runAstroBuild(options: {
   outDir: string;
   runtimeDir: string;
   baseUrl: string;
+  /** "i/n": render the i-th of n shares of the listing and owner pages (src/site/page-data.ts inRenderShard). */
+  shard?: string;
   onRendered?: (pages: number) => void;
 }): Promise<AstroBuildReport> {
   return new Promise((resolve, reject) => {
@@ -63,6 +69,7 @@ export function runAstroBuild(options: {
         NODE_ENV: 'production',
         CATALOG_RUNTIME_DIR: options.runtimeDir,
         CATALOG_BASE_URL: options.baseUrl,
+        ...(options.shard ? { CATALOG_RENDER_SHARD: options.shard } : {}),
       },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       // A test runner's loader flags would make the child load vitest's hooks.
@@ -123,36 +130,71 @@ export async function precompress(root: string, onProgress?: (done: number, tota
   return { ...totals, seconds: (performance.now() - started) / 1000 };
 }
 
-/** Moves the prerendered client output to the static root (merging if a stage already wrote there). */
+/** Moves the prerendered client output to the static root (merging if a stage or another shard wrote there). */
 function moveClientOutput(client: string, site: string): void {
   if (!existsSync(site)) {
     renameSync(client, site);
     return;
   }
-  cpSync(client, site, { recursive: true });
+  for (const path of readdirSync(client, { recursive: true, encoding: 'utf8' }) as string[]) {
+    const from = join(client, path);
+    if (statSync(from).isDirectory()) mkdirSync(join(site, path), { recursive: true });
+    else renameSync(from, join(site, path));
+  }
   rmSync(client, { recursive: true, force: true });
+}
+
+/**
+ * Listing and owner pages per Astro process. Rendering is single-threaded, so a large catalog's pages are split
+ * between processes, one per core; a small one stays in one (each process bundles the project first, ~5 s).
+ */
+export const PAGES_PER_RENDERER = 10_000;
+
+export function rendererCount(listings: number, cores: number = availableParallelism()): number {
+  return Math.max(1, Math.min(cores, Math.ceil(listings / PAGES_PER_RENDERER)));
 }
 
 export async function buildSite(ctx: Pick<StageContext, 'buildDir' | 'baseUrl' | 'runtime' | 'progress' | 'log'>): Promise<SiteStats> {
   if (!ctx.runtime) throw new Error('the site stage needs the index stage to run first');
   const total = ctx.runtime.count;
   const outDir = join(ctx.buildDir, 'astro');
-  const astro = await runAstroBuild({
-    outDir,
-    runtimeDir: join(ctx.buildDir, 'runtime'),
-    baseUrl: ctx.baseUrl,
-    onRendered: (pages) => ctx.progress(Math.min(pages, total), total),
-  });
+  const renderers = rendererCount(total);
+  const rendered = new Array<number>(renderers).fill(0);
+  // Shard 0 writes <build>/astro (its server bundle is the one kept); the others write beside it.
+  const outDirs = rendered.map((_, shard) => (shard === 0 ? outDir : `${outDir}-${shard}`));
+  const reports = await Promise.all(
+    outDirs.map((dir, shard) =>
+      runAstroBuild({
+        outDir: dir,
+        runtimeDir: join(ctx.buildDir, 'runtime'),
+        baseUrl: ctx.baseUrl,
+        ...(renderers > 1 ? { shard: `${shard}/${renderers}` } : {}),
+        onRendered: (pages) => {
+          rendered[shard] = pages;
+          const sum = rendered.reduce((a, b) => a + b, 0);
+          ctx.progress(Math.min(sum, total), total);
+        },
+      }),
+    ),
+  );
   const site = join(ctx.buildDir, 'site');
-  moveClientOutput(join(outDir, 'client'), site);
-  // Only the server bundle is used from here on.
+  for (const dir of outDirs) moveClientOutput(join(dir, 'client'), site);
+  // Only shard 0's server bundle is used from here on.
   for (const name of readdirSync(outDir)) if (name !== 'server') rmSync(join(outDir, name), { recursive: true, force: true });
+  for (const dir of outDirs.slice(1)) rmSync(dir, { recursive: true, force: true });
+  const pages = (readdirSync(site, { recursive: true, encoding: 'utf8' }) as string[]).filter((path) => path.endsWith('.html')).length;
+  const astro: AstroBuildReport = {
+    pages,
+    seconds: Math.max(...reports.map((report) => report.seconds)),
+    // The renderers run at once: their peaks add up.
+    maxRssKB: reports.reduce((sum, report) => sum + report.maxRssKB, 0),
+  };
   const compressed = await precompress(site, ctx.progress);
-  const stats: SiteStats = { ...astro, compressed };
+  const stats: SiteStats = { ...astro, renderers, compressed };
   writeFileSync(join(outDir, 'site-stats.json'), JSON.stringify(stats, null, 1));
   const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
   ctx.log(
-    `site: ${astro.pages} pages in ${astro.seconds.toFixed(1)} s (${Math.round(astro.pages / astro.seconds)} pages/s, astro peak RSS ${mib(astro.maxRssKB * 1024)}); ` +
+    `site: ${astro.pages} pages in ${astro.seconds.toFixed(1)} s by ${renderers} renderer${renderers === 1 ? '' : 's'} (${Math.round(astro.pages / astro.seconds)} pages/s, astro peak RSS ${mib(astro.maxRssKB * 1024)}); ` +
       `compressed ${compressed.files} files ${mib(compressed.bytes)} → br ${mib(compressed.brotliBytes)}, gz ${mib(compressed.gzipBytes)} in ${compressed.seconds.toFixed(1)} s`,
   );
   return stats;

@@ -75,8 +75,8 @@ interface Answer {
   data: { query: string; count: number; hasMore: boolean; searchMode: string; listings: unknown[] };
 }
 
-function answer(services: Services, search: Search): Answer {
-  const found = searchForAgent(services, { query: search.query, types: search.type ? [search.type] : undefined, category: search.category, limit: search.limit });
+async function answer(services: Services, search: Search): Promise<Answer> {
+  const found = await searchForAgent(services, { query: search.query, types: search.type ? [search.type] : undefined, category: search.category, limit: search.limit });
   const listings = found.items.map((text) => JSON.parse(text) as { name: string; type: ListingType; url: string });
   const lines = listings.slice(0, 5).map((listing, i) => `${i + 1}. ${listing.name} (${TYPE_LABELS[listing.type].singular}) ${listing.url}`);
   const text =
@@ -110,8 +110,8 @@ export function dialectOf(method: string, message: z.output<typeof Message>): '0
 }
 
 function sendMessage(method: string) {
-  return rpcMethod(SendParams, (params, { services }: Ctx) => {
-    const { text, data } = answer(services, searchOf(params.message));
+  return rpcMethod(SendParams, async (params, { services }: Ctx) => {
+    const { text, data } = await answer(services, searchOf(params.message));
     const messageId = randomUUID();
     const contextId = params.message.contextId ?? randomUUID();
     if (dialectOf(method, params.message) === '0.3') {

@@ -34,8 +34,8 @@ function query(partial: Partial<ListingQuery> & Pick<ListingQuery, 'limit'>): Li
 }
 
 /** Natural-language search: "something to let my agent query Postgres" finds Postgres MCP servers and skills. */
-export function searchForAgent(services: Services, request: AgentSearchRequest, snapshot: Snapshot = services.catalog.current): AgentListings {
-  const { result, headers } = services.listingSearch(
+export async function searchForAgent(services: Services, request: AgentSearchRequest, snapshot: Snapshot = services.catalog.current): Promise<AgentListings> {
+  const { result, headers } = await services.listingSearch(
     snapshot,
     query({ semantic: request.query, types: request.types, category: request.category, limit: request.limit }),
   );

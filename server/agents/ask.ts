@@ -130,8 +130,8 @@ function listItem(listingJson: string, position: number): string {
 }
 
 /** Answers a parsed question in the negotiated format. */
-export function answerAsk(services: Services, input: AskInput, format: AskFormat): PreparedResponse {
-  const found = searchForAgent(services, { query: input.query, limit: input.limit });
+export async function answerAsk(services: Services, input: AskInput, format: AskFormat): Promise<PreparedResponse> {
+  const found = await searchForAgent(services, { query: input.query, limit: input.limit });
   const headers = { [SEARCH_MODE_HEADER]: searchMode(found), Vary: 'Accept, Sec-Fetch-Mode, Sec-Fetch-Dest' };
   const items = found.items.map((listing, i) => listItem(listing, i + 1));
   if (format === 'sse') {
@@ -164,7 +164,7 @@ export function askGetHandler(services: Services): Handler {
     }
     // GET is idempotent by itself: an Idempotency-Key on it is ignored.
     const input = parseAskQuery(ctx.query);
-    return fromPrepared(answerAsk(services, input, formatOf(ctx, input)));
+    return fromPrepared(await answerAsk(services, input, formatOf(ctx, input)));
   };
 }
 
@@ -177,7 +177,7 @@ export function askPostHandler(services: Services, idempotency: IdempotencyStore
     const format = formatOf(ctx, input);
     const { response } = await runIdempotent(
       { store: idempotency, key, scope: `POST ${AGENT_PATHS.ask}`, fingerprint: fingerprint(canonicalJson(body ?? null), ctx.query.toString(), format) },
-      async () => answerAsk(services, input, format),
+      () => answerAsk(services, input, format),
     );
     return fromPrepared(response);
   };

@@ -141,12 +141,12 @@ export function ardHandlers(services: Services): HandlersFor<'ardRegistry' | 'ar
     listingsJson(services.config.baseUrl, snapshot, docs).map((text) => toArdEntry(JSON.parse(text) as Listing, { baseUrl: base, skillFile: (slug) => skillFilePath(slug) }));
 
   /** The matched set, best first: the hybrid search's top MATCH_CAP for text, else every listing by installs. */
-  const matchedSet = (snapshot: Snapshot, text: string | undefined, filter: Filter): number[] => {
+  const matchedSet = async (snapshot: Snapshot, text: string | undefined, filter: Filter): Promise<number[]> => {
     const types = filterTypes(filter);
     if (types && types.length === 0) return [];
     const category = filter.capabilities?.length === 1 ? filter.capabilities[0] : undefined;
     const docs = text
-      ? services.listingSearch(snapshot, listingQuery({ semantic: text, types, category, limit: MATCH_CAP })).result.docs
+      ? (await services.listingSearch(snapshot, listingQuery({ semantic: text, types, category, limit: MATCH_CAP }))).result.docs
       : snapshot.engine.search({ types, category, offset: 0, limit: snapshot.store.count }).docs;
     return docs.filter((doc) => matches(snapshot, doc, filter, types));
   };
@@ -163,7 +163,7 @@ export function ardHandlers(services: Services): HandlersFor<'ardRegistry' | 'ar
     const fingerprint = JSON.stringify([text, filter]);
     const offset = decodeToken(request.pageToken, fingerprint);
     const snapshot = services.catalog.current;
-    const matched = matchedSet(snapshot, text, filter);
+    const matched = await matchedSet(snapshot, text, filter);
     const page = matched.slice(offset, offset + request.pageSize);
     services.signals?.appeared(snapshot, page, offset);
     const results = entries(snapshot, page).map((entry, i) => ({ ...entry, score: relevanceScore(offset + i), source }));
@@ -183,7 +183,7 @@ export function ardHandlers(services: Services): HandlersFor<'ardRegistry' | 'ar
         throw invalidParameter('resultType.facets.field', `'${facet.field}' is not a facet of this registry; use ${ARD_FACET_FIELDS.join(', ')}`);
     const snapshot = services.catalog.current;
     const text = query?.text?.trim() || undefined;
-    const matched = matchedSet(snapshot, text, parseFilter(query?.filter));
+    const matched = await matchedSet(snapshot, text, parseFilter(query?.filter));
     const out: Record<string, { buckets: Array<{ value: string; count: number }>; otherCount?: number }> = {};
     for (const facet of resultType.facets) {
       const counts = new Map<string, number>();

@@ -4,8 +4,8 @@
 // every request sees one whole build, never a mix, and nothing of the old build outlives it.
 import { basename, join } from 'node:path';
 import { createStaticFiles, type StaticFiles } from '../http/static-files.ts';
-import { CatalogStore } from './runtime-store.ts';
-import { QueryEngine } from './query-engine.ts';
+import { CatalogStore } from '../../src/artifacts/runtime-store.ts';
+import { QueryEngine } from '../../src/search/query-engine.ts';
 
 /** Something derived from one build (a lookup table, an answer cache): made once per snapshot, on first use. */
 export interface SnapshotResource<T> {

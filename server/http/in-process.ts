@@ -1,7 +1,7 @@
 // The pipeline as a fetch function: a Web-standard Request in, a Response out, with no socket in between. The
 // tests use it for everything that is not about the wire (headers, bodies, errors, every operation), and keep
 // real HTTP for what is (streaming over a socket, timeouts, limits on the connection, the front).
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import { LIMITS } from '../../src/domain/limits.ts';
 import { bodyTooLarge } from './body.ts';
 import type { Reply } from './handler.ts';
@@ -22,10 +22,10 @@ function incomingHeaders(headers: Headers): IncomingHttpHeaders {
   return out;
 }
 
-function responseOf(reply: Reply, method: string): Response {
+function responseOf(reply: Reply, replyHeaders: OutgoingHttpHeaders, method: string): Response {
   if (reply.node) throw new Error('this reply is written by a node:http renderer (/browse): request it over HTTP');
   const headers = new Headers();
-  for (const [name, value] of Object.entries(reply.headers ?? {})) {
+  for (const [name, value] of Object.entries(replyHeaders)) {
     if (value === undefined) continue;
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);
     else headers.set(name, String(value));
@@ -75,6 +75,6 @@ export function inProcessFetch(pipeline: Pipeline, options: InProcessOptions = {
         return body;
       },
     });
-    return responseOf(handled.reply, request.method);
+    return responseOf(handled.reply, handled.headers, request.method);
   };
 }

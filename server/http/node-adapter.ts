@@ -2,7 +2,7 @@
 // writes the Reply back (whole bodies with their length, streams with backpressure, stopping when the client
 // leaves), and answers what Node rejects before any handler runs (malformed HTTP, slow headers, CONNECT) in the
 // documented error shape. Request logs and metrics are taken here, when the response is done.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { API_VERSION } from '../../src/domain/brand.ts';
@@ -42,8 +42,7 @@ function drained(res: ServerResponse, signal: AbortSignal): Promise<void> {
 }
 
 /** Writes a reply; the body is left out of a HEAD answer by Node itself, keeping Content-Length. */
-async function writeReply(req: IncomingMessage, res: ServerResponse, reply: Reply, signal: AbortSignal): Promise<void> {
-  const headers = reply.headers ?? {};
+async function writeReply(req: IncomingMessage, res: ServerResponse, reply: Reply, headers: OutgoingHttpHeaders, signal: AbortSignal): Promise<void> {
   if (reply.node) {
     for (const [name, value] of Object.entries(headers)) if (value !== undefined) res.setHeader(name, value);
     await reply.node(req, res);
@@ -68,7 +67,8 @@ async function writeReply(req: IncomingMessage, res: ServerResponse, reply: Repl
     return;
   }
   const body = typeof reply.body === 'string' ? Buffer.from(reply.body) : reply.body;
-  res.writeHead(reply.status, { ...headers, 'Content-Length': body.length });
+  headers['Content-Length'] = body.length;
+  res.writeHead(reply.status, headers);
   res.end(body);
 }
 
@@ -125,7 +125,7 @@ export function createNodeServer({ config, pipeline, logger, metrics }: NodeServ
         const route = handled?.route ?? 'unmatched';
         metrics.request(route, request.method, res.statusCode, seconds);
         // Searches without `semantic` carry no Search-Mode header: they are keyword searches.
-        const mode = handled?.reply.headers?.[SEARCH_MODE_HEADER];
+        const mode = handled?.headers[SEARCH_MODE_HEADER];
         if (mode !== undefined || (SEARCH_OPERATIONS.has(handled?.operation) && res.statusCode === 200)) metrics.searchMode(mode === undefined ? 'keyword' : String(mode));
         if (logger.isLevelEnabled('info')) {
           logger.info(
@@ -139,7 +139,7 @@ export function createNodeServer({ config, pipeline, logger, metrics }: NodeServ
         // Node-bound renderers (Astro's /browse) read the target from req.url.
         if (result.target !== undefined) req.url = result.target;
         try {
-          await writeReply(req, res, result.reply, request.signal);
+          await writeReply(req, res, result.reply, result.headers, request.signal);
         } catch (error) {
           const catalogError = toCatalogError(error);
           if (catalogError.status >= 500) logger.error({ err: error, reqId: result.requestId, url: req.url, method: req.method }, 'request failed');

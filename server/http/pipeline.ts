@@ -34,7 +34,9 @@ export interface IncomingRequest {
 }
 
 export interface Handled {
+  /** The handler's reply; its headers are in `headers`, merged over the ones every answer carries. */
   reply: Reply;
+  headers: OutgoingHttpHeaders;
   /** The route label of metrics and logs: the matched pattern, or static, options, not_found ... */
   route: string;
   /** The operation answered, when a route matched. */
@@ -192,7 +194,7 @@ export function createPipeline({ services, catalog, router, logger }: PipelineDe
     const snapshot = catalog.current;
     // Every answer names the build it came from, so a rebuild's switch is visible (and checkable) per response.
     const headers: OutgoingHttpHeaders = { 'X-Request-Id': requestId, 'API-Version': API_VERSION, 'Catalog-Build': snapshot.buildId, ...PAGE_SECURITY_HEADERS };
-    const handled: Handled = { reply: { status: 500 }, route: 'unmatched', operation: undefined, requestId, target: undefined };
+    const handled: Handled = { reply: { status: 500 }, headers, route: 'unmatched', operation: undefined, requestId, target: undefined };
     let reply: Reply;
     try {
       reply = await route(request, headers, handled);
@@ -201,7 +203,8 @@ export function createPipeline({ services, catalog, router, logger }: PipelineDe
       if (catalogError.status >= 500) logger.error({ err: error, reqId: requestId, url: request.target, method: request.method }, 'request failed');
       reply = errorReply(catalogError);
     }
-    handled.reply = reply.headers ? { ...reply, headers: Object.assign(headers, reply.headers) } : { ...reply, headers };
+    if (reply.headers) Object.assign(headers, reply.headers);
+    handled.reply = reply;
     return handled;
   };
 }

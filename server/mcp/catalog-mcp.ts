@@ -24,8 +24,8 @@ export function catalogMcpServer(services: Services): McpServer {
   const catalogView = snapshotResource('mcp-catalog-view', (current) => renderCatalogView(services, current));
 
   const tools = [
-    mcpTool(CATALOG_TOOLS.search_catalog, (input) => {
-      const found = searchForAgent(services, { query: input.query, types: input.type ? [input.type] : undefined, category: input.category, limit: input.limit });
+    mcpTool(CATALOG_TOOLS.search_catalog, async (input) => {
+      const found = await searchForAgent(services, { query: input.query, types: input.type ? [input.type] : undefined, category: input.category, limit: input.limit });
       return { query: input.query, items: parseAll(found.items), hasMore: found.hasMore, searchMode: searchMode(found) };
     }),
     mcpTool(CATALOG_TOOLS.load_skill, (input) => {

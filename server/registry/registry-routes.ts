@@ -73,7 +73,7 @@ export function registryHandlers(services: Services): HandlersFor<'registryListS
   const serverResponses = (snapshot: Snapshot, docs: readonly number[]): ServerResponse[] =>
     listingsJson(services.config.baseUrl, snapshot, docs).map((text) => toServerResponse(JSON.parse(text) as Listing));
 
-  const listServers = (ctx: RequestContext): Reply => {
+  const listServers = async (ctx: RequestContext): Promise<Reply> => {
     const search = single(ctx, 'search')?.trim() || undefined;
     if (search !== undefined && search.length > MAX_SEARCH) throw invalidParameter('search', `must be at most ${MAX_SEARCH} characters`);
     const limitRaw = single(ctx, 'limit');
@@ -102,13 +102,13 @@ export function registryHandlers(services: Services): HandlersFor<'registryListS
     const filtered = since !== undefined || (version !== undefined && version !== 'latest');
     if (!filtered) {
       const found = search
-        ? services.listingSearch(snapshot, listingQuery({ q: search, types: ['mcp'], offset, limit })).result
+        ? (await services.listingSearch(snapshot, listingQuery({ q: search, types: ['mcp'], offset, limit }))).result
         : snapshot.engine.search({ types: ['mcp'], sort: 'stars', offset, limit });
       page = found.docs;
       hasMore = found.hasMore;
     } else {
       const all = search
-        ? services.listingSearch(snapshot, listingQuery({ q: search, types: ['mcp'], offset: 0, limit: snapshot.store.count })).result.docs
+        ? (await services.listingSearch(snapshot, listingQuery({ q: search, types: ['mcp'], offset: 0, limit: snapshot.store.count }))).result.docs
         : snapshot.engine.search({ types: ['mcp'], sort: 'stars', offset: 0, limit: snapshot.store.count }).docs;
       const table = snapshot.get(MCP_TABLE);
       const kept = all.filter(

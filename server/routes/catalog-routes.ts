@@ -67,7 +67,7 @@ export function catalogHandlers(services: Services): HandlersFor<CatalogOperatio
   // Answers of one build, kept with it (a rebuild starts with an empty cache and drops the old one).
   const answers = snapshotResource('search-answers', () => createSearchCache());
 
-  const searchListings = (ctx: RequestContext, versioned: boolean): Reply => {
+  const searchListings = async (ctx: RequestContext, versioned: boolean): Promise<Reply> => {
     const key = ctx.target;
     const current = snapshot();
     const cache = current.get(answers);
@@ -78,7 +78,7 @@ export function catalogHandlers(services: Services): HandlersFor<CatalogOperatio
       return json(200, hit.body, hit.headers);
     }
     const query = parseListingQuery(ctx.query, versioned);
-    const { result, headers } = services.listingSearch(current, query);
+    const { result, headers } = await services.listingSearch(current, query);
     // A keyword fallback may be temporary (the embedding model still loading): never keep it past that.
     const cacheable = headers[SEARCH_MODE_HEADER] !== 'keyword-fallback';
     const items = listingsBytes(services, current, result.docs);

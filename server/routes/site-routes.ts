@@ -20,7 +20,7 @@ type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: (error?: u
 const BROWSE_NAMES: ReadonlySet<string> = new Set(BROWSE_PARAMS);
 
 /** The search behind /browse over one snapshot; an invalid parameter is an outcome the page shows, not a throw. */
-export function browseSearch(services: Services, snapshot: Snapshot, search: URLSearchParams): BrowseOutcome {
+export async function browseSearch(services: Services, snapshot: Snapshot, search: URLSearchParams): Promise<BrowseOutcome> {
   const params = browseParams(search);
   // Repeated parameters go through as they came, so /browse refuses what the API refuses.
   const apiParams = new URLSearchParams();
@@ -28,7 +28,7 @@ export function browseSearch(services: Services, snapshot: Snapshot, search: URL
   apiParams.set('limit', String(BROWSE_PAGE_SIZE));
   try {
     const query = parseListingQuery(apiParams, true);
-    const { result } = services.listingSearch(snapshot, query);
+    const { result } = await services.listingSearch(snapshot, query);
     const items = listingsJson(services.config.baseUrl, snapshot, result.docs).map((json) => JSON.parse(json) as Listing);
     services.signals?.appeared(snapshot, result.docs, query.offset);
     const nextCursor = result.hasMore ? encodeCursor(query.offset + query.limit, queryFingerprint(query)) : null;

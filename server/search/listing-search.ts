@@ -3,25 +3,33 @@
 // (server/search/hybrid-search.ts) falls back to it. Routes only parse, call this and serialise.
 import type { ListingQuery } from '../../src/domain/listing-query.ts';
 import { withUrl } from '../../src/domain/listing-view.ts';
-import { QueryEngine, type SearchResult } from '../catalog/query-engine.ts';
+import { QueryEngine, type SearchResult } from '../../src/search/query-engine.ts';
 import type { Snapshot } from '../catalog/snapshot.ts';
 import { SEARCH_MATCH_HEADER, SEARCH_MODE_HEADER } from '../../src/domain/response-headers.ts';
 
-
 export { SEARCH_MATCH_HEADER, SEARCH_MODE_HEADER } from '../../src/domain/response-headers.ts';
 
-export interface ListingSearch {
-  (snapshot: Snapshot, query: ListingQuery): { result: SearchResult; headers: Record<string, string> };
+/** The documents of one page of a search and the headers that say how they were found. */
+export interface ListingAnswer {
+  result: SearchResult;
+  headers: Record<string, string>;
 }
 
-export const keywordListingSearch: ListingSearch = (snapshot, query): { result: SearchResult; headers: Record<string, string> } => {
+/**
+ * A listing search as every surface calls it: asynchronous end to end, since a semantic request may wait for its
+ * query embedding (an operator's model runs in a worker; the wait is bounded and falls back to keywords).
+ */
+export type ListingSearch = (snapshot: Snapshot, query: ListingQuery) => Promise<ListingAnswer>;
+
+/** The keyword engine's answer, computed on this thread (it never waits for anything). */
+export function keywordListingSearch(snapshot: Snapshot, query: ListingQuery): ListingAnswer {
   if (query.semantic !== undefined && query.q === undefined) {
     const result = snapshot.engine.search({ ...QueryEngine.fromQuery(query, query.semantic), match: 'any' });
     return { result, headers: { [SEARCH_MODE_HEADER]: 'keyword-fallback' } };
   }
   const result = snapshot.engine.search(QueryEngine.fromQuery(query, query.q));
   return { result, headers: result.partial ? { [SEARCH_MATCH_HEADER]: 'partial' } : {} };
-};
+}
 
 /** The public JSON of each document, with its page URL on this service. */
 export function listingsJson(baseUrl: string, snapshot: Snapshot, docs: ArrayLike<number>): string[] {

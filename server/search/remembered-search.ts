@@ -6,9 +6,9 @@
 import { LRUCache } from 'lru-cache';
 import type { ListingQuery } from '../../src/domain/listing-query.ts';
 import { snapshotResource } from '../catalog/snapshot.ts';
-import { SEARCH_MODE_HEADER, type ListingSearch } from './listing-search.ts';
+import { SEARCH_MODE_HEADER, type ListingAnswer, type ListingSearch } from './listing-search.ts';
 
-type Answer = ReturnType<ListingSearch>;
+type Answer = ListingAnswer;
 
 /** Answers kept: each holds one page of document numbers (at most 100) and its headers. */
 export const REMEMBERED_SEARCHES = 5_000;
@@ -21,12 +21,12 @@ function queryKey(query: ListingQuery): string {
 export function rememberedSearch(search: ListingSearch, max = REMEMBERED_SEARCHES): ListingSearch {
   // Answers belong to one snapshot and are kept with it: a rebuild starts with an empty memory.
   const memories = snapshotResource('remembered-searches', () => new LRUCache<string, Answer>({ max }));
-  return (snapshot, query) => {
+  return async (snapshot, query) => {
     const memory = snapshot.get(memories);
     const key = queryKey(query);
     const kept = memory.get(key);
     if (kept) return kept;
-    const answer = search(snapshot, query);
+    const answer = await search(snapshot, query);
     if (answer.headers[SEARCH_MODE_HEADER] !== 'keyword-fallback') {
       // Shared by every caller from now on: frozen, so a caller that reorders it fails loudly instead.
       Object.freeze(answer.result.docs);

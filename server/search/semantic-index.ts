@@ -6,25 +6,21 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { EMBEDDINGS_DIR, MODEL_SUBDIR, readQuantized } from '../../src/artifacts/embeddings.ts';
-import { HNSW_MANIFEST, readHnsw, type HnswIndex } from '../../src/search/hnsw.ts';
+import { HNSW_MANIFEST, readHnsw } from '../../src/search/hnsw.ts';
+import type { VectorSources } from '../../src/search/fusion.ts';
 import { VECTORS_MANIFEST, VectorIndex, type VectorsManifest } from '../../src/search/vectors.ts';
 import type { Snapshot } from '../catalog/snapshot.ts';
 import { isStaticEncoderDir, loadStaticEncoder } from '../../src/embeddings/static-encoder.ts';
 import { QueryEmbedder } from './query-embedder.ts';
 
-/** Exact search over the listing vectors, in document numbers. */
-export type ExactVectors = Pick<VectorIndex, 'count' | 'search' | 'searchSubset'>;
-
-/** What a semantic search needs for one snapshot. */
-export interface SemanticReady {
-  vectors: ExactVectors;
-  /** The approximate index, present for large catalogs (see src/search/hnsw.ts). */
-  ann?: HnswIndex | undefined;
+/** What a semantic search needs for one snapshot: the vectors (and graph) of the build, and the query model. */
+export interface SemanticReady extends VectorSources {
   /**
-   * The query's vector; undefined when the model could not answer now (then fall back). The default static
-   * encoder always answers; an operator's model answers from its cache and embeds a miss in the background.
+   * The query's vector; undefined when the model could not answer (then fall back). The default static encoder
+   * answers at once on this thread; an operator's model answers from its cache, or from its worker within the
+   * embedder's timeout.
    */
-  embed(text: string): Float32Array | undefined;
+  embed(text: string): Float32Array | undefined | Promise<Float32Array | undefined>;
 }
 
 export interface SemanticSource {
@@ -43,8 +39,12 @@ export class SemanticIndex implements SemanticSource {
   private latest: Promise<SemanticStatus> | undefined;
   private closed = false;
 
-  constructor(logger?: Logger) {
+  /** How long a search waits for an operator model's worker to embed its query before answering by keywords. */
+  private readonly queryTimeoutMs: number | undefined;
+
+  constructor(logger?: Logger, options: { queryTimeoutMs?: number } = {}) {
     this.logger = logger;
+    this.queryTimeoutMs = options.queryTimeoutMs;
   }
 
   get status(): SemanticStatus {
@@ -94,7 +94,7 @@ export class SemanticIndex implements SemanticSource {
       if (!rows) throw new Error(`${dir}: vectors.i8 is missing or fails its checksum`);
       if (this.target !== snapshot || this.closed) return this.state;
       if (!ann && existsSync(join(dir, HNSW_MANIFEST))) this.logger?.warn({ dir }, 'the approximate index fails its checks; semantic search stays exact');
-      const vectors: ExactVectors = new VectorIndex(rows.q, manifest.modelId);
+      const vectors: VectorSources['vectors'] = new VectorIndex(rows.q, manifest.modelId);
       this.loaded = { snapshot, ready: { vectors, ann, embed }, inWorker: !isStaticEncoderDir(modelDir) };
       this.state = 'ready';
       this.logger?.info({ modelId: manifest.modelId, dims: manifest.dims, count: manifest.count, approximate: ann ? 'hnsw' : 'exact', ms: Math.round(performance.now() - started) }, 'semantic search ready');
@@ -115,20 +115,14 @@ export class SemanticIndex implements SemanticSource {
     }
     // A worker that died (see onError) is replaced on the next load rather than leaving search degraded.
     if (!this.embedder?.alive) {
-      this.embedder = new QueryEmbedder({ onError: (error) => this.logger?.error({ err: error }, 'the embedding worker failed; semantic queries fall back to keywords') });
+      this.embedder = new QueryEmbedder({
+        ...(this.queryTimeoutMs === undefined ? {} : { timeoutMs: this.queryTimeoutMs }),
+        onError: (error) => this.logger?.error({ err: error }, 'the embedding worker failed; semantic queries fall back to keywords'),
+      });
     }
     const embedder = this.embedder;
     await embedder.load(modelDir, modelId);
-    return (text) => {
-      const vector = embedder.cached(text);
-      if (!vector) void embedder.embed(text);
-      return vector;
-    };
-  }
-
-  /** Embeds a query ahead of a search (operator models in the worker); immediate for the static encoder. */
-  async prepare(snapshot: Snapshot, text: string): Promise<void> {
-    if (this.ready(snapshot) && this.loaded?.inWorker) await this.embedder?.embed(text);
+    return (text) => embedder.cached(text) ?? embedder.embed(text);
   }
 
   async close(): Promise<void> {

@@ -59,7 +59,7 @@ function parseSkillUri(uri: string, skills: ReadonlyMap<string, StoredSkill>): {
 export function skillsExtension(services: Services): McpExtension {
   const list = rpcMethod(
     Params.extend({ cursor: z.string().optional(), query: z.string().max(256).optional(), limit: z.number().int().min(1).max(SKILLS_PAGE.max).optional() }),
-    (params) => {
+    async (params) => {
       const snapshot = services.catalog.current;
       const catalog = skillCatalog(snapshot);
       const query = params.query?.trim() ?? '';
@@ -67,7 +67,7 @@ export function skillsExtension(services: Services): McpExtension {
       if (query) {
         // The catalog keyword search (every word must match), best first, kept to the skills with stored files.
         const stored = new Map(catalog.skills.map((skill) => [skill.doc, skill]));
-        const docs = services.listingSearch(snapshot, listingQuery({ q: query, types: ['skill'], limit: snapshot.store.count })).result.docs;
+        const docs = (await services.listingSearch(snapshot, listingQuery({ q: query, types: ['skill'], limit: snapshot.store.count }))).result.docs;
         skills = docs.flatMap((doc) => stored.get(doc) ?? []);
       }
       const offset = params.cursor ? decodeCursor(params.cursor, query) : 0;

@@ -15,7 +15,7 @@ export type BrowseOutcome =
   | { ok: false; params: BrowseParams; message: string; resolution: string };
 
 export interface BrowseLocals {
-  browse(search: URLSearchParams): BrowseOutcome;
+  browse(search: URLSearchParams): Promise<BrowseOutcome>;
   /** Every category of the live catalog (for the filter), by label. */
   categories: ReadonlyArray<{ name: string; label: string }>;
 }

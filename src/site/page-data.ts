@@ -114,6 +114,21 @@ export function listingFiles(data: CatalogData, listing: PageListing): ListingFi
 let rendered = 0;
 
 /**
+ * The share of the per-listing and per-owner pages this Astro process renders: CATALOG_RENDER_SHARD is "i/n"
+ * when the site stage splits them between n processes (see build/site-stage.ts); every other page is small in
+ * number and rendered by each. Unset: everything.
+ */
+const RENDER_SHARD = (() => {
+  const match = /^(\d+)\/(\d+)$/.exec(process.env.CATALOG_RENDER_SHARD ?? '');
+  return match ? { index: Number(match[1]), of: Number(match[2]) } : { index: 0, of: 1 };
+})();
+
+/** Whether the page at this position of a page list is this process's to render. */
+export function inRenderShard(position: number): boolean {
+  return position % RENDER_SHARD.of === RENDER_SHARD.index;
+}
+
+/**
  * Counts a rendered listing page; every 1,000 pages the count goes to the build stage over IPC (when the build
  * runs in a child process with a channel), which drives its progress bar.
  */

@@ -18,7 +18,7 @@ import type { ShardManifest } from '../../build/shards.ts';
 import type { App } from '../../server/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { readGone } from '../../src/artifacts/runtime-manifest.ts';
-import { CatalogStore } from '../../server/catalog/runtime-store.ts';
+import { CatalogStore } from '../../src/artifacts/runtime-store.ts';
 import { sampleRecords, writeExport } from '../support/fixtures.ts';
 import { startServer, TEST_BASE_URL, type TestServer } from '../support/server.ts';
 import { probeRequests } from '../front/front-routes.ts';

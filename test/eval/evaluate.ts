@@ -86,16 +86,16 @@ export interface SystemUnderTest {
 /** The systems compared: `q` (keyword engine), vectors alone, and `semantic` as served (hybrid). */
 export function systems(semantic: SemanticSource): SystemUnderTest[] {
   return [
-    { name: 'q', search: keywordListingSearch, query: (text) => ({ q: text }) },
+    { name: 'q', search: async (snapshot, query) => keywordListingSearch(snapshot, query), query: (text) => ({ q: text }) },
     { name: 'vectors', search: createHybridSearch(semantic, { fuse: 'vector' }), query: (text) => ({ semantic: text }) },
     { name: 'hybrid', search: createHybridSearch(semantic), query: (text) => ({ semantic: text }) },
   ];
 }
 
-export function runQuery(snapshot: Snapshot, system: SystemUnderTest, judged: Pick<JudgedQuery, 'query' | 'kind' | 'type'>, limit = CUTOFF): { ids: string[]; mode: string } {
+export async function runQuery(snapshot: Snapshot, system: SystemUnderTest, judged: Pick<JudgedQuery, 'query' | 'kind' | 'type'>, limit = CUTOFF): Promise<{ ids: string[]; mode: string }> {
   const types = judged.kind === 'filtered' && judged.type ? [judged.type] : undefined;
   const query: ListingQuery = listingQuery({ limit, types, ...system.query(judged.query) });
-  const { result, headers } = system.search(snapshot, query);
+  const { result, headers } = await system.search(snapshot, query);
   return { ids: result.docs.map((doc) => snapshot.store.ids[doc]!), mode: headers['Search-Mode'] ?? 'keyword' };
 }
 
@@ -120,20 +120,23 @@ function aggregate(rows: ReadonlyArray<{ ndcg: number; recall: number; rr: numbe
   return { n: rows.length, ndcg: mean((r) => r.ndcg), recall: mean((r) => r.recall), mrr: mean((r) => r.rr) };
 }
 
-export function evaluate(snapshot: Snapshot, semantic: SemanticSource, queries: readonly JudgedQuery[], list: SystemUnderTest[] = systems(semantic)): SystemScore[] {
-  return list.map((system) => {
+export async function evaluate(snapshot: Snapshot, semantic: SemanticSource, queries: readonly JudgedQuery[], list: SystemUnderTest[] = systems(semantic)): Promise<SystemScore[]> {
+  const scores: SystemScore[] = [];
+  for (const system of list) {
     let fallbacks = 0;
-    const perQuery = queries.map((judged) => {
-      const { ids, mode } = runQuery(snapshot, system, judged);
+    const perQuery = [];
+    for (const judged of queries) {
+      const { ids, mode } = await runQuery(snapshot, system, judged);
       if (mode === 'keyword-fallback' && system.name !== 'q') fallbacks++;
-      return { qid: judged.qid, query: judged.query, kind: judged.kind, ndcg: ndcgAt(ids, judged.relevant), recall: recallAt(ids, judged.relevant), rr: reciprocalRank(ids, judged.relevant), ids };
-    });
+      perQuery.push({ qid: judged.qid, query: judged.query, kind: judged.kind, ndcg: ndcgAt(ids, judged.relevant), recall: recallAt(ids, judged.relevant), rr: reciprocalRank(ids, judged.relevant), ids });
+    }
     const byKind: Record<string, Metrics> = {};
     for (const kind of ['nl', 'keyword', 'filtered'] as const) {
       const rows = perQuery.filter((q) => q.kind === kind);
       if (rows.length) byKind[kind] = aggregate(rows);
     }
     byKind.overall = aggregate(perQuery);
-    return { name: system.name, byKind, fallbacks, perQuery };
-  });
+    scores.push({ name: system.name, byKind, fallbacks, perQuery });
+  }
+  return scores;
 }

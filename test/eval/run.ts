@@ -72,7 +72,7 @@ try {
       const seen = new Set<string>();
       console.log(`\n### ${judged.qid} ${judged.query}  (${judged.kind}${judged.type ? ` ${judged.type}` : ''}; ${Object.keys(judged.relevant).length} judged relevant)`);
       for (const system of systems(semantic)) {
-        for (const id of runQuery(snapshot, system, judged, depth).ids) {
+        for (const id of (await runQuery(snapshot, system, judged, depth)).ids) {
           if (seen.has(id)) continue;
           seen.add(id);
           console.log(`${judged.relevant[id] ? `+${judged.relevant[id]}` : '? '} ${line(snapshot.store.findDoc(id)!)}`);
@@ -83,7 +83,7 @@ try {
     console.log(`${snapshot.store.count} listings, ${buildDir}`);
     let failed = false;
     for (const set of sets) {
-      const scores = evaluate(snapshot, semantic, set.queries);
+      const scores = await evaluate(snapshot, semantic, set.queries);
       const kinds = Object.keys(scores[0]!.byKind);
       console.log(`\n${set.name}: ${set.queries.length} judged queries — nDCG@${CUTOFF} / recall@${CUTOFF} / MRR`);
       const header = ['kind', 'n', ...scores.map((s) => s.name.padEnd(20))];

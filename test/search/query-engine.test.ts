@@ -3,8 +3,8 @@
 // whole answer, and a keyword search only returns listings holding every word.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { CatalogStore } from '../../server/catalog/runtime-store.ts';
-import { QueryEngine } from '../../server/catalog/query-engine.ts';
+import { CatalogStore } from '../../src/artifacts/runtime-store.ts';
+import { QueryEngine } from '../../src/search/query-engine.ts';
 import { LISTING_TYPES } from '../../src/domain/listing-types.ts';
 import { SORTS, type SortKey } from '../../src/domain/ranking.ts';
 

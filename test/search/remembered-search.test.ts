@@ -22,7 +22,7 @@ afterAll(() => {
 function counted(): { search: ListingSearch; runs: () => number } {
   let runs = 0;
   return {
-    search: (s, q) => {
+    search: async (s, q) => {
       runs++;
       return keywordListingSearch(s, q);
     },
@@ -31,18 +31,18 @@ function counted(): { search: ListingSearch; runs: () => number } {
 }
 
 describe('rememberedSearch', () => {
-  it('answers a repeated request from memory, identically', () => {
+  it('answers a repeated request from memory, identically', async () => {
     const inner = counted();
     const search = rememberedSearch(inner.search);
-    const first = search(snapshot, listingQuery({ q: 'postgres', limit: 10 }));
-    const again = search(snapshot, listingQuery({ q: 'postgres', limit: 10 }));
+    const first = await search(snapshot, listingQuery({ q: 'postgres', limit: 10 }));
+    const again = await search(snapshot, listingQuery({ q: 'postgres', limit: 10 }));
     expect(inner.runs()).toBe(1);
     expect(again.result.docs).toEqual(first.result.docs);
     expect(again.result.docs.length).toBe(10);
     expect(again).toEqual(keywordListingSearch(snapshot, listingQuery({ q: 'postgres', limit: 10 })));
   });
 
-  it('searches again for another page, filter, sort or text', () => {
+  it('searches again for another page, filter, sort or text', async () => {
     const inner = counted();
     const search = rememberedSearch(inner.search);
     const variants = [
@@ -55,41 +55,41 @@ describe('rememberedSearch', () => {
       { q: 'postgresql', limit: 10 },
       { semantic: 'postgres', limit: 10 },
     ];
-    for (const v of variants) search(snapshot, listingQuery(v));
+    for (const v of variants) await search(snapshot, listingQuery(v));
     expect(inner.runs()).toBe(variants.length);
-    expect(search(snapshot, listingQuery({ q: 'postgres', limit: 10, offset: 10 })).result.docs).toEqual(
+    expect((await search(snapshot, listingQuery({ q: 'postgres', limit: 10, offset: 10 }))).result.docs).toEqual(
       keywordListingSearch(snapshot, listingQuery({ q: 'postgres', limit: 10, offset: 10 })).result.docs,
     );
   });
 
-  it('keeps answers with their snapshot: another snapshot never gets them', () => {
+  it('keeps answers with their snapshot: another snapshot never gets them', async () => {
     const inner = counted();
     const search = rememberedSearch(inner.search);
-    search(snapshot, listingQuery({ q: 'slack' }));
-    search(other, listingQuery({ q: 'slack' }));
+    await search(snapshot, listingQuery({ q: 'slack' }));
+    await search(other, listingQuery({ q: 'slack' }));
     expect(inner.runs()).toBe(2);
-    search(snapshot, listingQuery({ q: 'slack' }));
+    await search(snapshot, listingQuery({ q: 'slack' }));
     expect(inner.runs()).toBe(2);
     const closing = loadSnapshot(inject('catalogBuildDir'));
-    search(closing, listingQuery({ q: 'slack' }));
+    await search(closing, listingQuery({ q: 'slack' }));
     closing.close();
     expect(inner.runs()).toBe(3);
   });
 
-  it('never keeps a keyword fallback (semantic search may be ready next time)', () => {
+  it('never keeps a keyword fallback (semantic search may be ready next time)', async () => {
     const inner = counted();
     const search = rememberedSearch(inner.search);
     // Without a semantic index, keywordListingSearch answers `semantic` as a fallback.
-    const answer = search(snapshot, listingQuery({ semantic: 'weather forecast' }));
+    const answer = await search(snapshot, listingQuery({ semantic: 'weather forecast' }));
     expect(answer.headers['Search-Mode']).toBe('keyword-fallback');
-    search(snapshot, listingQuery({ semantic: 'weather forecast' }));
+    await search(snapshot, listingQuery({ semantic: 'weather forecast' }));
     expect(inner.runs()).toBe(2);
   });
 
-  it('hands out kept answers that cannot be altered by a caller', () => {
-    const search = rememberedSearch(keywordListingSearch);
-    const answer = search(snapshot, listingQuery({ q: 'browser', limit: 5 }));
+  it('hands out kept answers that cannot be altered by a caller', async () => {
+    const search = rememberedSearch(async (s, q) => keywordListingSearch(s, q));
+    const answer = await search(snapshot, listingQuery({ q: 'browser', limit: 5 }));
     expect(() => (answer.result.docs as number[]).sort((a, b) => b - a)).toThrow(TypeError);
-    expect(search(snapshot, listingQuery({ q: 'browser', limit: 5 })).result.docs).toEqual(answer.result.docs);
+    expect((await search(snapshot, listingQuery({ q: 'browser', limit: 5 }))).result.docs).toEqual(answer.result.docs);
   });
 });

@@ -85,12 +85,12 @@ describe('the served build, with embeddings', () => {
 });
 
 describe('a semantic index that has not loaded', () => {
-  it('makes the hybrid search answer exactly as the keyword search, marked as a fallback', () => {
+  it('makes the hybrid search answer exactly as the keyword search, marked as a fallback', async () => {
     const snapshot = loadSnapshot(inject('catalogBuildDir'));
     try {
       const search = createHybridSearch(new SemanticIndex());
       for (const partial of [{ semantic: 'query a postgres database' }, { semantic: 'database', q: 'postgres' }, { semantic: 'images', types: ['mcp' as const] }]) {
-        const hybrid = search(snapshot, query(partial));
+        const hybrid = await search(snapshot, query(partial));
         expect(hybrid.headers['Search-Mode']).toBe('keyword-fallback');
         expect(hybrid.result).toEqual(keywordListingSearch(snapshot, query(partial)).result);
       }

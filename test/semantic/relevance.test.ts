@@ -4,7 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadSnapshot, type Snapshot } from '../../server/catalog/snapshot.ts';
-import { createHybridSearch, FUSION_WEIGHTS, isShortRequest, POPULARITY_SPAN, RRF_K, SEMANTIC_CANDIDATES, SHORT_REQUEST_BOOST } from '../../server/search/hybrid-search.ts';
+import { createHybridSearch } from '../../server/search/hybrid-search.ts';
+import { FUSION_WEIGHTS, isShortRequest, POPULARITY_SPAN, RRF_K, SEMANTIC_CANDIDATES, SHORT_REQUEST_BOOST } from '../../src/search/fusion.ts';
 import { listingQuery, type ListingQuery } from '../../src/domain/listing-query.ts';
 
 /** Share of a short request's first 10 semantic results that q also ranks first 10: 0.90 with the boost, 0.825 without. */
@@ -66,7 +67,7 @@ describe('in-process evaluation of the judged set', () => {
     snapshot.store.close();
   });
 
-  it('ranks a request of one or two words close to q (the short-request boost), a sentence by fusion', () => {
+  it('ranks a request of one or two words close to q (the short-request boost), a sentence by fusion', async () => {
     expect(isShortRequest('postgres')).toBe(true);
     expect(isShortRequest(' browser  automation ')).toBe(true);
     expect(isShortRequest('turn a PDF into text')).toBe(false);
@@ -74,15 +75,15 @@ describe('in-process evaluation of the judged set', () => {
     let shared = 0;
     const words = ['postgres', 'slack', 'kubernetes', 'pdf', 'github', 'browser automation', 'code review', 'image generation'];
     for (const text of words) {
-      const top = (query: Partial<ListingQuery>) => new Set(hybrid(snapshot, listingQuery({ limit: 10, ...query })).result.docs);
-      const fromQ = top({ q: text });
-      for (const doc of top({ semantic: text })) if (fromQ.has(doc)) shared++;
+      const top = async (query: Partial<ListingQuery>) => new Set((await hybrid(snapshot, listingQuery({ limit: 10, ...query }))).result.docs);
+      const fromQ = await top({ q: text });
+      for (const doc of await top({ semantic: text })) if (fromQ.has(doc)) shared++;
     }
     expect(shared / (10 * words.length)).toBeGreaterThanOrEqual(MIN_SHARED);
   });
 
-  it('hybrid beats keyword search on nDCG@10, without falling back', () => {
-    const scores = Object.fromEntries(evaluate(snapshot, semantic, queries).map((s) => [s.name, s]));
+  it('hybrid beats keyword search on nDCG@10, without falling back', async () => {
+    const scores = Object.fromEntries((await evaluate(snapshot, semantic, queries)).map((s) => [s.name, s]));
     const ndcg = (name: string) => scores[name]!.byKind.overall!.ndcg;
     expect(scores.hybrid!.fallbacks).toBe(0);
     expect(scores.vectors!.fallbacks).toBe(0);

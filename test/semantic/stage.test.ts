@@ -119,7 +119,7 @@ describe('the embeddings stage', () => {
     try {
       expect(await semantic.load(snapshot)).toBe('ready');
       expect(semantic.ready(snapshot)!.ann?.rows).toBeGreaterThan(1000);
-      const { result, headers } = createHybridSearch(semantic)(snapshot, {
+      const { result, headers } = await createHybridSearch(semantic)(snapshot, {
         q: undefined,
         semantic: 'browser automation',
         types: ['skill'],
@@ -156,13 +156,19 @@ describe('the embeddings stage', () => {
       expect(await semantic.load(snapshot)).toBe('ready');
       const search = createHybridSearch(semantic);
       const query = listingQuery({ semantic: 'browser automation for web pages', limit: 10 });
-      // Not embedded yet: answered by keywords at once (the event loop never waits for the worker)…
-      expect(search(snapshot, query).headers['Search-Mode']).toBe('keyword-fallback');
-      // …while the worker embeds it; then the same query is answered by vectors.
-      await semantic.prepare(snapshot, query.semantic!);
-      const { result, headers } = search(snapshot, query);
+      // The search waits (asynchronously: the event loop keeps turning) for the worker to embed the query.
+      let turns = 0;
+      let waiting = true;
+      const turn = () => {
+        turns++;
+        if (waiting) setImmediate(turn);
+      };
+      setImmediate(turn);
+      const { result, headers } = await search(snapshot, query);
+      waiting = false;
       expect(headers['Search-Mode']).toBe('hybrid');
       expect(result.docs.length).toBe(10);
+      expect(turns).toBeGreaterThan(0);
     } finally {
       await semantic.close();
       snapshot.store.close();

@@ -2,11 +2,12 @@
 // but listings, and a sample of listing pages across shards) answers 200 HTML with its one right h1 and the
 // disclaimer; pages agree with the API on rankings; /browse renders results and errors on the server; unknown
 // pages get the HTML 404 in a browser and JSON otherwise; large pages are precompressed.
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { PAGE_COMPRESS_MIN_BYTES } from '../../build/site-stage.ts';
+import { PAGE_COMPRESS_MIN_BYTES, rendererCount } from '../../build/site-stage.ts';
 import { DISCLAIMER } from '../../src/domain/brand.ts';
 import { RANKING_METRIC } from '../../src/domain/listing-types.ts';
 import type { Listing } from '../../src/domain/schemas.ts';
@@ -44,6 +45,17 @@ describe('the build', () => {
     for (const file of ['index.html', '404.html', 'robots.txt', 'login/index.html', 'mcp/index.html', 'docs/index.html']) expect(existsSync(join(site, file)), file).toBe(true);
     expect(readdirSync(join(site, '_astro')).some((name) => name.endsWith('.css'))).toBe(true);
     expect(existsSync(join(buildDir, 'astro', 'server', 'entry.mjs'))).toBe(true);
+  });
+
+  it('split the listing and owner pages between renderers, one per core, and merged every share', () => {
+    const stats = JSON.parse(readFileSync(join(buildDir, 'astro', 'site-stats.json'), 'utf8')) as { renderers: number; pages: number };
+    expect(stats.renderers).toBe(rendererCount(catalog.count));
+    if (availableParallelism() > 1) expect(stats.renderers).toBeGreaterThan(1);
+    // The other shares' outputs were merged into site/ and removed.
+    expect(readdirSync(buildDir).filter((name) => name.startsWith('astro-'))).toEqual([]);
+    expect(stats.pages).toBeGreaterThan(catalog.count);
+    expect(rendererCount(9_999, 8)).toBe(1);
+    expect(rendererCount(100_000, 2)).toBe(2);
   });
 });
 

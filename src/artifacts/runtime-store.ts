@@ -2,10 +2,10 @@
 // from disk by byte offset so memory stays flat as the catalog grows.
 import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { readKeywordIndex, type KeywordIndexData } from '../../src/search/index-file.ts';
-import type { CatalogStats, Category } from '../../src/domain/schemas.ts';
-import { KEYWORD_INDEX_DIR, readGone, readRuntimeColumns, readRuntimeManifest, type RuntimeColumns, type RuntimeManifest } from '../../src/artifacts/runtime-manifest.ts';
-import type { SortKey } from '../../src/domain/ranking.ts';
+import { readKeywordIndex, type KeywordIndexData } from '../search/index-file.ts';
+import type { CatalogStats, Category } from '../domain/schemas.ts';
+import { KEYWORD_INDEX_DIR, readGone, readRuntimeColumns, readRuntimeManifest, type RuntimeColumns, type RuntimeManifest } from './runtime-manifest.ts';
+import type { SortKey } from '../domain/ranking.ts';
 
 export type Columns = RuntimeColumns;
 

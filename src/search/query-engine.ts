@@ -1,12 +1,12 @@
 // Listing search over the in-memory catalog: the keyword index (src/search) finds and scores the keyword
 // matches, typed arrays filter and order them. Everything here is synchronous and reuses scratch buffers, so a
 // request never allocates per-listing objects; the shim is single-threaded, so the scratch state cannot be shared mid-query.
-import { typeCode } from '../../src/domain/listing-types.ts';
-import { partialMatchScore, relevanceScore, type SortKey } from '../../src/domain/ranking.ts';
-import { KeywordSearcher } from '../../src/search/keyword-search.ts';
-import { StampSet } from '../../src/search/stamp-set.ts';
-import type { ListingQuery } from '../../src/domain/listing-query.ts';
-import type { CatalogStore } from './runtime-store.ts';
+import { typeCode } from '../domain/listing-types.ts';
+import { partialMatchScore, relevanceScore, type SortKey } from '../domain/ranking.ts';
+import { KeywordSearcher } from './keyword-search.ts';
+import { StampSet } from './stamp-set.ts';
+import type { ListingQuery } from '../domain/listing-query.ts';
+import type { CatalogStore } from '../artifacts/runtime-store.ts';
 import { smallestK } from './top-k.ts';
 
 export interface SearchRequest {
