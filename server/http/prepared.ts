@@ -14,7 +14,7 @@ export interface PreparedResponse {
 
 export const EVENT_STREAM = 'text/event-stream; charset=utf-8';
 
-export function isEventStream(contentType: string): boolean {
+function isEventStream(contentType: string): boolean {
   return contentType.split(';')[0]!.trim().toLowerCase() === 'text/event-stream';
 }
 
@@ -33,7 +33,7 @@ export function emptyResponse(status: number): PreparedResponse {
   return { status, contentType: '', chunks: [] };
 }
 
-export function bodyOf(response: PreparedResponse): string {
+function bodyOf(response: PreparedResponse): string {
   return response.chunks.join('');
 }
 

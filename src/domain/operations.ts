@@ -446,8 +446,6 @@ export function routePath(path: string): string {
 }
 
 type AnyOperation = (typeof OPERATION_TABLE)[number];
-/** The id of every operation. */
-export type OperationId = AnyOperation['id'];
 /** The operations a handler of the shim answers (the rest are files of the build). */
 export type RouteOperationId = Extract<AnyOperation, { servedBy: 'route' }>['id'];
 export type RouteOperation = RouteOperationOf<RouteOperationId>;
