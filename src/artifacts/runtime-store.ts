@@ -51,7 +51,8 @@ export class CatalogStore {
     if (this.keywords.count !== this.count) throw new Error(`keyword index has ${this.keywords.count} listings, expected ${this.count}; rebuild`);
     this.stats = manifest.stats;
     this.categories = manifest.categories;
-    this.identity = Uint32Array.from({ length: this.count }, (_, i) => i);
+    this.identity = new Uint32Array(this.count);
+    for (let doc = 0; doc < this.count; doc++) this.identity[doc] = doc;
     this.fd = openSync(join(runtimeDir, 'listings.jsonl'), 'r');
     // Whole listings only: the prefix ends where a listing ends.
     const { offsets } = this.columns;

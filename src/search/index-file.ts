@@ -61,9 +61,13 @@ export function readKeywordIndex(dir: string): KeywordIndexData {
   const terms = layout.terms === 0 ? [] : text.split('\n');
   if (terms.length !== layout.terms) throw new Error(`keyword index has ${terms.length} terms, expected ${layout.terms}`);
   const file = readFileSync(join(dir, 'postings.bin'));
-  // A fresh ArrayBuffer: typed-array views need aligned offsets, and a Buffer may start anywhere in its pool.
-  const buffer = new ArrayBuffer(file.byteLength);
-  new Uint8Array(buffer).set(file);
+  // Typed-array views need aligned offsets: a large file's Buffer owns its ArrayBuffer from offset 0 and is used
+  // as it is; a small one may sit anywhere in Node's pool and is copied into its own.
+  let buffer: ArrayBufferLike = file.buffer;
+  if (file.byteOffset !== 0 || file.buffer.byteLength !== file.byteLength) {
+    buffer = new ArrayBuffer(file.byteLength);
+    new Uint8Array(buffer).set(file);
+  }
   const view = (name: ArrayName) => {
     const { kind, byteOffset, length } = layout.arrays[name];
     return new CONSTRUCTORS[kind](buffer, byteOffset, length);
