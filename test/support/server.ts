@@ -15,17 +15,22 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startServer(
-  overrides: Partial<Config> = {},
-  options: Partial<AppOptions> = {},
-  env: NodeJS.ProcessEnv = {},
-): Promise<TestServer> {
+/** The shim over the embedded snapshot's build (or options.buildDir), configured as every test needs it. */
+function testApp(overrides: Partial<Config>, options: Partial<AppOptions>, env: NodeJS.ProcessEnv): { app: App; config: Config } {
   const buildDir = options.buildDir ?? inject('catalogBuildDir');
   const config = loadConfig(
     { CATALOG_DATA_DIR: inject('catalogDataDir'), PUBLIC_BASE_URL: TEST_BASE_URL, RATE_LIMIT_MAX: '1000000', ...env },
     { port: 0, host: '127.0.0.1', ...overrides },
   );
-  const app = createApp(config, { logger: pino({ level: 'silent' }), ...options, buildDir });
+  return { app: createApp(config, { logger: pino({ level: 'silent' }), ...options, buildDir }), config };
+}
+
+export async function startServer(
+  overrides: Partial<Config> = {},
+  options: Partial<AppOptions> = {},
+  env: NodeJS.ProcessEnv = {},
+): Promise<TestServer> {
+  const { app, config } = testApp(overrides, options, env);
   const address = await app.listen();
   const origin = `http://127.0.0.1:${address.port}`;
   return {
@@ -46,12 +51,7 @@ export async function startInProcess(
   options: Partial<AppOptions> = {},
   env: NodeJS.ProcessEnv = {},
 ): Promise<TestServer> {
-  const buildDir = options.buildDir ?? inject('catalogBuildDir');
-  const config = loadConfig(
-    { CATALOG_DATA_DIR: inject('catalogDataDir'), PUBLIC_BASE_URL: TEST_BASE_URL, RATE_LIMIT_MAX: '1000000', ...env },
-    { port: 0, host: '127.0.0.1', ...overrides },
-  );
-  const app = createApp(config, { logger: pino({ level: 'silent' }), ...options, buildDir });
+  const { app, config } = testApp(overrides, options, env);
   // What listen() starts once the socket is open: the embeddings load in the background.
   void app.semantic.load(app.services.catalog.current);
   return { app, origin: 'http://in-process.invalid', config, fetch: app.fetch, close: () => app.close() };
