@@ -62,11 +62,18 @@ export interface Served {
   stop(): Promise<void>;
 }
 
-/** Spawns a server script and waits until `probePath` answers 200. */
+/** The Node flags `npm start` gives the shim (package.json is their one home), so the bench runs what ships. */
+function startFlags(script: string): string[] {
+  const pkg = JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')) as { scripts: { start: string } };
+  const words = pkg.scripts.start.split(/\s+/);
+  return words.includes(script) ? words.filter((word) => word.startsWith('--')) : [];
+}
+
+/** Spawns a server script (with the flags `npm start` gives it) and waits until `probePath` answers 200. */
 export async function serve(script: string, env: Record<string, string>, probePath = '/api/v1'): Promise<Served> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, [script], { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' }, stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = spawn(process.execPath, [...startFlags(script), script], { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' }, stdio: ['ignore', 'inherit', 'inherit'] });
   const origin = `http://127.0.0.1:${port}`;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);

@@ -5,7 +5,8 @@ import { listingQuery, type ListingQuery } from '../../src/domain/listing-query.
 import { RANKING_METRIC, type ListingType } from '../../src/domain/listing-types.ts';
 import type { SortKey } from '../../src/domain/ranking.ts';
 import type { Snapshot } from '../catalog/snapshot.ts';
-import { listingsJson, SEARCH_MODE_HEADER } from '../search/listing-search.ts';
+import { SEARCH_MODE_HEADER } from '../search/listing-search.ts';
+import { listingsJson } from '../catalog/listing-json.ts';
 import type { Services } from '../services.ts';
 
 export interface AgentSearchRequest {

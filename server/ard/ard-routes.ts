@@ -29,7 +29,7 @@ import type { z } from 'zod';
 import { snapshotResource, type Snapshot } from '../catalog/snapshot.ts';
 import { parseJsonBody } from '../http/body.ts';
 import { json, toCatalogError, type Handler, type HandlersFor, type RequestContext } from '../http/handler.ts';
-import { listingsJson } from '../search/listing-search.ts';
+import { listingsJson } from '../catalog/listing-json.ts';
 import type { Services } from '../services.ts';
 import { skillFilePath } from '../../src/domain/skill-files.ts';
 

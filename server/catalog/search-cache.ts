@@ -1,7 +1,8 @@
 // Search answers are pure functions of (snapshot, request), so the shim keeps recent ones: a repeated
 // query (the common case: popular searches, page reloads, agents retrying) costs a map lookup instead of a
-// full keyword match. Bounded by bytes; emptied when a rebuild swaps the snapshot.
-import { LRUCache } from 'lru-cache';
+// full keyword match. Bounded by bytes; an answer is kept from its second request on (admitting-cache.ts); emptied
+// when a rebuild swaps the snapshot.
+import { AdmittingCache } from './admitting-cache.ts';
 
 export interface CachedSearch {
   body: Buffer;
@@ -11,8 +12,8 @@ export interface CachedSearch {
   offset: number;
 }
 
-export function createSearchCache(maxBytes = 64 * 1024 * 1024): LRUCache<string, CachedSearch> {
-  return new LRUCache<string, CachedSearch>({
+export function createSearchCache(maxBytes = 64 * 1024 * 1024): AdmittingCache<CachedSearch> {
+  return new AdmittingCache<CachedSearch>({
     maxSize: maxBytes,
     sizeCalculation: (entry, key) => entry.body.length + key.length * 2 + entry.docs.length * 8 + 200,
   });

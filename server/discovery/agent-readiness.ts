@@ -4,7 +4,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { listingMarkdown } from '../../src/domain/listing-markdown.ts';
 import type { Listing, ListingFile } from '../../src/domain/schemas.ts';
-import { listingsJson } from '../search/listing-search.ts';
+import { listingsJson } from '../catalog/listing-json.ts';
 import { negotiateMediaType } from '../http/media-types.ts';
 import { json, type Reply } from '../http/handler.ts';
 import type { Services } from '../services.ts';

@@ -11,7 +11,7 @@ import {
 } from '../../src/domain/agent-surfaces.ts';
 import { LISTING_TYPES, TYPE_LABELS } from '../../src/domain/listing-types.ts';
 import { snapshotResource, type Snapshot } from '../catalog/snapshot.ts';
-import { listingsJson } from '../search/listing-search.ts';
+import { listingsJson } from '../catalog/listing-json.ts';
 import type { Services } from '../services.ts';
 import { searchForAgent, searchMode, topForAgent } from '../agents/agent-search.ts';
 import { createMcpServer, mcpTool, ToolFailure, type McpServer } from './mcp-server.ts';

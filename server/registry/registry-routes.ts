@@ -7,7 +7,7 @@ import { parseServerName, REGISTRY_PAGE, serverVersion, toServerResponse, type S
 import type { Listing } from '../../src/domain/schemas.ts';
 import { snapshotResource, type Snapshot } from '../catalog/snapshot.ts';
 import { json, type HandlersFor, type Reply, type RequestContext } from '../http/handler.ts';
-import { listingsJson } from '../search/listing-search.ts';
+import { listingsJson } from '../catalog/listing-json.ts';
 import type { Services } from '../services.ts';
 
 export const REGISTRY_PATHS = {

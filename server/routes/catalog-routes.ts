@@ -3,13 +3,13 @@
 import { CatalogError, invalidParameter } from '../../src/domain/errors.ts';
 import { LIMITS } from '../../src/domain/limits.ts';
 import { encodeCursor, parseListingQuery, queryFingerprint } from '../../src/domain/listing-query.ts';
-import { urlSuffix } from '../../src/domain/listing-view.ts';
+import { listingsBytes } from '../catalog/listing-json.ts';
 import { BatchRequestSchema } from '../../src/domain/schemas.ts';
 import { STAGES } from '../../src/domain/stages.ts';
 import { BRAND, DISCLAIMER, TAGLINE } from '../../src/domain/brand.ts';
 import { SEARCH_MODE_HEADER } from '../../src/domain/response-headers.ts';
 import { LISTING_TYPES } from '../../src/domain/listing-types.ts';
-import { snapshotResource, type Snapshot } from '../catalog/snapshot.ts';
+import { snapshotResource } from '../catalog/snapshot.ts';
 import { parseJsonBody } from '../http/body.ts';
 import { json, type HandlersFor, type Reply, type RequestContext } from '../http/handler.ts';
 import type { Services } from '../services.ts';
@@ -34,19 +34,6 @@ function checkId(id: string | undefined): string {
 const OPEN_ARRAY = Buffer.from('[');
 const CLOSE_ARRAY = Buffer.from(']');
 const OPEN_ITEMS = Buffer.from('{"items":[');
-const COMMA = Buffer.from(',');
-
-/** Listing JSON of each document as bytes, comma-separated, straight from the stored bytes plus the url. */
-function listingsBytes(services: Services, snapshot: Snapshot, docs: ArrayLike<number>): Buffer[] {
-  const { store } = snapshot;
-  const raws = store.readRaw(docs);
-  const parts: Buffer[] = [];
-  raws.forEach((raw, i) => {
-    if (i > 0) parts.push(COMMA);
-    parts.push(raw.subarray(0, raw.length - 1), urlSuffix(store.slugOf(docs[i]!), services.config.baseUrl));
-  });
-  return parts;
-}
 
 type CatalogOperations =
   | 'searchListings'
@@ -81,11 +68,11 @@ export function catalogHandlers(services: Services): HandlersFor<CatalogOperatio
     const { result, headers } = await services.listingSearch(current, query);
     // A keyword fallback may be temporary (the embedding model still loading): never keep it past that.
     const cacheable = headers[SEARCH_MODE_HEADER] !== 'keyword-fallback';
-    const items = listingsBytes(services, current, result.docs);
+    const items = listingsBytes(services.config.baseUrl, current, result.docs);
     services.signals?.appeared(current, result.docs, query.offset);
     if (!versioned) {
       const body = Buffer.concat([OPEN_ARRAY, ...items, CLOSE_ARRAY]);
-      if (cacheable) cache.set(key, { body, headers, docs: result.docs, offset: query.offset });
+      if (cacheable) cache.offer(key, { body, headers, docs: result.docs, offset: query.offset });
       return json(200, body, headers);
     }
     let token: string | null = null;
@@ -105,7 +92,7 @@ export function catalogHandlers(services: Services): HandlersFor<CatalogOperatio
           `"next":${JSON.stringify(next)},"pageToken":${JSON.stringify(token)},"cursor":${JSON.stringify(token)}}`,
       ),
     ]);
-    if (cacheable) cache.set(key, { body, headers, docs: result.docs, offset: query.offset });
+    if (cacheable) cache.offer(key, { body, headers, docs: result.docs, offset: query.offset });
     return json(200, body, headers);
   };
 
@@ -126,7 +113,7 @@ export function catalogHandlers(services: Services): HandlersFor<CatalogOperatio
       const doc = listingDoc(ctx);
       const current = snapshot();
       services.signals?.opened(current, doc);
-      return json(200, Buffer.concat(listingsBytes(services, current, [doc])));
+      return json(200, Buffer.concat(listingsBytes(services.config.baseUrl, current, [doc])));
     },
     getListingFiles: (ctx) => json(200, snapshot().store.readFilesJson(listingDoc(ctx))),
     batchListings: async (ctx) => {
@@ -155,7 +142,7 @@ export function catalogHandlers(services: Services): HandlersFor<CatalogOperatio
           docs.push(doc);
         }
       }
-      return json(200, Buffer.concat([OPEN_ITEMS, ...listingsBytes(services, current, docs), Buffer.from(`],"notFound":${JSON.stringify(notFound)}}`)]));
+      return json(200, Buffer.concat([OPEN_ITEMS, ...listingsBytes(services.config.baseUrl, current, docs), Buffer.from(`],"notFound":${JSON.stringify(notFound)}}`)]));
     },
     getCatalogStats: () => json(200, snapshot().store.stats),
     getMeta: () => json(200, { brand: BRAND, tagline: TAGLINE, disclaimer: DISCLAIMER, lastUpdated: snapshot().store.manifest.lastUpdated }),

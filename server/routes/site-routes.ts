@@ -12,7 +12,7 @@ import { BROWSE_PAGE_SIZE, BROWSE_PARAMS, browseParams, type BrowseLocals, type 
 import { snapshotResource, type Snapshot } from '../catalog/snapshot.ts';
 import type { HandlersFor } from '../http/handler.ts';
 import type { Services } from '../services.ts';
-import { listingsJson } from '../search/listing-search.ts';
+import { listingsJson } from '../catalog/listing-json.ts';
 
 /** The middleware-mode handler of @astrojs/node. */
 type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void, locals: object) => Promise<void>;

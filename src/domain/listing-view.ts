@@ -48,12 +48,12 @@ export function toStoredListing(record: ListingRecord, scores: { trending: numbe
   return view;
 }
 
-/** The bytes that close a stored listing's JSON with its absolute page URL (the stored JSON minus its `}` comes first). */
-export function urlSuffix(slug: string, baseUrl: string): Buffer {
-  return Buffer.from(`,"url":${JSON.stringify(baseUrl + listingPath(slug))}}`);
+/** The text that closes a stored listing's JSON with its absolute page URL (the stored JSON minus its `}` comes first). */
+export function urlSuffix(slug: string, baseUrl: string): string {
+  return `,"url":${JSON.stringify(baseUrl + listingPath(slug))}}`;
 }
 
 /** Adds the absolute page URL to a stored listing's JSON text without re-parsing it. */
 export function withUrl(storedJson: string, slug: string, baseUrl: string): string {
-  return `${storedJson.slice(0, -1)},"url":${JSON.stringify(baseUrl + listingPath(slug))}}`;
+  return storedJson.slice(0, -1) + urlSuffix(slug, baseUrl);
 }

@@ -1,0 +1,42 @@
+// A listing's public JSON is its stored JSON plus its page URL on this service (server/catalog/listing-json.ts),
+// whether it is assembled as bytes (listing routes) or as text (MCP, A2A, ARD, the registry, /browse): for every
+// listing of the embedded snapshot, in any order, for each base URL the shim may be configured with.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { listingsBytes, listingsJson } from '../../server/catalog/listing-json.ts';
+import { loadSnapshot, type Snapshot } from '../../server/catalog/snapshot.ts';
+
+let snapshot: Snapshot;
+let stored: Array<Record<string, unknown>>;
+beforeAll(() => {
+  snapshot = loadSnapshot(inject('catalogBuildDir'));
+  const lines = readFileSync(join(snapshot.buildDir, 'runtime', 'listings.jsonl'), 'utf8').trim().split('\n');
+  stored = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+});
+afterAll(() => snapshot.close());
+
+function expected(doc: number, base: string): Record<string, unknown> {
+  return { ...stored[doc], url: `${base}/listings/${snapshot.store.slugOf(doc)}/` };
+}
+
+describe('listing JSON with its page URL', () => {
+  it('is the stored listing plus its url, as bytes and as text, for every listing', () => {
+    const base = 'https://catalog.example';
+    // Backwards, so the url table fills out of order and grows several times along the way.
+    const docs = Array.from({ length: snapshot.store.count }, (_, i) => snapshot.store.count - 1 - i);
+    const array = JSON.parse(`[${Buffer.concat(listingsBytes(base, snapshot, docs)).toString('utf8')}]`) as unknown[];
+    expect(array).toEqual(docs.map((doc) => expected(doc, base)));
+    expect(listingsJson(base, snapshot, docs).map((text) => JSON.parse(text) as unknown)).toEqual(array);
+  });
+
+  it('gives each base URL its own urls, and the same bytes when asked again', () => {
+    const docs = [5, 0, 5, 3];
+    const a = listingsJson('http://a.test', snapshot, docs).map((text) => JSON.parse(text) as { url: string });
+    const b = listingsJson('http://b.test:8080/sub', snapshot, docs).map((text) => JSON.parse(text) as { url: string });
+    expect(a.map((l) => l.url)).toEqual(docs.map((doc) => expected(doc, 'http://a.test').url));
+    expect(b.map((l) => l.url)).toEqual(docs.map((doc) => expected(doc, 'http://b.test:8080/sub').url));
+    expect(listingsJson('http://a.test', snapshot, docs)).toEqual(listingsJson('http://a.test', snapshot, docs));
+    expect(listingsBytes('http://a.test', snapshot, [])).toEqual([]);
+  });
+});
