@@ -1,6 +1,6 @@
 // The live catalog the shim serves: prebuilt artifacts loaded at start (no indexing), listing JSON read
 // from disk by byte offset so memory stays flat as the catalog grows.
-import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, existsSync, openSync, read, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { readKeywordIndex, type KeywordIndexData } from '../search/index-file.ts';
 import type { CatalogStats, Category } from '../domain/schemas.ts';
@@ -17,6 +17,12 @@ export type Columns = RuntimeColumns;
  * ~170,000 of a larger catalog.
  */
 export const RESIDENT_LISTING_BYTES = 192 * 1024 * 1024;
+/**
+ * The part of the resident prefix read before the store is ready; the rest is read in the background, in chunks,
+ * so start-up does not wait for 100 MB (listings beyond what is loaded are read from disk meanwhile).
+ */
+const FIRST_READ_BYTES = 16 * 1024 * 1024;
+const BACKGROUND_READ_BYTES = 8 * 1024 * 1024;
 
 export class CatalogStore {
   readonly dir: string;
@@ -34,9 +40,17 @@ export class CatalogStore {
   private readonly fd: number;
   /** The start of listings.jsonl, held in memory: the most-installed listings (see RESIDENT_LISTING_BYTES). */
   private readonly resident: Buffer;
+  /** Bytes of `resident` read so far (from its start). */
+  private loaded: number;
+  private reading = false;
+  private closing = false;
+  private closed = false;
+  private readonly loadedAll: Promise<void>;
+  private resolveLoaded!: () => void;
   private readonly postingCache = new Map<string, Uint32Array>();
 
-  constructor(runtimeDir: string, residentBytes = RESIDENT_LISTING_BYTES) {
+  constructor(runtimeDir: string, memory: { residentBytes?: number; firstReadBytes?: number } = {}) {
+    const { residentBytes = RESIDENT_LISTING_BYTES, firstReadBytes = FIRST_READ_BYTES } = memory;
     this.dir = runtimeDir;
     const manifest = readRuntimeManifest(runtimeDir);
     this.manifest = manifest;
@@ -61,14 +75,47 @@ export class CatalogStore {
     let last = 0;
     while (last < this.count && offsets[last + 1]! <= residentBytes) last++;
     this.resident = Buffer.allocUnsafe(offsets[last]!);
-    readSync(this.fd, this.resident, 0, this.resident.length, 0);
+    this.loaded = readSync(this.fd, this.resident, 0, Math.min(firstReadBytes, this.resident.length), 0);
+    this.loadedAll = new Promise((resolve) => (this.resolveLoaded = resolve));
+    this.readMore();
+  }
+
+  /** Settles when the whole resident prefix is in memory (or could not be read: disk reads serve it then). */
+  whenResident(): Promise<void> {
+    return this.loadedAll;
+  }
+
+  private readMore(): void {
+    if (this.closing || this.loaded >= this.resident.length) {
+      this.resolveLoaded();
+      return;
+    }
+    this.reading = true;
+    const length = Math.min(BACKGROUND_READ_BYTES, this.resident.length - this.loaded);
+    read(this.fd, this.resident, this.loaded, length, this.loaded, (error, bytes) => {
+      this.reading = false;
+      if (this.closing) this.closeFile();
+      if (error || bytes === 0) {
+        this.resolveLoaded();
+        return;
+      }
+      this.loaded += bytes;
+      this.readMore();
+    });
   }
 
   close(): void {
+    this.closing = true;
+    // A background read still uses the file: it is closed when that read returns.
+    if (!this.reading) this.closeFile();
+  }
+
+  private closeFile(): void {
+    if (this.closed) return;
+    this.closed = true;
     closeSync(this.fd);
   }
 
-  /** Resolves either id form: a plain slug or the path-style {type}:{owner}/{repo}#{slug}. */
   /** A listing that was removed and is still remembered (runtime/gone.json), by either id form. */
   removed(idOrSlug: string): { id: string; lastListed: string } | undefined {
     const hash = idOrSlug.lastIndexOf('#');
@@ -77,6 +124,7 @@ export class CatalogStore {
     return hash < 0 || entry.id.toLowerCase() === idOrSlug.toLowerCase() ? entry : undefined;
   }
 
+  /** Resolves either id form: a plain slug or the path-style {type}:{owner}/{repo}#{slug}. */
   findDoc(idOrSlug: string): number | undefined {
     const hash = idOrSlug.lastIndexOf('#');
     if (hash < 0) return this.bySlug.get(idOrSlug) ?? this.bySlug.get(idOrSlug.toLowerCase());
@@ -106,7 +154,7 @@ export class CatalogStore {
       const start = offsets[docs[i]!]!;
       const end = offsets[docs[j - 1]! + 1]!;
       let buffer: Buffer;
-      if (end <= this.resident.length) buffer = this.resident.subarray(start, end);
+      if (end <= this.loaded) buffer = this.resident.subarray(start, end);
       else {
         buffer = Buffer.allocUnsafe(end - start);
         readSync(this.fd, buffer, 0, buffer.length, start);

@@ -1,33 +1,55 @@
 // The runtime store answers listing bytes from its resident prefix (the most-installed listings) or from disk by
-// offset; either way the bytes are exactly the stored line, including a run of documents that crosses the edge.
+// offset; either way the bytes are exactly the stored line, including a run of documents that crosses the edge, while
+// the prefix is still being read in the background and after, and a store closed mid-read closes cleanly.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { CatalogStore } from '../../src/artifacts/runtime-store.ts';
 
-let store: CatalogStore;
+let runtime: string;
 let lines: string[];
-/** A third of the embedded snapshot's listing bytes: the rest is read from disk, as for a large catalog. */
-let residentBytes: number;
+let fileBytes: number;
 
 beforeAll(() => {
-  const runtime = join(inject('catalogBuildDir'), 'runtime');
+  runtime = join(inject('catalogBuildDir'), 'runtime');
   const file = readFileSync(join(runtime, 'listings.jsonl'));
-  residentBytes = Math.floor(file.length / 3);
-  store = new CatalogStore(runtime, residentBytes);
+  fileBytes = file.length;
   lines = file.toString('utf8').split('\n');
 });
-afterAll(() => store.close());
+
+/** The first document not wholly within `bytes` of the file. */
+function edgeOf(store: CatalogStore, bytes: number): number {
+  const { offsets } = store.columns;
+  let edge = 0;
+  while (edge < store.count && offsets[edge + 1]! <= bytes) edge++;
+  return edge;
+}
 
 describe('listing bytes', () => {
-  it('are the stored lines on both sides of the resident prefix and across it', () => {
-    const { offsets } = store.columns;
-    let edge = 0;
-    while (edge < store.count && offsets[edge + 1]! <= residentBytes) edge++;
-    expect(edge).toBeGreaterThan(0);
-    expect(edge).toBeLessThan(store.count);
-    const docs = [0, 1, edge - 2, edge - 1, edge, edge + 1, store.count - 1];
-    expect(store.readJson(docs)).toEqual(docs.map((doc) => lines[doc]));
-    expect(store.readJson([3, edge - 1, 7])).toEqual([lines[3], lines[edge - 1], lines[7]]);
+  it('are the stored lines on both sides of the resident prefix and across it, while it loads and after', async () => {
+    // Two thirds resident, a sixth of it read at start: the rest of the catalog is read from disk, as for a large one.
+    const residentBytes = Math.floor((fileBytes * 2) / 3);
+    const store = new CatalogStore(runtime, { residentBytes, firstReadBytes: Math.floor(fileBytes / 6) });
+    const first = edgeOf(store, Math.floor(fileBytes / 6));
+    const edge = edgeOf(store, residentBytes);
+    expect(first).toBeGreaterThan(1);
+    expect(edge).toBeGreaterThan(first + 1);
+    expect(edge).toBeLessThan(store.count - 1);
+    const docs = [0, 1, first - 1, first, first + 1, edge - 2, edge - 1, edge, edge + 1, store.count - 1];
+    const expected = docs.map((doc) => lines[doc]);
+    expect(store.readJson(docs)).toEqual(expected);
+    await store.whenResident();
+    expect(store.readJson(docs)).toEqual(expected);
+    expect(store.readJson([3, edge - 1, 7, first])).toEqual([lines[3], lines[edge - 1], lines[7], lines[first]]);
+    store.close();
+  });
+
+  it('closes cleanly while the prefix is still being read', async () => {
+    const store = new CatalogStore(runtime, { firstReadBytes: 1 });
+    store.close();
+    await store.whenResident();
+    const again = new CatalogStore(runtime);
+    expect(again.readJson([0])).toEqual([lines[0]]);
+    again.close();
   });
 });
