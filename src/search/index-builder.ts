@@ -1,5 +1,6 @@
 // Builds the keyword index at build time: postings per term in document order with BM25F impacts already
 // computed, so the shim only adds numbers at query time.
+import { TermTable } from './term-table.ts';
 import { SEARCH_FIELDS, idf, termImpact, type SearchField } from '../domain/ranking.ts';
 import { fieldLength, hash32, indexTerms, nameKey } from './tokenizer.ts';
 import type { KeywordIndexData } from './index-file.ts';
@@ -117,7 +118,7 @@ export class KeywordIndexBuilder {
     }
     return {
       count,
-      terms: order.map((old) => this.terms[old]!),
+      terms: TermTable.of(order.map((old) => this.terms[old]!)),
       offsets,
       docs,
       impacts,

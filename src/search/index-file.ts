@@ -5,13 +5,15 @@
 // Posting list t is docs/impacts/fields[offsets[t] .. offsets[t + 1]), documents ascending.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { TermTable } from './term-table.ts';
 
 export const KEYWORD_INDEX_FORMAT = 1;
 
 export interface KeywordIndexData {
   /** Number of documents. */
   count: number;
-  terms: string[];
+  /** The terms in code-unit order; term t's postings are at offsets[t]. */
+  terms: TermTable;
   offsets: Uint32Array;
   docs: Uint32Array;
   /** BM25F impact of the term in the document (src/domain/ranking.ts). */
@@ -36,7 +38,7 @@ interface Layout {
 
 export function writeKeywordIndex(dir: string, index: KeywordIndexData): void {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'terms.txt'), index.terms.join('\n'));
+  writeFileSync(join(dir, 'terms.txt'), index.terms.text);
   const arrays = {} as Layout['arrays'];
   let offset = 0;
   for (const name of ARRAYS) {
@@ -58,8 +60,7 @@ export function readKeywordIndex(dir: string): KeywordIndexData {
   const layout = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as Layout;
   if (layout.format !== KEYWORD_INDEX_FORMAT) throw new Error(`keyword index format ${layout.format}, expected ${KEYWORD_INDEX_FORMAT}; rebuild`);
   const text = readFileSync(join(dir, 'terms.txt'), 'utf8');
-  const terms = layout.terms === 0 ? [] : text.split('\n');
-  if (terms.length !== layout.terms) throw new Error(`keyword index has ${terms.length} terms, expected ${layout.terms}`);
+  const terms = TermTable.fromText(text, layout.terms);
   const file = readFileSync(join(dir, 'postings.bin'));
   // Typed-array views need aligned offsets: a large file's Buffer owns its ArrayBuffer from offset 0 and is used
   // as it is; a small one may sit anywhere in Node's pool and is copied into its own.

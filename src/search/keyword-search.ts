@@ -71,29 +71,14 @@ export class KeywordSearcher {
 
   /** Term id, or -1 when no listing has the term. */
   termId(term: string): number {
-    const terms = this.index.terms;
-    let lo = 0;
-    let hi = terms.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (terms[mid]! < term) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < terms.length && terms[lo] === term ? lo : -1;
+    return this.index.terms.indexOf(term);
   }
 
   /** Ids of the terms starting with `prefix` (the most frequent PREFIX_MAX_TERMS of them). */
   prefixTerms(prefix: string): number[] {
     const terms = this.index.terms;
-    let lo = 0;
-    let hi = terms.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (terms[mid]! < prefix) lo = mid + 1;
-      else hi = mid;
-    }
     const found: number[] = [];
-    for (let t = lo; t < terms.length && terms[t]!.startsWith(prefix); t++) found.push(t);
+    for (let t = terms.lowerBound(prefix); t < terms.length && terms.startsWith(t, prefix); t++) found.push(t);
     if (found.length <= PREFIX_MAX_TERMS) return found;
     const { offsets } = this.index;
     const df = (t: number) => offsets[t + 1]! - offsets[t]!;

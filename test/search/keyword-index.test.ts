@@ -49,7 +49,7 @@ describe('keyword index file', () => {
     records.forEach((record) => builder.add({ ...record, categories: [record.category, ...(record.categories ?? [])] }));
     const index = builder.finish();
     const searcher = new KeywordSearcher(index);
-    expect([...index.terms].sort()).toEqual(index.terms);
+    expect([...index.terms].sort()).toEqual([...index.terms]);
     const expected = new Map<string, Set<number>>();
     records.forEach((r, doc) => {
       const [owner, repoName] = r.repo.split('/');

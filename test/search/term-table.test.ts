@@ -1,0 +1,47 @@
+// The keyword index's term table (src/search/term-table.ts) answers as a sorted array of strings would: the same
+// terms, lookups and prefix tests in code-unit order, for ASCII, accented, CJK and astral terms alike.
+import { describe, expect, it } from 'vitest';
+import { TermTable } from '../../src/search/term-table.ts';
+
+const terms = ['a', 'ab', 'abc', 'abd', 'b', 'café', 'cafe\u0301', 'mcp', 'mcps', 'z', '\u{1F600}x', '\uFB01', '数据'].sort();
+
+/** The reference: the first index of a sorted array whose term is not below `key`. */
+function lowerBound(key: string): number {
+  const i = terms.findIndex((term) => !(term < key));
+  return i < 0 ? terms.length : i;
+}
+
+describe('TermTable', () => {
+  const table = TermTable.of(terms);
+
+  it('holds the terms in order, and reads back from its text', () => {
+    expect(table.length).toBe(terms.length);
+    expect([...table]).toEqual(terms);
+    expect(terms.map((_, i) => table.at(i))).toEqual(terms);
+    expect([...TermTable.fromText(table.text, terms.length)]).toEqual(terms);
+  });
+
+  it('finds every term and no other', () => {
+    terms.forEach((term, i) => expect(table.indexOf(term)).toBe(i));
+    for (const absent of ['', 'aa', 'abcd', 'c', 'caf', 'mc', 'zz', '\u{1F600}', '数', '\uFFFF']) expect(table.indexOf(absent), absent).toBe(-1);
+  });
+
+  it('places any key where a sorted array would', () => {
+    for (const key of ['', 'a', 'aa', 'ab', 'abz', 'b', 'ca', 'café', 'mcp', 'mcpz', 'zz', '\u{1F600}', '\uFB00', '\uFFFF', '数']) expect(table.lowerBound(key), key).toBe(lowerBound(key));
+  });
+
+  it('tells which terms begin with a prefix', () => {
+    for (const prefix of ['a', 'ab', 'abc', 'abcd', 'mcp', 'caf', '数', '']) {
+      expect(terms.map((_, i) => table.startsWith(i, prefix)), prefix).toEqual(terms.map((term) => term.startsWith(prefix)));
+    }
+  });
+
+  it('is empty without terms, and refuses text that holds another number of terms', () => {
+    const empty = TermTable.of([]);
+    expect(empty.length).toBe(0);
+    expect(empty.indexOf('a')).toBe(-1);
+    expect([...empty]).toEqual([]);
+    expect(() => TermTable.fromText('a\nb\nc', 2)).toThrow(/more than 2 terms/);
+    expect(() => TermTable.fromText('a\nb', 3)).toThrow(/holds 2 terms, not 3/);
+  });
+});
