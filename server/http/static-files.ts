@@ -42,7 +42,10 @@ export interface StaticFiles {
 }
 
 export interface StaticFilesOptions {
-  /** Bytes of file content kept in memory across all files (default 64 MiB). */
+  /**
+   * Bytes of file content kept in memory across all files (default 32 MiB: the pages most asked for; the rest are
+   * a read from the page cache away, and the shim's memory goes to the listings and indexes first).
+   */
   maxCachedBytes?: number;
   /** Larger files are streamed from disk on every request (default 1 MiB). */
   maxCachedFileBytes?: number;
@@ -93,7 +96,7 @@ export function createStaticFiles(root: string, options: StaticFilesOptions = {}
   /** Request path → what it resolves to (null: nothing), remembered for the life of this build. */
   const paths = new LRUCache<string, Resolved | { none: true }>({ max: options.maxPaths ?? 50_000 });
   /** File contents by file path, bounded by bytes. */
-  const bytes = new LRUCache<string, Buffer>({ maxSize: options.maxCachedBytes ?? 64 * 1024 * 1024, sizeCalculation: (buffer) => Math.max(1, buffer.length) });
+  const bytes = new LRUCache<string, Buffer>({ maxSize: options.maxCachedBytes ?? 32 * 1024 * 1024, sizeCalculation: (buffer) => Math.max(1, buffer.length) });
 
   const locate = (path: string): { file: string; stats: Stats; logical: string } | undefined => {
     let decoded: string;

@@ -15,9 +15,9 @@ import { listingsJson } from '../catalog/listing-json.ts';
 import type { Services } from '../services.ts';
 import { searchForAgent, searchMode, topForAgent } from '../agents/agent-search.ts';
 import { createMcpServer, mcpTool, ToolFailure, type McpServer } from './mcp-server.ts';
+import { jsonArray, jsonObject, JsonText } from './json-text.ts';
 import { skillsExtension } from '../skills/mcp-skills.ts';
 
-const parseAll = (texts: string[]): unknown[] => texts.map((text) => JSON.parse(text) as unknown);
 
 export function catalogMcpServer(services: Services): McpServer {
   const snapshot = () => services.catalog.current;
@@ -26,7 +26,7 @@ export function catalogMcpServer(services: Services): McpServer {
   const tools = [
     mcpTool(CATALOG_TOOLS.search_catalog, async (input) => {
       const found = await searchForAgent(services, { query: input.query, types: input.type ? [input.type] : undefined, category: input.category, limit: input.limit });
-      return { query: input.query, items: parseAll(found.items), hasMore: found.hasMore, searchMode: searchMode(found) };
+      return jsonObject({ query: input.query, items: jsonArray(found.items), hasMore: found.hasMore, searchMode: searchMode(found) });
     }),
     mcpTool(CATALOG_TOOLS.load_skill, (input) => {
       const current = snapshot();
@@ -35,11 +35,11 @@ export function catalogMcpServer(services: Services): McpServer {
         throw new ToolFailure(`No listing has the id '${input.id}'.`, 'Find the listing with search_catalog and pass the id or slug of one of its results.');
       }
       services.signals?.opened(current, doc);
-      return { listing: JSON.parse(listingsJson(services.config.baseUrl, current, [doc])[0]!) as unknown, files: JSON.parse(current.store.readFilesJson(doc)) as unknown };
+      return jsonObject({ listing: new JsonText(listingsJson(services.config.baseUrl, current, [doc])[0]!), files: new JsonText(current.store.readFilesJson(doc)) });
     }),
     mcpTool(CATALOG_TOOLS.top_catalog, (input) => {
       const top = topForAgent(services, { type: input.type, sort: input.sort, limit: input.limit });
-      return { sort: top.sort, type: input.type ?? null, items: parseAll(top.items), hasMore: top.hasMore };
+      return jsonObject({ sort: top.sort, type: input.type ?? null, items: jsonArray(top.items), hasMore: top.hasMore });
     }),
     mcpTool(CATALOG_TOOLS.get_catalog_stats, () => ({ ...snapshot().store.stats })),
   ];
@@ -79,7 +79,8 @@ export function renderCatalogView(services: Services, snapshot: Snapshot, perTyp
   const sections = LISTING_TYPES.map((type) => {
     const top = topForAgent(services, { type, limit: perType }, snapshot);
     const metric = top.sort === 'stars' ? 'stars' : 'installs';
-    const rows = (parseAll(top.items) as ViewListing[])
+    const rows = top.items
+      .map((text) => JSON.parse(text) as ViewListing)
       .map(
         (listing) =>
           `<li><a href="${escapeHtml(listing.url)}">${escapeHtml(listing.name)}</a> <span class="n">${number(listing[metric])} ${metric}</span>` +

@@ -2,6 +2,7 @@
 // Mcp-Session-Id and no standalone GET stream), the same JSON-RPC wrapped as one SSE `message` event on
 // /.well-known/mcp/sse, and that path's GET handshake. Protocol revisions are told apart per request: the
 // stateless revision by params._meta, the session revisions by initialize and the MCP-Protocol-Version header.
+import { stringify } from './json-text.ts';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Logger } from 'pino';
 import { AGENT_PATHS, MCP_BATCH_VERSIONS, MCP_SESSION_VERSIONS, MCP_STATELESS_VERSIONS, MCP_VERSIONS } from '../../src/domain/agent-surfaces.ts';
@@ -139,7 +140,7 @@ export async function answerBody(server: McpServer, body: unknown, headers: Inco
     const answer = await answerOne(message, true);
     await new Promise<void>((resolve) => setImmediate(resolve));
     if (!answer.response) continue;
-    const size = Buffer.byteLength(JSON.stringify(answer.response));
+    const size = Buffer.byteLength(stringify(answer.response));
     if (bytes + size > LIMITS.jsonRpcBatch.responseBytes && 'result' in answer.response) {
       responses.push(errorResponse(answer.response.id, batchBudgetSpent()));
       bytes += 200;
@@ -153,7 +154,7 @@ export async function answerBody(server: McpServer, body: unknown, headers: Inco
 
 function render(outcome: { status: number; payload?: JsonRpcResponse | JsonRpcResponse[] }, wrap: McpEndpoint['wrap']): PreparedResponse {
   if (outcome.payload === undefined) return emptyResponse(outcome.status);
-  const text = JSON.stringify(outcome.payload);
+  const text = stringify(outcome.payload);
   if (wrap === 'sse' && outcome.status === 200) return { status: 200, contentType: EVENT_STREAM, chunks: [sseEvent('message', text)] };
   return jsonResponse(outcome.status, text, JSON_TYPE);
 }

@@ -1,6 +1,7 @@
 // An MCP server as a method table: initialize (the session revisions), server/discover (the stateless
 // revision), ping, tools and resources. Transport-free: the HTTP module hands it one classified request
 // and the revision the request speaks, and gets back a JSON-RPC result or a thrown RpcError.
+import { JsonText } from './json-text.ts';
 import { z } from 'zod';
 import {
   MCP_SESSION_VERSIONS,
@@ -33,11 +34,16 @@ export class ToolFailure extends Error {
 
 export interface McpTool {
   spec: ToolSpec;
-  /** Returns the structured output (it must match spec.output); throws ToolFailure or CatalogError to fail. */
-  run(input: never, call: McpCall): Record<string, unknown> | Promise<Record<string, unknown>>;
+  /**
+   * Returns the structured output (it must match spec.output), as a value or as JSON text already made (JsonText);
+   * throws ToolFailure or CatalogError to fail.
+   */
+  run(input: never, call: McpCall): ToolOutput | Promise<ToolOutput>;
 }
 
-export function mcpTool<S extends ToolSpec>(spec: S, run: (input: z.output<S['input']>, call: McpCall) => Record<string, unknown> | Promise<Record<string, unknown>>): McpTool {
+type ToolOutput = Record<string, unknown> | JsonText;
+
+export function mcpTool<S extends ToolSpec>(spec: S, run: (input: z.output<S['input']>, call: McpCall) => ToolOutput | Promise<ToolOutput>): McpTool {
   return { spec, run: run as McpTool['run'] };
 }
 
@@ -121,7 +127,8 @@ export function createMcpServer(definition: McpServerDefinition): McpServer {
     }
     try {
       const structured = await tool.run(input.data as never, call);
-      return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+      const text = structured instanceof JsonText ? structured.text : JSON.stringify(structured);
+      return { content: [{ type: 'text', text }], structuredContent: structured };
     } catch (error) {
       if (error instanceof ToolFailure) return failure(error.message, error.hint);
       if (error instanceof CatalogError && error.status < 500) return failure(error.message, error.resolution);
