@@ -18,7 +18,6 @@ import { createMcpServer, mcpTool, ToolFailure, type McpServer } from './mcp-ser
 import { jsonArray, jsonObject, JsonText } from './json-text.ts';
 import { skillsExtension } from '../skills/mcp-skills.ts';
 
-
 export function catalogMcpServer(services: Services): McpServer {
   const snapshot = () => services.catalog.current;
   const catalogView = snapshotResource('mcp-catalog-view', (current) => renderCatalogView(services, current));

@@ -1,5 +1,6 @@
-// The live catalog the shim serves: prebuilt artifacts loaded at start (no indexing), listing JSON read
-// from disk by byte offset so memory stays flat as the catalog grows.
+// The live catalog the shim serves: prebuilt artifacts loaded at start (no indexing); listing JSON held in memory
+// up to a bound (RESIDENT_LISTING_BYTES) and read from disk by byte offset beyond it, so memory stays bounded as
+// the catalog grows.
 import { closeSync, existsSync, openSync, read, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { readKeywordIndex, type KeywordIndexData } from '../search/index-file.ts';
