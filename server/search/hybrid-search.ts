@@ -50,8 +50,7 @@ export function createHybridSearch(source: SemanticSource, options: HybridSearch
     } else {
       const nearest = vectorCandidates(ready, vector, engine.filterDocs(filters), SEMANTIC_CANDIDATES);
       if (fuseKeywords) {
-        const anyWord = engine.search({ q: query.semantic, ...filters, offset: 0, limit: SEMANTIC_CANDIDATES, match: 'any' }).docs;
-        const allWords = engine.search({ q: query.semantic, ...filters, offset: 0, limit: SEMANTIC_CANDIDATES }).docs;
+        const { any: anyWord, all: allWords } = engine.anyAndAllWords({ q: query.semantic, ...filters, limit: SEMANTIC_CANDIDATES });
         ranked = fuse(
           { count: store.count, idRank: store.columns.idRank },
           [

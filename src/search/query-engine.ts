@@ -3,7 +3,7 @@
 // request never allocates per-listing objects; the shim is single-threaded, so the scratch state cannot be shared mid-query.
 import { typeCode } from '../domain/listing-types.ts';
 import { partialMatchScore, relevanceScore, type SortKey } from '../domain/ranking.ts';
-import { KeywordSearcher } from './keyword-search.ts';
+import { KeywordSearcher, PARTIAL_BELOW } from './keyword-search.ts';
 import { StampSet } from './stamp-set.ts';
 import type { ListingQuery } from '../domain/listing-query.ts';
 import type { CatalogStore } from '../artifacts/runtime-store.ts';
@@ -68,6 +68,8 @@ export class QueryEngine {
   private readonly keys: Float64Array;
 
   private readonly typeCounts: Uint32Array;
+  /** Words of the latest keyword query (0 without one): which candidates matched them all is in the searcher's hits. */
+  private lastQueryWords = 0;
 
   constructor(store: CatalogStore) {
     this.store = store;
@@ -84,10 +86,26 @@ export class QueryEngine {
   }
 
   search(request: SearchRequest): SearchResult {
+    this.lastQueryWords = 0;
     const filter = this.compileFilter(request);
     if (filter === undefined) return { docs: [], hasMore: false, total: 0, order: request.sort ?? (request.q ? 'relevance' : 'installs') };
     if (request.q !== undefined) return this.keyword(request, filter);
     return this.browse(request, filter);
+  }
+
+  /**
+   * From one pass over the posting lists, the first page of a keyword search in mode 'any' (listings with every word
+   * first) and of the same search in mode 'all' (the full matches, or the 'any' answer when fewer than PARTIAL_BELOW
+   * listings match every word), as semantic fusion wants both (server/search/hybrid-search.ts). Equal to two
+   * search() calls: full matches rank first in mode 'any', in the order mode 'all' gives them, so the page holds all
+   * of them or only them.
+   */
+  anyAndAllWords(request: Omit<SearchRequest, 'match' | 'sort' | 'offset'>): { any: number[]; all: number[] } {
+    const { docs } = this.search({ ...request, offset: 0, sort: undefined, match: 'any' });
+    const words = this.lastQueryWords;
+    const { hits } = this.searcher;
+    const full = docs.filter((doc) => hits[doc] === words);
+    return { any: docs, all: words > 1 && full.length < PARTIAL_BELOW ? docs : full };
   }
 
   /** Listing query → search request (the parameters SERVICE.md 4.1 gives to /api/v1/listings). */
@@ -214,6 +232,7 @@ export class QueryEngine {
     const store = this.store;
     const order = request.sort ?? 'relevance';
     const query = this.searcher.resolve(request.q!);
+    this.lastQueryWords = query.words.length;
     if (query.words.length === 0) return { docs: [], hasMore: false, total: 0, order };
     const test = this.predicate(filter, false);
     const found = this.searcher.match(query, test, request.match ?? 'all');

@@ -70,4 +70,24 @@ describe('the query engine', () => {
       for (const text of texts) for (const word of q.split(' ')) expect(text.toLowerCase(), `${q}: ${text.slice(0, 80)}`).toContain(word);
     }
   });
+
+  it('answers any-word and all-word searches from one pass exactly as two searches do', () => {
+    // Full matches many, few (partial fallback), one word, none, stop words only, and a prefix still being typed.
+    const queries = ['browser automation', 'let my agent run SQL against a Postgres database', 'convert pdf to markdown', 'postgres', 'google drive', 'zzzzqq xyzzy', 'the and', 'kubernetes deploy', 'slack notif'];
+    const filters = [{}, { types: ['mcp'] }, { types: ['skill', 'plugin'] }, { category: 'developer-tools' }];
+    let partials = 0;
+    for (const q of queries) {
+      for (const filter of filters) {
+        for (const limit of [200, 20]) {
+          const both = engine.anyAndAllWords({ q, ...filter, limit });
+          const all = engine.search({ q, ...filter, offset: 0, limit });
+          if (all.partial) partials++;
+          expect(both.any, `${q} ${JSON.stringify(filter)}`).toEqual(engine.search({ q, ...filter, offset: 0, limit, match: 'any' }).docs);
+          expect(both.all, `${q} ${JSON.stringify(filter)}`).toEqual(all.docs);
+        }
+      }
+    }
+    // The table reaches the partial fallback, so both of its branches were compared.
+    expect(partials).toBeGreaterThan(0);
+  });
 });
