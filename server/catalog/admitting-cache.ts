@@ -8,7 +8,7 @@ import { LRUCache } from 'lru-cache';
 import { hash32 } from '../../src/search/tokenizer.ts';
 
 /** Requests remembered as asked once; older ones are forgotten as the table's slots are reused. */
-export const DOORKEEPER_SLOTS = 1 << 16;
+const DOORKEEPER_SLOTS = 1 << 16;
 
 export class AdmittingCache<V extends NonNullable<unknown>> {
   private readonly kept: LRUCache<string, V>;

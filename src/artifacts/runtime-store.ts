@@ -17,7 +17,7 @@ export type Columns = RuntimeColumns;
  * (npm run bench, q-unique); 192 MiB holds the whole file up to ~170,000 listings and the most-installed
  * ~170,000 of a larger catalog.
  */
-export const RESIDENT_LISTING_BYTES = 192 * 1024 * 1024;
+const RESIDENT_LISTING_BYTES = 192 * 1024 * 1024;
 /**
  * The part of the resident prefix read before the store is ready; the rest is read in the background, in chunks,
  * so start-up does not wait for 100 MB (listings beyond what is loaded are read from disk meanwhile).
