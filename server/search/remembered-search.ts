@@ -1,10 +1,11 @@
 // A listing search is a pure function of (snapshot, query), so every surface shares one memory of recent
 // answers: a repeated request (an agent retrying, a popular question asked of /ask or MCP search_catalog, a
-// page reload) costs a map lookup instead of a vector and keyword search. An answer is kept from its second
-// request on (admitting-cache.ts), answers of another snapshot are never returned, and a keyword fallback (the
-// model still loading) is never kept. Distinct requests are unaffected; their cost is the engine's (npm run
-// bench, q-unique and sem-unique).
-import { AdmittingCache } from '../catalog/admitting-cache.ts';
+// page reload) costs a map lookup instead of a vector and keyword search. Answers of another snapshot are
+// never returned, and a keyword fallback (the model still loading) is never kept. Distinct requests are
+// unaffected; their cost is the engine's (npm run bench, sem-unique). Unlike the answer cache of the listing
+// routes (whole bodies, admitted on their second request: admitting-cache.ts), an answer here is a page of
+// document numbers, small enough to keep on first sight: a second request then costs the bytes, not the search.
+import { LRUCache } from 'lru-cache';
 import type { ListingQuery } from '../../src/domain/listing-query.ts';
 import { snapshotResource } from '../catalog/snapshot.ts';
 import { SEARCH_MODE_HEADER, type ListingAnswer, type ListingSearch } from './listing-search.ts';
@@ -21,7 +22,7 @@ function queryKey(query: ListingQuery): string {
 
 export function rememberedSearch(search: ListingSearch, max = REMEMBERED_SEARCHES): ListingSearch {
   // Answers belong to one snapshot and are kept with it: a rebuild starts with an empty memory.
-  const memories = snapshotResource('remembered-searches', () => new AdmittingCache<Answer>({ max }));
+  const memories = snapshotResource('remembered-searches', () => new LRUCache<string, Answer>({ max }));
   return async (snapshot, query) => {
     const memory = snapshot.get(memories);
     const key = queryKey(query);
@@ -33,7 +34,7 @@ export function rememberedSearch(search: ListingSearch, max = REMEMBERED_SEARCHE
       Object.freeze(answer.result.docs);
       Object.freeze(answer.result);
       Object.freeze(answer.headers);
-      memory.offer(key, answer);
+      memory.set(key, answer);
     }
     return answer;
   };
