@@ -1,42 +1,6 @@
-// `npm start`: build from the embedded snapshot when no build exists yet, then serve site and API.
-import './heap-tuning.ts';
-import { loadConfig } from '../src/config.ts';
-import { createApp } from './app.ts';
-import { buildDirs, currentBuild } from '../src/artifacts/build-dirs.ts';
-import { pidFilePath, writePidFile } from '../src/artifacts/pid-file.ts';
-import { currentOrFirstBuild } from './first-build.ts';
+// `npm start`: the entry point of the shim (server/main.ts), which it loads with Node's compile cache on
+// (src/compile-cache.ts): compiling the module graph is a large part of the time to the first answer.
+import { enableCompileCache } from '../src/compile-cache.ts';
 
-async function main(): Promise<void> {
-  const config = loadConfig();
-  const dirs = buildDirs(config.dataDir);
-  const buildDir = await currentOrFirstBuild(config);
-  const started = performance.now();
-  const app = createApp(config, { buildDir });
-  // SIGHUP: switch to the newest build (the daily rebuild sends it after `catalog build`). Handled before the
-  // pid file exists, as SIGHUP's default action would end the process.
-  process.on('SIGHUP', () => {
-    const next = currentBuild(dirs);
-    if (!next || next === app.services.catalog.current.buildDir) return;
-    try {
-      app.reload(next);
-    } catch (error) {
-      app.services.logger.error({ err: error, buildDir: next }, 'the newest build could not be loaded; the previous one keeps serving');
-    }
-  });
-  const address = await app.listen();
-  // The daily rebuild (`catalog rebuild`) finds the shim to signal here; written before the ready line.
-  const removePidFile = writePidFile(pidFilePath(config.dataDir));
-  process.on('exit', removePidFile);
-  app.services.logger.info(
-    { url: `http://${address.address}:${address.port}`, baseUrl: config.baseUrl, listings: app.services.catalog.current.store.count, startMs: Math.round(performance.now() - started) },
-    'catalog is serving',
-  );
-  const stop = () => void app.close().then(() => process.exit(0));
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-}
-
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+enableCompileCache();
+await import('./main.ts');

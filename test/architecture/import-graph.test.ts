@@ -70,7 +70,8 @@ describe('import graph', () => {
 
   it('reads the whole code base', () => {
     expect(graph.size).toBeGreaterThan(100);
-    expect(graph.get('server/start.ts')).toContain('server/app.ts');
+    expect(graph.get('server/start.ts')).toContain('server/main.ts');
+    expect(graph.get('server/main.ts')).toContain('server/app.ts');
   });
 
   it('has no edge between build/ and server/', () => {

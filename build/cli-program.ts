@@ -1,0 +1,397 @@
+// The `catalog` command (entry: build/cli.ts): the command-line tool for builds and the daily cycle (README:
+// Command-line tool).
+// Human lines go to stdout (or one JSON document with --json), problems to stderr, progress bars to stderr
+// when it is a terminal; the exit code says what happened (EXIT below, listed in --help).
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { ConfigError, loadConfig, type Config } from '../src/config.ts';
+import { pidFilePath } from '../src/artifacts/pid-file.ts';
+import { buildDirs } from '../src/artifacts/build-dirs.ts';
+import { exportCatalog } from './export-writer.ts';
+import { ingest, IngestError, readIngestChanges, type IngestReport, type Reject } from './ingest.ts';
+import { mirror, MirrorError } from './mirror/mirror.ts';
+import { resolveServeTarget } from './mirror/serve.ts';
+import { runBuild, type BuildResult } from './pipeline.ts';
+import { NotifyError, reloadOverHttp, signalFromPidFile, signalShim, type NotifyResult } from './cycle/notify.ts';
+import { progressBar } from './cycle/progress.ts';
+import { DownloadError, downloadExport, isUrl } from './cycle/remote-export.ts';
+
+/** The shim's serve entry, run as a child process by `serve`. */
+const SERVE_ENTRY = resolve(import.meta.dirname, '..', 'server', 'serve.ts');
+
+export const EXIT = {
+  ok: 0,
+  failed: 1,
+  invalidRecords: 2,
+  fetchFailed: 3,
+  notifyFailed: 4,
+  usage: 64,
+  config: 78,
+  interrupted: 130,
+} as const;
+
+const EXIT_HELP = `
+Exit codes:
+  0    success (also when the export was unchanged and nothing had to be re-ingested)
+  1    failure (an unexpected error; the message is on stderr)
+  2    invalid records: the export has records that fail validation; nothing was written
+       (--skip-invalid ingests the rest and writes the rejects to a file)
+  3    a download failed or a fetched file did not match its SHA-256 (mirror, ingest from a URL);
+       files already verified are kept, run the same command again to resume
+  4    rebuild: the new build is in place but the running shim could not be told to switch
+  64   usage error: unknown command or option, missing argument
+  78   configuration error: an environment variable has an invalid value
+  130  interrupted (Ctrl-C); mirror resumes where it stopped when run again
+
+Environment: CATALOG_DATA_DIR (default .catalog), CATALOG_EXPORT, PUBLIC_BASE_URL, REDIS_URL, and for
+rebuild --url the staff token in CATALOG_STAFF_TOKEN (instead of --token, which other users can see in ps).
+`;
+
+class UsageError extends Error {}
+
+const program = new Command()
+  .name('catalog')
+  .description('Build and maintain the catalog: ingest snapshot exports, build, rebuild daily, mirror and serve offline copies.')
+  .addHelpText('after', EXIT_HELP)
+  .showHelpAfterError('(run catalog --help for usage)')
+  .exitOverride();
+
+const positiveInt = (value: string): number => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive integer');
+  return n;
+};
+const nonNegativeInt = (value: string): number => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('must be a whole number');
+  return n;
+};
+const port = (value: string): number => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('must be a port number (0-65535)');
+  return n;
+};
+
+const dataOption = () => new Option('--data <dir>', 'data directory (default: CATALOG_DATA_DIR or .catalog)');
+
+function config(opts: { data?: string }, overrides: Partial<Config> = {}): Config {
+  return loadConfig(process.env, { ...(opts.data ? { dataDir: resolve(opts.data) } : {}), ...overrides });
+}
+
+const short = (hash: string) => hash.slice(0, 12);
+
+function printRejects(rejects: Reject[]): void {
+  for (const reject of rejects.slice(0, 50)) console.error(`${reject.file}:${reject.line}: ${reject.reason}`);
+  if (rejects.length > 50) console.error(`… and ${rejects.length - 50} more`);
+}
+
+function ingestLines(report: IngestReport, source: string): string[] {
+  if (report.snapshotUnchanged) {
+    return [`ingest: unchanged — ${source} holds the snapshot already ingested (${report.listings} listings, snapshot ${short(report.snapshotHash)})`];
+  }
+  const lines = [
+    `ingest: ${report.listings} listings, ${report.files} stored files from ${source} (snapshot ${short(report.snapshotHash)})`,
+    `  added ${report.added}, changed ${report.changed}, removed ${report.removed}, unchanged ${report.unchanged}, rejected ${report.rejected.length}`,
+  ];
+  const shown = 10;
+  for (const kind of ['added', 'changed', 'removed'] as const) {
+    const ids = report.changes?.[kind] ?? [];
+    if (ids.length === 0) continue;
+    lines.push(`  ${kind}: ${ids.slice(0, shown).join(', ')}${ids.length > shown ? `, … and ${ids.length - shown} more` : ''}`);
+  }
+  return lines;
+}
+
+/** The ingest report as --json prints it: counts, ids per change, and every reject. */
+function ingestJson(report: IngestReport): Record<string, unknown> {
+  const { changes, rejected, ...counts } = report;
+  return { ...counts, rejected: rejected.length, rejects: rejected, changes: changes ?? null };
+}
+
+/** A local path or a URL, downloaded first; `done` removes the download. */
+async function localExport(source: string, quiet: boolean | undefined): Promise<{ path: string; done(): void }> {
+  if (!isUrl(source)) {
+    const path = resolve(source);
+    if (!existsSync(path)) throw new UsageError(`no export at ${path}`);
+    return { path, done: () => undefined };
+  }
+  const bar = progressBar('download', quiet);
+  try {
+    const downloaded = await downloadExport(source, (done, total) => bar.update(done, total));
+    return { path: downloaded.path, done: downloaded.cleanup };
+  } finally {
+    bar.stop();
+  }
+}
+
+program
+  .command('ingest')
+  .description('add a snapshot export (JSON Lines, JSON array or YAML list; a path or an http(s) URL) to the SQLite store, keeping each listing\'s daily install history')
+  .argument('<export>', 'export file or URL (.jsonl, .json, .yaml, optionally .gz; else detected from the content)')
+  .addOption(dataOption())
+  .option('--skip-invalid', 'ingest the valid records and write the rejects to a file')
+  .option('--rejects <path>', 'where --skip-invalid writes the rejected records', 'rejects.jsonl')
+  .option('--history-end <day>', 'day (YYYY-MM-DD) of the last history value of records without metrics.installsAsOf')
+  .option('--json', 'print the report as one JSON document (counts, ids added/changed/removed, rejects)')
+  .option('--quiet', 'no progress bars')
+  .action(async (source: string, opts: { data?: string; skipInvalid?: boolean; rejects: string; historyEnd?: string; json?: boolean; quiet?: boolean }) => {
+    if (opts.historyEnd !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(opts.historyEnd)) throw new UsageError('--history-end must be a day YYYY-MM-DD');
+    const cfg = config(opts);
+    const input = await localExport(source, opts.quiet);
+    try {
+      const report = await ingest({
+        exportPath: input.path,
+        database: buildDirs(cfg.dataDir).database,
+        skipInvalid: opts.skipInvalid,
+        rejectsPath: opts.skipInvalid ? resolve(opts.rejects) : undefined,
+        historyEnd: opts.historyEnd,
+        listChanges: true,
+      });
+      if (report.rejected.length) printRejects(report.rejected);
+      if (opts.json) console.log(JSON.stringify(ingestJson(report), null, 2));
+      else for (const line of ingestLines(report, source)) console.log(line);
+    } finally {
+      input.done();
+    }
+  });
+
+interface BuildCommandOptions {
+  data?: string;
+  export?: string;
+  ingest: boolean;
+  skipInvalid?: boolean;
+  rejects: string;
+  quiet?: boolean;
+  force?: boolean;
+}
+
+async function buildFromOptions(opts: BuildCommandOptions, cfg: Config): Promise<BuildResult> {
+  const source = opts.ingest ? (opts.export ?? cfg.exportPath) : undefined;
+  const input = source === undefined ? undefined : await localExport(source, opts.quiet);
+  try {
+    const result = await runBuild({
+      dataDir: cfg.dataDir,
+      exportPath: input?.path,
+      baseUrl: cfg.baseUrl,
+      redisUrl: cfg.redisUrl,
+      embeddingModelDir: cfg.embeddingModelDir,
+      skipInvalid: opts.skipInvalid,
+      rejectsPath: opts.skipInvalid ? resolve(opts.rejects) : undefined,
+      // The pipeline's bars only make sense on a terminal; the stage timings are printed after the build.
+      quiet: opts.quiet || !process.stderr.isTTY,
+      force: opts.force,
+    });
+    if (result.ingest) {
+      result.ingest.changes = result.ingest.snapshotUnchanged ? { added: [], changed: [], removed: [] } : readIngestChanges(result.ingest.database);
+    }
+    return result;
+  } finally {
+    input?.done();
+  }
+}
+
+function buildLines(result: BuildResult, source: string | undefined): string[] {
+  const lines = result.ingest ? ingestLines(result.ingest, source ?? 'the export') : ['ingest: skipped (--no-ingest), built from the existing database'];
+  if (result.unchanged) {
+    lines.push(`unchanged: ${result.buildDir} already serves this snapshot, origin, search counters and code (--force builds anyway)`);
+    return lines;
+  }
+  lines.push(`built ${result.runtime.count} listings into ${result.buildDir}`);
+  lines.push(`  ${Object.entries(result.timings).map(([stage, ms]) => `${stage} ${(ms / 1000).toFixed(1)} s`).join(', ')}`);
+  return lines;
+}
+
+program
+  .command('build')
+  .description('ingest the configured export (CATALOG_EXPORT) and run the full build, then switch <data>/current to it; an export equal to the stored snapshot is not re-ingested')
+  .addOption(dataOption())
+  .option('--export <path>', 'snapshot export to ingest (file or http(s) URL)')
+  .option('--no-ingest', 'build from the existing database without ingesting')
+  .option('--skip-invalid', 'ingest the valid records and write the rejects to a file')
+  .option('--rejects <path>', 'where --skip-invalid writes the rejected records', 'rejects.jsonl')
+  .option('--quiet', 'no progress bars')
+  .option('--report', 'print a JSON line with stage timings and peak memory (for benchmarks)')
+  .option('--force', 'build even when nothing changed since the build being served')
+  .action(async (opts: BuildCommandOptions & { report?: boolean }) => {
+    const cfg = config(opts);
+    const result = await buildFromOptions(opts, cfg);
+    if (result.ingest?.rejected.length) printRejects(result.ingest.rejected);
+    for (const line of buildLines(result, opts.export ?? cfg.exportPath)) console.log(line);
+    if (opts.report) console.log(JSON.stringify({ timings: result.timings, maxRssKB: process.resourceUsage().maxRSS }));
+  });
+
+program
+  .command('rebuild')
+  .description('the daily job: ingest + build, then tell the running shim to switch (SIGHUP to --pid or the pid in <data>/shim.pid, or POST /api/v1/staff/reload with --url and a staff token)')
+  .addOption(dataOption())
+  .option('--export <path>', 'snapshot export to ingest (file or http(s) URL; default CATALOG_EXPORT)')
+  .option('--no-ingest', 'build from the existing database without ingesting')
+  .option('--skip-invalid', 'ingest the valid records and write the rejects to a file')
+  .option('--rejects <path>', 'where --skip-invalid writes the rejected records', 'rejects.jsonl')
+  .addOption(new Option('--pid <pid>', 'send SIGHUP to this shim process').argParser(positiveInt).conflicts('url'))
+  .option('--pid-file <path>', 'read the shim\'s pid from this file (default <data>/shim.pid)')
+  .option('--url <base>', 'switch the shim at this base URL through POST /api/v1/staff/reload')
+  .option('--token <jwt>', 'staff Bearer token for --url (default CATALOG_STAFF_TOKEN)')
+  .option('--no-notify', 'build only; do not tell any shim')
+  .option('--force', 'build even when nothing changed since the build being served')
+  .option('--json', 'print one JSON document: ingest report, build and how the shim was told')
+  .option('--quiet', 'no progress bars')
+  .action(async (opts: BuildCommandOptions & { pid?: number; pidFile?: string; url?: string; token?: string; notify: boolean; json?: boolean }) => {
+    const token = opts.token ?? process.env.CATALOG_STAFF_TOKEN;
+    if (opts.url && !token) throw new UsageError('--url needs a staff token: --token <jwt> or CATALOG_STAFF_TOKEN');
+    if (opts.url && !isUrl(opts.url)) throw new UsageError('--url must be an http(s) base URL');
+    const cfg = config(opts);
+    const result = await buildFromOptions(opts, cfg);
+    if (result.ingest?.rejected.length) printRejects(result.ingest.rejected);
+    const lines = buildLines(result, opts.export ?? cfg.exportPath);
+
+    let notified: NotifyResult = { via: 'none', reason: '--no-notify' };
+    let notifyError: NotifyError | undefined;
+    try {
+      if (!opts.notify) {
+        // --no-notify: the build is in place; whoever runs the shim switches it.
+      } else if (opts.url) {
+        notified = await reloadOverHttp(opts.url, token!);
+        const serving = notified.via === 'http' ? notified.status.build : '';
+        if (serving !== basename(result.buildDir)) {
+          throw new NotifyError(`the shim at ${opts.url} serves build ${serving}, not the new ${basename(result.buildDir)} (is it serving another data directory?)`);
+        }
+      } else if (opts.pid !== undefined) notified = signalShim(opts.pid);
+      else notified = signalFromPidFile(opts.pidFile ? resolve(opts.pidFile) : pidFilePath(cfg.dataDir));
+    } catch (error) {
+      if (!(error instanceof NotifyError)) throw error;
+      notifyError = error;
+    }
+    if (notifyError) lines.push(`shim: not switched: ${notifyError.message}`);
+    else if (notified.via === 'signal') lines.push(`shim: sent SIGHUP to pid ${notified.pid}`);
+    else if (notified.via === 'http') lines.push(`shim: ${opts.url} now serves ${notified.status.build} (${notified.status.count} listings)`);
+    else lines.push(`shim: not told (${notified.reason}); it serves the new build from its next start`);
+
+    if (opts.json) {
+      console.log(
+        JSON.stringify(
+          {
+            ingest: result.ingest ? ingestJson(result.ingest) : null,
+            build: { dir: result.buildDir, listings: result.runtime.count, timings: result.timings },
+            notify: notifyError ? { via: 'failed', error: notifyError.message } : notified,
+          },
+          null,
+          2,
+        ),
+      );
+    } else for (const line of lines) console.log(line);
+    if (notifyError) process.exitCode = EXIT.notifyFailed;
+  });
+
+program
+  .command('mirror')
+  .description('fetch the published JSON shards and export of a running instance into <dir>, verifying every SHA-256; resumes an interrupted fetch; then builds the whole site from them, so `serve <dir>` serves everything the origin serves')
+  .argument('<base-url>', 'public base URL of the instance (it serves /shards/manifest.json)')
+  .argument('<dir>', 'mirror directory (created; reused to resume)')
+  .addOption(new Option('--concurrency <n>', 'files fetched at once').argParser(positiveInt).default(6))
+  .addOption(new Option('--retries <n>', 'extra attempts per file that fails or does not verify').argParser(nonNegativeInt).default(2))
+  .option('--public-url <url>', "the mirror's own public URL, in every absolute URL it serves (default PUBLIC_BASE_URL, else http://localhost:PORT)")
+  .option('--no-build', 'only fetch and verify; `serve` builds the site on its first start')
+  .option('--json', 'print the report as one JSON document')
+  .option('--quiet', 'no progress bars')
+  .action(async (baseUrl: string, dir: string, opts: { concurrency: number; retries: number; publicUrl?: string; build: boolean; json?: boolean; quiet?: boolean }) => {
+    if (!isUrl(baseUrl)) throw new UsageError('<base-url> must be an http(s) URL');
+    if (opts.publicUrl !== undefined && !isUrl(opts.publicUrl)) throw new UsageError('--public-url must be an http(s) URL');
+    const cfg = config({});
+    const publicUrl = opts.publicUrl ?? cfg.baseUrl;
+    const controller = new AbortController();
+    const interrupt = () => controller.abort();
+    process.once('SIGINT', interrupt);
+    process.once('SIGTERM', interrupt);
+    const files = progressBar('fetch', opts.quiet);
+    try {
+      const report = await mirror({
+        baseUrl,
+        dir: resolve(dir),
+        publicUrl,
+        concurrency: opts.concurrency,
+        retries: opts.retries,
+        build: opts.build,
+        embeddingModelDir: cfg.embeddingModelDir,
+        verbose: !opts.quiet && !opts.json,
+        signal: controller.signal,
+        onProgress: (done, total) => files.update(done, total),
+      });
+      files.stop();
+      if (opts.json) console.log(JSON.stringify(report, null, 2));
+      else {
+        console.log(`mirror: ${report.listings} listings (snapshot ${short(report.snapshotHash)}) from ${report.origin} into ${report.dir}`);
+        console.log(`  ${report.files} files verified: ${report.fetched} fetched (${(report.bytesFetched / 1e6).toFixed(1)} MB), ${report.kept} kept, ${report.repaired} repaired, ${report.removed} stale removed${report.rateLimited ? `, waited out the origin's rate limit ${report.rateLimited} times` : ''}`);
+        console.log(report.built ? `  site built for ${publicUrl}; serve it with: catalog serve ${dir}` : opts.build ? `  site already built for ${publicUrl}` : '  not built (--no-build); serve builds it on its first start');
+      }
+    } finally {
+      files.stop();
+      process.off('SIGINT', interrupt);
+      process.off('SIGTERM', interrupt);
+    }
+  });
+
+program
+  .command('serve')
+  .description('serve a mirror directory, a data directory or one build with the normal shim, read-only (no search counters)')
+  .argument('<dir>', 'mirror directory (catalog mirror), data directory (with current/) or build directory')
+  .addOption(new Option('--port <port>', 'port to listen on (default PORT or 8080)').argParser(port))
+  .option('--host <host>', 'interface to bind (default HOST or 127.0.0.1)')
+  .option('--public-url <url>', "a mirror's public URL: rebuilds its site when it differs from the one it was built for")
+  .option('--quiet', 'no build logs')
+  .action(async (dir: string, opts: { port?: number; host?: string; publicUrl?: string; quiet?: boolean }) => {
+    if (opts.publicUrl !== undefined && !isUrl(opts.publicUrl)) throw new UsageError('--public-url must be an http(s) URL');
+    const cfg = config({}, { ...(opts.port !== undefined ? { port: opts.port } : {}), ...(opts.host ? { host: opts.host } : {}) });
+    const target = await resolveServeTarget(dir, { publicUrl: opts.publicUrl, defaultPublicUrl: cfg.baseUrl, embeddingModelDir: cfg.embeddingModelDir, verbose: !opts.quiet });
+    if (target.built) console.log(`built ${target.kind} ${dir}`);
+    // The shim runs as its own process (the build never imports the server); signals pass through to it.
+    const args = [SERVE_ENTRY, '--build-dir', target.buildDir, '--data-dir', target.dataDir, '--label', `${target.kind} ${dir}`, '--port', String(cfg.port), '--host', cfg.host];
+    if (target.kind === 'data') args.push('--follow');
+    const child = spawn(process.execPath, args, { stdio: 'inherit' });
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => child.kill(signal));
+    const code = await new Promise<number>((done) => child.once('exit', (exitCode) => done(exitCode ?? EXIT.failed)));
+    if (code !== 0) process.exit(code);
+  });
+
+program
+  .command('export')
+  .description('write the current catalog back in the export format (JSON Lines, .gz by name) with its stored files; round-trips with ingest')
+  .argument('<file>', 'output file (.jsonl or .jsonl.gz); files/<slug>/ and build-summary.json are written beside it')
+  .addOption(dataOption())
+  .option('--with-history', 'write each listing\'s whole kept daily history instead of its last export\'s window')
+  .option('--json', 'print the report as one JSON document')
+  .option('--quiet', 'no progress bars')
+  .action(async (file: string, opts: { data?: string; withHistory?: boolean; json?: boolean; quiet?: boolean }) => {
+    const cfg = config(opts);
+    const { database } = buildDirs(cfg.dataDir);
+    if (!existsSync(database)) throw new UsageError(`no catalog in ${cfg.dataDir}; run catalog ingest first`);
+    const bar = progressBar('export', opts.quiet);
+    const report = await exportCatalog({ database, out: file, withHistory: opts.withHistory, onProgress: (done, total) => bar.update(done, total) }).finally(() => bar.stop());
+    if (opts.json) console.log(JSON.stringify(report, null, 2));
+    else console.log(`export: ${report.listings} listings and ${report.files} stored files (snapshot ${short(report.snapshotHash)}) into ${report.path}`);
+  });
+
+function exitCodeOf(error: unknown): number {
+  if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+  if (error instanceof UsageError) return EXIT.usage;
+  if (error instanceof ConfigError) return EXIT.config;
+  if (error instanceof IngestError) return EXIT.invalidRecords;
+  if (error instanceof MirrorError || error instanceof DownloadError) return EXIT.fetchFailed;
+  if ((error as { name?: unknown } | undefined)?.name === 'AbortError') return EXIT.interrupted;
+  return EXIT.failed;
+}
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  const code = exitCodeOf(error);
+  // Commander printed its own message (and the help hint) already.
+  if (!(error instanceof CommanderError)) {
+    if (error instanceof IngestError) printRejects(error.rejects);
+    if (code === EXIT.interrupted) console.error('interrupted; run the same command again to resume');
+    else console.error(error instanceof Error ? error.message : error);
+  }
+  process.exit(code);
+}
