@@ -3,15 +3,16 @@
 // the prefix is still being read in the background and after, and a store closed mid-read closes cleanly.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedBuildDir } from '../support/shared-build.ts';
 import { CatalogStore } from '../../src/artifacts/runtime-store.ts';
 
 let runtime: string;
 let lines: string[];
 let fileBytes: number;
 
-beforeAll(() => {
-  runtime = join(inject('catalogBuildDir'), 'runtime');
+beforeAll(async () => {
+  runtime = join(await sharedBuildDir(), 'runtime');
   const file = readFileSync(join(runtime, 'listings.jsonl'));
   fileBytes = file.length;
   lines = file.toString('utf8').split('\n');

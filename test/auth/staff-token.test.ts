@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
+import { sharedBuildDir } from '../support/shared-build.ts';
 import { exportPKCS8, exportSPKI, generateKeyPair, importPKCS8, SignJWT } from 'jose';
 import { createStaffTokenVerifier } from '../../server/auth/staff-token.ts';
 import { ErrorSchema, StaffBuildStatusSchema, StaffProfileSchema } from '../../src/domain/schemas.ts';
@@ -187,7 +187,7 @@ describe('GET /api/v1/staff/build', () => {
     expect(res.headers.get('cache-control')).toBe('no-store');
     const status = StaffBuildStatusSchema.parse(await json(res));
 
-    const buildDir = inject('catalogBuildDir');
+    const buildDir = await sharedBuildDir();
     const record = JSON.parse(readFileSync(join(buildDir, 'build.json'), 'utf8')) as {
       builtAt: string;
       timings: Record<string, number>;

@@ -3,14 +3,15 @@
 // listing of the embedded snapshot, in any order, for each base URL the shim may be configured with.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedBuildDir } from '../support/shared-build.ts';
 import { listingsBytes, listingsJson } from '../../server/catalog/listing-json.ts';
 import { loadSnapshot, type Snapshot } from '../../server/catalog/snapshot.ts';
 
 let snapshot: Snapshot;
 let stored: Array<Record<string, unknown>>;
-beforeAll(() => {
-  snapshot = loadSnapshot(inject('catalogBuildDir'));
+beforeAll(async () => {
+  snapshot = loadSnapshot(await sharedBuildDir());
   const lines = readFileSync(join(snapshot.buildDir, 'runtime', 'listings.jsonl'), 'utf8').trim().split('\n');
   stored = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
 });

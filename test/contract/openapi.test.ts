@@ -2,7 +2,8 @@
 // the shim: every route is documented, every documented route is served, every documented file is built.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedBuildDir } from '../support/shared-build.ts';
 import { validate } from '@readme/openapi-parser';
 import { parse as parseYaml } from 'yaml';
 import { OPERATIONS, routePath } from '../../src/domain/operations.ts';
@@ -17,7 +18,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const siteFile = (path: string) => join(inject('catalogBuildDir'), 'site', path);
+const buildDir = await sharedBuildDir();
+const siteFile = (path: string) => join(buildDir, 'site', path);
 
 describe('OpenAPI document', () => {
   it('is valid OpenAPI 3.1 under a real validator', async () => {

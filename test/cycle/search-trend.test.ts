@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBuild } from '../../build/pipeline.ts';
+import { INDEX_STAGE, runBuild, type BuildOptions } from '../../build/pipeline.ts';
 import { readSignalWindow } from '../../build/search-trend.ts';
 import { loadConfig } from '../../src/config.ts';
 import { searchTrendScore } from '../../src/domain/ranking.ts';
@@ -24,6 +24,8 @@ const tempDir = scratchDirs();
 const SECRET = 'a-test-secret-of-at-least-thirty-two-bytes';
 const staffEnv = { STAFF_JWT_ISSUER: ISSUER, STAFF_JWT_SECRET: SECRET };
 const records = sampleRecords(30, ['pdf']);
+/** searchTrend lives in the runtime artifacts: the index stage is the whole build these tests need. */
+const build = (options: Omit<BuildOptions, 'baseUrl' | 'quiet' | 'stages'>) => runBuild({ ...options, baseUrl: TEST_BASE_URL, quiet: true, stages: [INDEX_STAGE] });
 
 /** What the test itself saw the shim return: the expected counters, per listing id. */
 class Tally {
@@ -75,8 +77,8 @@ describe('searchTrend through SQLite', () => {
   const pdf = records.find((r) => r.slug === 'pdf')!;
 
   beforeAll(async () => {
-    ({ buildDir: firstBuild } = await runBuild({ dataDir, exportPath: writeExport(join(dataDir, 'export'), records), baseUrl: TEST_BASE_URL, quiet: true }));
-    // A listing page as the site build writes it, so serving it can count as an open.
+    ({ buildDir: firstBuild } = await build({ dataDir, exportPath: writeExport(join(dataDir, 'export'), records) }));
+    // A listing page where the site stage would write it, so serving it can count as an open.
     mkdirSync(join(firstBuild, 'site', SITE_PATHS.listing(quiet.slug)), { recursive: true });
     writeFileSync(join(firstBuild, 'site', SITE_PATHS.listing(quiet.slug), 'index.html'), `<!doctype html><title>${quiet.name}</title>`);
     server = await startInProcess({}, { buildDir: firstBuild }, { CATALOG_DATA_DIR: dataDir, SEARCH_SIGNALS: 'on', SIGNALS_FLUSH_SECONDS: '1', ...staffEnv });
@@ -120,7 +122,7 @@ describe('searchTrend through SQLite', () => {
   });
 
   it('a rebuild folds the counts into searchTrend; the staff reload route switches the shim and sort=searchTrend follows', async () => {
-    const { buildDir } = await runBuild({ dataDir, baseUrl: TEST_BASE_URL, quiet: true });
+    const { buildDir } = await build({ dataDir });
     expect(buildDir).not.toBe(firstBuild);
 
     expect((await server.fetch('/api/v1/staff/reload', { method: 'POST' })).status).toBe(401);
@@ -158,7 +160,7 @@ describe('searchTrend through Redis', () => {
 
   beforeAll(async () => {
     redis = await startRedis();
-    const { buildDir } = await runBuild({ dataDir, exportPath: writeExport(join(dataDir, 'export'), records), baseUrl: TEST_BASE_URL, quiet: true });
+    const { buildDir } = await build({ dataDir, exportPath: writeExport(join(dataDir, 'export'), records) });
     server = await startInProcess({}, { buildDir }, { CATALOG_DATA_DIR: dataDir, REDIS_URL: redis.url, SIGNALS_FLUSH_SECONDS: '1' });
   });
   afterAll(async () => {
@@ -178,7 +180,7 @@ describe('searchTrend through Redis', () => {
     expect((await readSignalWindow({ dataDir })).size).toBe(0);
 
     // The CLI hands the pipeline REDIS_URL through the loaded Config, as here.
-    const { buildDir } = await runBuild({ dataDir, baseUrl: TEST_BASE_URL, quiet: true, redisUrl: loadConfig({ REDIS_URL: redis.url }).redisUrl });
+    const { buildDir } = await build({ dataDir, redisUrl: loadConfig({ REDIS_URL: redis.url }).redisUrl });
     server.app.reload(buildDir);
     const order = expectedOrder(tally);
     const page = await json<ListingPage>(await server.fetch(`/api/v1/listings?sort=searchTrend&limit=${order.length}`));

@@ -2,7 +2,8 @@
 // list every listing page once plus the static, docs, type, category and comparison pages, with lastmod from the
 // snapshot; and that the generator splits a catalog past the limits into several shards.
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedBuildDir } from '../support/shared-build.ts';
 import { sitemapFilesFrom, SITEMAP_LIMITS, SITEMAP_XMLNS, w3cDatetime, type SitemapUrl } from '../../build/discovery/sitemap.ts';
 import { loadDocs } from '../../src/docs/index.ts';
 import { LISTING_TYPES } from '../../src/domain/listing-types.ts';
@@ -86,7 +87,7 @@ describe('/sitemap.xml over HTTP', () => {
       return [SITE_PATHS.category(type, c.name), ...(c.count >= SHORTLIST.minListings ? [SITE_PATHS.compare(type, c.name)] : [])];
     });
     // One page per owner (the first part of a listing repo) of OWNER_PAGE_MIN_LISTINGS listings or more.
-    const built = readBuiltCatalog(inject('catalogBuildDir'));
+    const built = readBuiltCatalog(await sharedBuildDir());
     const ownerPages = [...built.ownerListings].filter(([, n]) => n >= OWNER_PAGE_MIN_LISTINGS).map(([owner]) => SITE_PATHS.owner(owner));
     expect(ownerPages.length).toBeGreaterThan(1000);
     const expected = [...pages, ...categoryPages, ...ownerPages].map((path) => TEST_BASE_URL + path);

@@ -5,7 +5,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedBuildDir } from '../support/shared-build.ts';
 import { nginxAvailable, startNginxFront, type NginxFront } from '../../server/front/nginx-process.ts';
 import { json, startServer, type TestServer } from '../support/server.ts';
 import { tempDir } from '../support/fixtures.ts';
@@ -44,7 +45,7 @@ async function answer(origin: string, request: ProbeRequest, extra: Record<strin
 }
 
 async function startFront(shim: TestServer, prefix: string): Promise<{ front: NginxFront; origin: string }> {
-  const buildDir = inject('catalogBuildDir');
+  const buildDir = await sharedBuildDir();
   const port = await freePort();
   const front = await startNginxFront({
     prefix,
@@ -129,7 +130,7 @@ describe('the generated front against the shim alone', () => {
   it('answers 503 in the documented error shape when no shim answers', async () => {
     const port = await freePort();
     const deadPrefix = tempDir('catalog-front-dead-');
-    const buildDir = inject('catalogBuildDir');
+    const buildDir = await sharedBuildDir();
     const dead = await startNginxFront({
       prefix: deadPrefix,
       listen: `127.0.0.1:${port}`,
@@ -189,7 +190,7 @@ describe('npm run start:front', () => {
   it('starts nginx and a shim over the current build, switches on SIGHUP and stops on SIGTERM', async () => {
     const dataDir = tempDir('catalog-front-data-');
     mkdirSync(join(dataDir, 'builds'));
-    symlinkSync(inject('catalogBuildDir'), join(dataDir, 'builds', 'shared'));
+    symlinkSync(await sharedBuildDir(), join(dataDir, 'builds', 'shared'));
     symlinkSync(join('builds', 'shared'), join(dataDir, 'current'));
     const port = await freePort();
     const child = spawn(process.execPath, [resolve('server/front/start-front.ts')], {

@@ -2,7 +2,8 @@
 // "value desc, id asc" over the stored columns, filters admit exactly what they say, pages concatenate to the
 // whole answer, and a keyword search only returns listings holding every word.
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedBuildDir } from '../support/shared-build.ts';
 import { CatalogStore } from '../../src/artifacts/runtime-store.ts';
 import { QueryEngine } from '../../src/search/query-engine.ts';
 import { LISTING_TYPES } from '../../src/domain/listing-types.ts';
@@ -11,8 +12,8 @@ import { SORTS, type SortKey } from '../../src/domain/ranking.ts';
 let store: CatalogStore;
 let engine: QueryEngine;
 
-beforeAll(() => {
-  store = new CatalogStore(join(inject('catalogBuildDir'), 'runtime'));
+beforeAll(async () => {
+  store = new CatalogStore(join(await sharedBuildDir(), 'runtime'));
   engine = new QueryEngine(store);
 });
 afterAll(() => store.close());

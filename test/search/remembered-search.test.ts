@@ -1,7 +1,8 @@
 // Guarantees the search memory every surface shares (server/search/remembered-search.ts): a repeated request is
 // answered without searching again and identically; paging, filters and the request text each make another
 // answer; answers belong to their snapshot; a keyword fallback is never kept; and kept answers cannot be altered.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedBuildDir } from '../support/shared-build.ts';
 import { listingQuery } from '../../src/domain/listing-query.ts';
 import { loadSnapshot, type Snapshot } from '../../server/catalog/snapshot.ts';
 import { keywordListingSearch, type ListingSearch } from '../../server/search/listing-search.ts';
@@ -9,9 +10,9 @@ import { rememberedSearch } from '../../server/search/remembered-search.ts';
 
 let snapshot: Snapshot;
 let other: Snapshot;
-beforeAll(() => {
-  snapshot = loadSnapshot(inject('catalogBuildDir'));
-  other = loadSnapshot(inject('catalogBuildDir'));
+beforeAll(async () => {
+  snapshot = loadSnapshot(await sharedBuildDir());
+  other = loadSnapshot(await sharedBuildDir());
 });
 afterAll(() => {
   snapshot.close();
@@ -70,7 +71,7 @@ describe('rememberedSearch', () => {
     expect(inner.runs()).toBe(2);
     await search(snapshot, listingQuery({ q: 'slack' }));
     expect(inner.runs()).toBe(2);
-    const closing = loadSnapshot(inject('catalogBuildDir'));
+    const closing = loadSnapshot(await sharedBuildDir());
     await search(closing, listingQuery({ q: 'slack' }));
     closing.close();
     expect(inner.runs()).toBe(3);

@@ -4,7 +4,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedBuildDir } from '../support/shared-build.ts';
 import { INDEX_STAGE, runBuild } from '../../build/pipeline.ts';
 import { listingQuery, type ListingQuery } from '../../src/domain/listing-query.ts';
 import { loadSnapshot, type Snapshot } from '../../server/catalog/snapshot.ts';
@@ -86,7 +87,7 @@ describe('the served build, with embeddings', () => {
 
 describe('a semantic index that has not loaded', () => {
   it('makes the hybrid search answer exactly as the keyword search, marked as a fallback', async () => {
-    const snapshot = loadSnapshot(inject('catalogBuildDir'));
+    const snapshot = loadSnapshot(await sharedBuildDir());
     try {
       const search = createHybridSearch(new SemanticIndex());
       for (const partial of [{ semantic: 'query a postgres database' }, { semantic: 'database', q: 'postgres' }, { semantic: 'images', types: ['mcp' as const] }]) {

@@ -5,7 +5,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedBuildDir } from '../support/shared-build.ts';
 import { EMBEDDINGS_DIR, MODEL_SUBDIR, readQuantized } from '../../src/artifacts/embeddings.ts';
 import { HNSW_FILE, HNSW_ROWS_FILE, readHnsw, readHnswGraph, writeHnswForDocuments, writeHnswGraph, type HnswIndex, type HnswManifest } from '../../src/search/hnsw.ts';
 import { VectorIndex, type Quantized } from '../../src/search/vectors.ts';
@@ -13,7 +14,7 @@ import { loadStaticEncoder } from '../../src/embeddings/static-encoder.ts';
 import { vectorCandidates } from '../../src/search/fusion.ts';
 import { SEMANTIC_QUERIES } from '../../bench/semantic.ts';
 
-const dir = join(inject('catalogBuildDir'), 'runtime', EMBEDDINGS_DIR);
+const dir = join(await sharedBuildDir(), 'runtime', EMBEDDINGS_DIR);
 let rows: Quantized;
 let modelId: string;
 let exact: VectorIndex;

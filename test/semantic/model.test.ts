@@ -3,14 +3,15 @@
 // words the catalog never uses), and vectors for every listing, in document order, made by that encoder.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it, inject } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedBuildDir } from '../support/shared-build.ts';
 import { EMBEDDINGS_DIR, MODEL_SUBDIR } from '../../src/artifacts/embeddings.ts';
 import { listingText } from '../../src/embeddings/embedder.ts';
 import { readVectors, type VectorsManifest } from '../../src/search/vectors.ts';
 import { loadStaticEncoder, type StaticEncoder } from '../../src/embeddings/static-encoder.ts';
 import { cosine } from '../embeddings/corpus.ts';
 
-const runtimeDir = join(inject('catalogBuildDir'), 'runtime');
+const runtimeDir = join(await sharedBuildDir(), 'runtime');
 const embeddingsDir = join(runtimeDir, EMBEDDINGS_DIR);
 let encoder: StaticEncoder;
 

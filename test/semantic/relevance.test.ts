@@ -2,7 +2,8 @@
 // listings judged relevant (test/eval/own.jsonl) in their first 10 results over HTTP, hybrid ranking beats
 // keyword search on nDCG@10 over the judged set, and /docs/ranking states the fusion as coded.
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedBuildDir } from '../support/shared-build.ts';
 import { loadSnapshot, type Snapshot } from '../../server/catalog/snapshot.ts';
 import { createHybridSearch } from '../../server/search/hybrid-search.ts';
 import { FUSION_WEIGHTS, isShortRequest, POPULARITY_SPAN, RRF_K, SEMANTIC_CANDIDATES, SHORT_REQUEST_BOOST } from '../../src/search/fusion.ts';
@@ -59,7 +60,7 @@ describe('in-process evaluation of the judged set', () => {
   let snapshot: Snapshot;
   const semantic = new SemanticIndex();
   beforeAll(async () => {
-    snapshot = loadSnapshot(inject('catalogBuildDir'));
+    snapshot = loadSnapshot(await sharedBuildDir());
     expect(await semantic.load(snapshot)).toBe('ready');
   });
   afterAll(async () => {

@@ -6,7 +6,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedBuildDir } from '../support/shared-build.ts';
 import { PAGE_COMPRESS_MIN_BYTES, rendererCount } from '../../build/site-stage.ts';
 import { DISCLAIMER } from '../../src/domain/brand.ts';
 import { RANKING_METRIC } from '../../src/domain/listing-types.ts';
@@ -24,7 +25,7 @@ const LISTING_SAMPLE = 200;
 
 let server: TestServer;
 let catalog: BuiltCatalog;
-const buildDir = inject('catalogBuildDir');
+const buildDir = await sharedBuildDir();
 beforeAll(async () => {
   server = await startServer();
   catalog = readBuiltCatalog(buildDir);

@@ -1,29 +1,35 @@
-// Builds the embedded snapshot once for the whole test run and hands its location to every test file.
+// Starts the build of the embedded snapshot that most test files share (test/support/shared-build.ts) and returns
+// at once: the files that build their own catalogs run meanwhile (test/support/sequencer.ts orders them first).
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
-import { runBuild } from '../../build/pipeline.ts';
+import type {} from './shared-build.ts';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    catalogDataDir: string;
-    catalogBuildDir: string;
-  }
-}
+const RUNNER = fileURLToPath(new URL('./shared-build-runner.ts', import.meta.url));
 
-export default async function setup(project: TestProject): Promise<() => void> {
+export default function setup(project: TestProject): () => Promise<void> {
   const existing = process.env.CATALOG_TEST_DATA_DIR;
   const dataDir = existing ?? mkdtempSync(join(tmpdir(), 'catalog-test-'));
-  const { buildDir } = await runBuild({
-    dataDir,
-    exportPath: resolve('data/listings.jsonl'),
-    baseUrl: 'http://catalog.test',
-    quiet: true,
-  });
+  const statusFile = join(dataDir, 'shared-build.json');
+  rmSync(statusFile, { force: true });
+  // Its output goes to this terminal: a failing build says why before the files that wait for it fail. A process
+  // group of its own, so that stopping it early (a run of a few files) stops its renderers too.
+  const builder: ChildProcess = fork(RUNNER, [dataDir, statusFile], { execArgv: [], stdio: 'inherit', detached: true });
   project.provide('catalogDataDir', dataDir);
-  project.provide('catalogBuildDir', buildDir);
-  return () => {
-    if (!existing) rmSync(dataDir, { recursive: true, force: true });
+  project.provide('catalogBuildStatus', statusFile);
+  project.provide('catalogBuildPid', builder.pid!);
+  return async () => {
+    if (builder.exitCode === null && builder.signalCode === null) {
+      const exited = once(builder, 'exit');
+      process.kill(-builder.pid!, 'SIGTERM');
+      await exited;
+    }
+    if (existing) return;
+    // ~37k files: removing them takes seconds the run need not wait for.
+    spawn('rm', ['-rf', dataDir], { detached: true, stdio: 'ignore' }).unref();
   };
 }

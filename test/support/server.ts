@@ -3,8 +3,10 @@ import { inject } from 'vitest';
 import { pino } from 'pino';
 import { createApp, type App, type AppOptions } from '../../server/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
+import { sharedBuildDir } from './shared-build.ts';
+import { TEST_BASE_URL } from './test-base-url.ts';
 
-export const TEST_BASE_URL = 'http://catalog.test';
+export { TEST_BASE_URL } from './test-base-url.ts';
 
 export interface TestServer {
   app: App;
@@ -16,8 +18,8 @@ export interface TestServer {
 }
 
 /** The shim over the embedded snapshot's build (or options.buildDir), configured as every test needs it. */
-function testApp(overrides: Partial<Config>, options: Partial<AppOptions>, env: NodeJS.ProcessEnv): { app: App; config: Config } {
-  const buildDir = options.buildDir ?? inject('catalogBuildDir');
+async function testApp(overrides: Partial<Config>, options: Partial<AppOptions>, env: NodeJS.ProcessEnv): Promise<{ app: App; config: Config }> {
+  const buildDir = options.buildDir ?? (await sharedBuildDir());
   const config = loadConfig(
     { CATALOG_DATA_DIR: inject('catalogDataDir'), PUBLIC_BASE_URL: TEST_BASE_URL, RATE_LIMIT_MAX: '1000000', ...env },
     { port: 0, host: '127.0.0.1', ...overrides },
@@ -30,7 +32,7 @@ export async function startServer(
   options: Partial<AppOptions> = {},
   env: NodeJS.ProcessEnv = {},
 ): Promise<TestServer> {
-  const { app, config } = testApp(overrides, options, env);
+  const { app, config } = await testApp(overrides, options, env);
   const address = await app.listen();
   const origin = `http://127.0.0.1:${address.port}`;
   return {
@@ -51,7 +53,7 @@ export async function startInProcess(
   options: Partial<AppOptions> = {},
   env: NodeJS.ProcessEnv = {},
 ): Promise<TestServer> {
-  const { app, config } = testApp(overrides, options, env);
+  const { app, config } = await testApp(overrides, options, env);
   // What listen() starts once the socket is open: the embeddings load in the background.
   void app.semantic.load(app.services.catalog.current);
   return { app, origin: 'http://in-process.invalid', config, fetch: app.fetch, close: () => app.close() };
