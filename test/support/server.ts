@@ -1,9 +1,8 @@
 // Starts the real shim on an ephemeral port over a finished build, for tests that speak HTTP.
-import { inject } from 'vitest';
 import { pino } from 'pino';
 import { createApp, type App, type AppOptions } from '../../server/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
-import { sharedBuildDir } from './shared-build.ts';
+import { sharedBuildDir, sharedDataDir } from './shared-build.ts';
 import { TEST_BASE_URL } from './test-base-url.ts';
 
 export { TEST_BASE_URL } from './test-base-url.ts';
@@ -21,7 +20,7 @@ export interface TestServer {
 async function testApp(overrides: Partial<Config>, options: Partial<AppOptions>, env: NodeJS.ProcessEnv): Promise<{ app: App; config: Config }> {
   const buildDir = options.buildDir ?? (await sharedBuildDir());
   const config = loadConfig(
-    { CATALOG_DATA_DIR: inject('catalogDataDir'), PUBLIC_BASE_URL: TEST_BASE_URL, RATE_LIMIT_MAX: '1000000', ...env },
+    { CATALOG_DATA_DIR: sharedDataDir(), PUBLIC_BASE_URL: TEST_BASE_URL, RATE_LIMIT_MAX: '1000000', ...env },
     { port: 0, host: '127.0.0.1', ...overrides },
   );
   return { app: createApp(config, { logger: pino({ level: 'silent' }), ...options, buildDir }), config };
