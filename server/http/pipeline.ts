@@ -16,7 +16,7 @@ import { errorReply, json, toCatalogError, type Reply, type RequestContext } fro
 import { negotiateMediaType } from './media-types.ts';
 import { originForm } from './request-target.ts';
 import type { Router } from './router.ts';
-import type { RouteOperationId } from '../../src/domain/operations.ts';
+import type { RouteOperation, RouteOperationId } from '../../src/domain/operations.ts';
 import { CORS_ALLOWED_REQUEST_HEADERS, CORS_EXPOSED_HEADERS, PAGE_SECURITY_HEADERS, corsPolicy } from './security-headers.ts';
 
 /** A request as the pipeline sees it: what the adapter (or an in-process caller) read off the wire. */
@@ -65,6 +65,49 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 function requestIdOf(header: string | string[] | undefined): string {
   const value = Array.isArray(header) ? header[0] : header;
   return value !== undefined && REQUEST_ID.test(value) ? value : randomUUID();
+}
+
+/**
+ * What a route handler sees. A class rather than an object literal with getters, for the reason NodeRequest is
+ * (node-adapter.ts): a literal's getter closures kept every request's objects alive until a full collection.
+ */
+class RouteContext implements RequestContext {
+  readonly headers: IncomingHttpHeaders;
+  readonly #request: IncomingRequest;
+  readonly #queryStart: number;
+  #query: URLSearchParams | undefined;
+  readonly method: string;
+  readonly path: string;
+  readonly target: string;
+  readonly params: Readonly<Record<string, string | undefined>>;
+  readonly clientIp: string;
+  readonly operation: RouteOperation | undefined;
+
+  constructor(request: IncomingRequest, method: string, path: string, target: string, queryStart: number, params: Readonly<Record<string, string | undefined>>, clientIp: string, operation: RouteOperation | undefined) {
+    this.#request = request;
+    this.#queryStart = queryStart;
+    this.method = method;
+    this.path = path;
+    this.target = target;
+    this.params = params;
+    this.headers = request.headers;
+    this.clientIp = clientIp;
+    this.operation = operation;
+  }
+
+  /** Parsed on first use: most handlers need none, and at tens of thousands of requests a second its allocation shows. */
+  get query(): URLSearchParams {
+    this.#query ??= new URLSearchParams(this.#queryStart < 0 ? '' : this.target.slice(this.#queryStart + 1));
+    return this.#query;
+  }
+
+  get signal(): AbortSignal {
+    return this.#request.signal;
+  }
+
+  body(): Promise<Buffer> {
+    return this.#request.body();
+  }
 }
 
 export interface PipelineDeps {
@@ -136,26 +179,7 @@ export function createPipeline({ services, catalog, router, logger }: PipelineDe
         const value = match.params[spec.name];
         if (value !== undefined && value.length > spec.maxLength) throw invalidParameter(spec.name, `must be at most ${spec.maxLength} characters`);
       }
-      // The query is parsed on first use: most handlers need none, and at tens of thousands of requests a
-      // second its allocation shows.
-      let query: URLSearchParams | undefined;
-      const ctx: RequestContext = {
-        method,
-        path,
-        target,
-        get query() {
-          query ??= new URLSearchParams(q < 0 ? '' : target.slice(q + 1));
-          return query;
-        },
-        params: match.params,
-        headers: request.headers,
-        clientIp,
-        get signal() {
-          return request.signal;
-        },
-        operation: match.operation,
-        body: () => request.body(),
-      };
+      const ctx = new RouteContext(request, method, path, target, q, match.params, clientIp, match.operation);
       return match.handler(ctx);
     }
 

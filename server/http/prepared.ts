@@ -92,6 +92,8 @@ export function openEventStream(signal: AbortSignal, keepAliveMs: number): { str
     send: (event, data) => push(sseEvent(event, data)),
     comment: (text) => push(`: ${text.replace(/[\r\n]+/g, ' ')}\n\n`),
     close,
+    // One per event stream (a client's long-lived connection), not per request.
+    // eslint-disable-next-line no-restricted-syntax
     get closed() {
       return closed;
     },
