@@ -28,8 +28,8 @@ export default tseslint.config(
     files: ['server/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)build/', message: 'server/ never imports build/: put what both need in src/.' }] }],
-      // A getter in an object literal gets a new closure V8 keeps in old space: made per request, it held every
-      // request's objects until a full collection (scavenges 0.4 → 7-9 ms; see NodeRequest in http/node-adapter.ts).
+      // V8 keeps an object literal's getter in the literal's hidden class, in old space: a literal made per request
+      // held every request's objects until a full collection (scavenges 0.4 → 7-9 ms; NodeRequest in http/node-adapter.ts).
       'no-restricted-syntax': ['error', { selector: "ObjectExpression > Property[kind='get']", message: 'Use a class with a getter on its prototype: a getter in an object literal keeps what it closes over alive until a full GC.' }],
     },
   },
