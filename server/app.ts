@@ -55,10 +55,11 @@ export function createApp(config: Config, options: AppOptions): App {
   const limiter = createRateLimiter({ max: config.rateLimit.max, windowSeconds: config.rateLimit.windowSeconds, redis });
   // Which store decided: Redis while it is up, the per-process insurance limiter while it is not.
   const rateLimiter: RateLimiter = {
-    async consume(key, points) {
-      const decision = await limiter.consume(key, points);
-      metrics.rateLimit(decision.allowed, redisHealth.state === 'up' ? 'redis' : 'memory');
-      return decision;
+    consume(key, points) {
+      return limiter.consume(key, points).then((decision) => {
+        metrics.rateLimit(decision.allowed, redisHealth.state === 'up' ? 'redis' : 'memory');
+        return decision;
+      });
     },
     headers: (decision) => limiter.headers(decision),
   };

@@ -6,7 +6,8 @@ import { urlSuffix } from '../../src/domain/listing-view.ts';
 import type { CatalogStore } from '../../src/artifacts/runtime-store.ts';
 import { snapshotResource, type Snapshot } from './snapshot.ts';
 
-const COMMA = Buffer.from(',');
+const COMMA = 0x2c;
+const EMPTY = Buffer.alloc(0);
 
 /** The `,"url":"…"}` closing bytes of each listing of one snapshot, for one base URL. */
 class UrlSuffixes {
@@ -27,6 +28,24 @@ class UrlSuffixes {
   }
 
   of(doc: number): Buffer {
+    const start = this.made(doc);
+    return this.arena.subarray(start, start + this.length[doc]!);
+  }
+
+  /** Bytes of a document's suffix. */
+  size(doc: number): number {
+    this.made(doc);
+    return this.length[doc]!;
+  }
+
+  /** Copies a document's suffix into `target` at `at`; returns the bytes written. */
+  copyTo(doc: number, target: Buffer, at: number): number {
+    const start = this.made(doc);
+    return this.arena.copy(target, at, start, start + this.length[doc]!);
+  }
+
+  /** Where the document's suffix starts in the arena, made on first use. */
+  private made(doc: number): number {
     let start = this.start[doc]!;
     if (start < 0) {
       const text = urlSuffix(this.store.slugOf(doc), this.baseUrl);
@@ -43,7 +62,7 @@ class UrlSuffixes {
       this.start[doc] = start;
       this.length[doc] = size;
     }
-    return this.arena.subarray(start, start + this.length[doc]!);
+    return start;
   }
 }
 
@@ -56,19 +75,25 @@ function suffixesOf(snapshot: Snapshot, baseUrl: string): UrlSuffixes {
   return table;
 }
 
-/** The public JSON of each document as byte parts, comma-separated: concatenated, a JSON array's inside. */
-export function listingsBytes(baseUrl: string, snapshot: Snapshot, docs: ArrayLike<number>): Buffer[] {
+/**
+ * One answer body: `head`, the public JSON of each document comma-separated, then `tail`, written into a single
+ * buffer sized first (the stored bytes less their closing brace, then the `,"url":"…"}` suffix). A search page, a
+ * batch and a read by id are each one allocation and one copy per listing.
+ */
+export function listingsBody(baseUrl: string, snapshot: Snapshot, docs: ArrayLike<number>, head: Buffer = EMPTY, tail: Buffer = EMPTY): Buffer {
   const suffixes = suffixesOf(snapshot, baseUrl);
-  const raws = snapshot.store.readRaw(docs);
-  const parts: Buffer[] = new Array(raws.length > 0 ? raws.length * 3 - 1 : 0);
-  let p = 0;
-  for (let i = 0; i < raws.length; i++) {
-    if (i > 0) parts[p++] = COMMA;
-    const raw = raws[i]!;
-    parts[p++] = raw.subarray(0, raw.length - 1);
-    parts[p++] = suffixes.of(docs[i]!);
+  const { store } = snapshot;
+  let size = head.length + tail.length + Math.max(0, docs.length - 1);
+  for (let i = 0; i < docs.length; i++) size += store.rawSize(docs[i]!) - 1 + suffixes.size(docs[i]!);
+  const body = Buffer.allocUnsafe(size);
+  let at = head.copy(body, 0);
+  for (let i = 0; i < docs.length; i++) {
+    if (i > 0) body[at++] = COMMA;
+    at += store.copyRaw(docs[i]!, body, at, 1);
+    at += suffixes.copyTo(docs[i]!, body, at);
   }
-  return parts;
+  tail.copy(body, at);
+  return body;
 }
 
 /** The public JSON text of each document, with its page URL on this service. */

@@ -39,13 +39,15 @@ export function createRateLimiter(options: { max: number; windowSeconds: number;
   });
 
   return {
-    async consume(key, points = 1) {
-      try {
-        return decide(await limiter.consume(key, points), true);
-      } catch (rejection) {
-        if (rejection instanceof RateLimiterRes) return decide(rejection, false);
-        throw rejection;
-      }
+    // Promise handlers rather than an async function: this runs on every request, and each await is a tick.
+    consume(key, points = 1) {
+      return limiter.consume(key, points).then(
+        (res) => decide(res, true),
+        (rejection: unknown) => {
+          if (rejection instanceof RateLimiterRes) return decide(rejection, false);
+          throw rejection;
+        },
+      );
     },
     headers(decision) {
       return {

@@ -3,7 +3,7 @@
 import { CatalogError, invalidParameter } from '../../src/domain/errors.ts';
 import { LIMITS } from '../../src/domain/limits.ts';
 import { encodeCursor, parseListingQuery, queryFingerprint } from '../../src/domain/listing-query.ts';
-import { listingsBytes } from '../catalog/listing-json.ts';
+import { listingsBody } from '../catalog/listing-json.ts';
 import { BatchRequestSchema } from '../../src/domain/schemas.ts';
 import { STAGES } from '../../src/domain/stages.ts';
 import { BRAND, DISCLAIMER, TAGLINE } from '../../src/domain/brand.ts';
@@ -68,10 +68,9 @@ export function catalogHandlers(services: Services): HandlersFor<CatalogOperatio
     const { result, headers } = await services.listingSearch(current, query);
     // A keyword fallback may be temporary (the embedding model still loading): never keep it past that.
     const cacheable = headers[SEARCH_MODE_HEADER] !== 'keyword-fallback';
-    const items = listingsBytes(services.config.baseUrl, current, result.docs);
     services.signals?.appeared(current, result.docs, query.offset);
     if (!versioned) {
-      const body = Buffer.concat([OPEN_ARRAY, ...items, CLOSE_ARRAY]);
+      const body = listingsBody(services.config.baseUrl, current, result.docs, OPEN_ARRAY, CLOSE_ARRAY);
       if (cacheable) cache.offer(key, { body, headers, docs: result.docs, offset: query.offset });
       return json(200, body, headers);
     }
@@ -84,14 +83,11 @@ export function catalogHandlers(services: Services): HandlersFor<CatalogOperatio
       params.set('cursor', token);
       next = `${services.config.baseUrl}${ctx.path}?${params.toString()}`;
     }
-    const body = Buffer.concat([
-      OPEN_ITEMS,
-      ...items,
-      Buffer.from(
-        `],"limit":${query.limit},"offset":${query.offset},"total":${result.total},"hasMore":${result.hasMore},` +
-          `"next":${JSON.stringify(next)},"pageToken":${JSON.stringify(token)},"cursor":${JSON.stringify(token)}}`,
-      ),
-    ]);
+    const tail = Buffer.from(
+      `],"limit":${query.limit},"offset":${query.offset},"total":${result.total},"hasMore":${result.hasMore},` +
+        `"next":${JSON.stringify(next)},"pageToken":${JSON.stringify(token)},"cursor":${JSON.stringify(token)}}`,
+    );
+    const body = listingsBody(services.config.baseUrl, current, result.docs, OPEN_ITEMS, tail);
     if (cacheable) cache.offer(key, { body, headers, docs: result.docs, offset: query.offset });
     return json(200, body, headers);
   };
@@ -113,7 +109,7 @@ export function catalogHandlers(services: Services): HandlersFor<CatalogOperatio
       const doc = listingDoc(ctx);
       const current = snapshot();
       services.signals?.opened(current, doc);
-      return json(200, Buffer.concat(listingsBytes(services.config.baseUrl, current, [doc])));
+      return json(200, listingsBody(services.config.baseUrl, current, [doc]));
     },
     getListingFiles: (ctx) => json(200, snapshot().store.readFilesJson(listingDoc(ctx))),
     batchListings: async (ctx) => {
@@ -142,7 +138,7 @@ export function catalogHandlers(services: Services): HandlersFor<CatalogOperatio
           docs.push(doc);
         }
       }
-      return json(200, Buffer.concat([OPEN_ITEMS, ...listingsBytes(services.config.baseUrl, current, docs), Buffer.from(`],"notFound":${JSON.stringify(notFound)}}`)]));
+      return json(200, listingsBody(services.config.baseUrl, current, docs, OPEN_ITEMS, Buffer.from(`],"notFound":${JSON.stringify(notFound)}}`)));
     },
     getCatalogStats: () => json(200, snapshot().store.stats),
     getMeta: () => json(200, { brand: BRAND, tagline: TAGLINE, disclaimer: DISCLAIMER, lastUpdated: snapshot().store.manifest.lastUpdated }),

@@ -1,6 +1,7 @@
 // The runtime store answers listing bytes from its resident prefix (the most-installed listings) or from disk by
 // offset; either way the bytes are exactly the stored line, including a run of documents that crosses the edge, while
-// the prefix is still being read in the background and after, and a store closed mid-read closes cleanly.
+// the prefix is still being read in the background and after, whether read as views or copied into an answer, and a
+// store closed mid-read closes cleanly.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +18,21 @@ beforeAll(async () => {
   fileBytes = file.length;
   lines = file.toString('utf8').split('\n');
 });
+
+/** Each document's bytes as copyRaw writes them side by side into one buffer, less `trim` bytes each. */
+function copied(store: CatalogStore, docs: number[], trim: number): string[] {
+  const sizes = docs.map((doc) => store.rawSize(doc) - trim);
+  const target = Buffer.alloc(sizes.reduce((a, b) => a + b, 0));
+  let at = 0;
+  const written = docs.map((doc) => {
+    const size = store.copyRaw(doc, target, at, trim);
+    at += size;
+    return size;
+  });
+  expect(written).toEqual(sizes);
+  let from = 0;
+  return sizes.map((size) => target.toString('utf8', from, (from += size)));
+}
 
 /** The first document not wholly within `bytes` of the file. */
 function edgeOf(store: CatalogStore, bytes: number): number {
@@ -39,8 +55,12 @@ describe('listing bytes', () => {
     const docs = [0, 1, first - 1, first, first + 1, edge - 2, edge - 1, edge, edge + 1, store.count - 1];
     const expected = docs.map((doc) => lines[doc]);
     expect(store.readJson(docs)).toEqual(expected);
+    expect(copied(store, docs, 0)).toEqual(expected);
+    expect(copied(store, docs, 1)).toEqual(expected.map((line) => line!.slice(0, -1)));
     await store.whenResident();
     expect(store.readJson(docs)).toEqual(expected);
+    expect(copied(store, docs, 0)).toEqual(expected);
+    expect(copied(store, docs, 1)).toEqual(expected.map((line) => line!.slice(0, -1)));
     expect(store.readJson([3, edge - 1, 7, first])).toEqual([lines[3], lines[edge - 1], lines[7], lines[first]]);
     store.close();
   });

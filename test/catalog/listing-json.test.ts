@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedBuildDir } from '../support/shared-build.ts';
-import { listingsBytes, listingsJson } from '../../server/catalog/listing-json.ts';
+import { listingsBody, listingsJson } from '../../server/catalog/listing-json.ts';
 import { loadSnapshot, type Snapshot } from '../../server/catalog/snapshot.ts';
 
 let snapshot: Snapshot;
@@ -26,8 +26,12 @@ describe('listing JSON with its page URL', () => {
     const base = 'https://catalog.example';
     // Backwards, so the url table fills out of order and grows several times along the way.
     const docs = Array.from({ length: snapshot.store.count }, (_, i) => snapshot.store.count - 1 - i);
-    const array = JSON.parse(`[${Buffer.concat(listingsBytes(base, snapshot, docs)).toString('utf8')}]`) as unknown[];
+    const body = listingsBody(base, snapshot, docs, Buffer.from('{"items":['), Buffer.from('],"n":1}'));
+    const array = (JSON.parse(body.toString('utf8')) as { items: unknown[] }).items;
     expect(array).toEqual(docs.map((doc) => expected(doc, base)));
+    // Sized exactly: not a byte of the allocation is left over.
+    expect(body.toString('utf8').endsWith('],"n":1}')).toBe(true);
+    expect(JSON.parse(listingsBody(base, snapshot, [3]).toString('utf8'))).toEqual(expected(3, base));
     expect(listingsJson(base, snapshot, docs).map((text) => JSON.parse(text) as unknown)).toEqual(array);
   });
 
@@ -38,6 +42,7 @@ describe('listing JSON with its page URL', () => {
     expect(a.map((l) => l.url)).toEqual(docs.map((doc) => expected(doc, 'http://a.test').url));
     expect(b.map((l) => l.url)).toEqual(docs.map((doc) => expected(doc, 'http://b.test:8080/sub').url));
     expect(listingsJson('http://a.test', snapshot, docs)).toEqual(listingsJson('http://a.test', snapshot, docs));
-    expect(listingsBytes('http://a.test', snapshot, [])).toEqual([]);
+    expect(listingsBody('http://a.test', snapshot, [], Buffer.from('['), Buffer.from(']')).toString()).toBe('[]');
+    expect(listingsBody('http://a.test', snapshot, []).length).toBe(0);
   });
 });
