@@ -62,6 +62,19 @@ export class TermTable implements Iterable<string> {
     return i < this.length && this.compare(i, term) === 0 ? i : -1;
   }
 
+  /** The indexes [from, to) of the terms that begin with `prefix` (one block, as the terms are sorted). */
+  prefixRange(prefix: string): [from: number, to: number] {
+    const from = this.lowerBound(prefix);
+    let lo = from;
+    let hi = this.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.startsWith(mid, prefix)) lo = mid + 1;
+      else hi = mid;
+    }
+    return [from, lo];
+  }
+
   /** Does term i begin with `prefix`? */
   startsWith(i: number, prefix: string): boolean {
     const start = this.starts[i]!;

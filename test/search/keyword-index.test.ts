@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { KeywordIndexBuilder, type SearchableListing } from '../../src/search/index-builder.ts';
 import { readKeywordIndex, writeKeywordIndex } from '../../src/search/index-file.ts';
-import { KeywordSearcher } from '../../src/search/keyword-search.ts';
+import { KeywordSearcher, PREFIX_MAX_TERMS } from '../../src/search/keyword-search.ts';
 import { indexTerms } from '../../src/search/tokenizer.ts';
 import { sampleRecords } from '../support/fixtures.ts';
 
@@ -133,5 +133,24 @@ describe('keyword matching', () => {
       listing('zebra', 'nothing', 'o/r'),
     ]);
     expect(matches(s, 'zebra').docs).toEqual([3, 2, 1, 0]);
+  });
+});
+
+describe('prefix expansion', () => {
+  it('stands for the most frequent PREFIX_MAX_TERMS terms of a prefix, by frequency then term order', () => {
+    // 100 distinct completions of "zed", completion i in i + 1 listings (so each has its own frequency), plus
+    // ties among the rarest: the expansion must keep the 64 most frequent, as sorting them all would.
+    const listings: SearchableListing[] = [];
+    for (let i = 0; i < 100; i++) for (let k = 0; k <= Math.max(0, i - 30); k++) listings.push(listing(`zed${String(i).padStart(3, '0')}x tool`));
+    listings.push(listing('zen garden'), listing('zed'));
+    const s = searcherOf(listings);
+    const { terms, offsets } = s.index;
+    const df = (t: number) => offsets[t + 1]! - offsets[t]!;
+    for (const prefix of ['zed', 'zed0', 'zed09', 'zen', 'ze', 'zzz', 'z']) {
+      const all = [...terms].flatMap((term, t) => (term.startsWith(prefix) ? [t] : []));
+      const expected = all.length <= PREFIX_MAX_TERMS ? all : [...all].sort((a, b) => df(b) - df(a) || a - b).slice(0, PREFIX_MAX_TERMS);
+      expect(s.prefixTerms(prefix), prefix).toEqual(expected);
+    }
+    expect(s.prefixTerms('zed').length).toBe(PREFIX_MAX_TERMS);
   });
 });

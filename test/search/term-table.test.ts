@@ -36,6 +36,16 @@ describe('TermTable', () => {
     }
   });
 
+  it('gives the block of terms that begin with a prefix', () => {
+    for (const prefix of ['', 'a', 'ab', 'abc', 'abcd', 'b', 'caf', 'mcp', 'mcpz', 'z', '数', '\u{1F600}', '\uFFFF']) {
+      const inside = terms.flatMap((term, i) => (term.startsWith(prefix) ? [i] : []));
+      const [from, to] = table.prefixRange(prefix);
+      expect(Array.from({ length: to - from }, (_, k) => from + k), prefix).toEqual(inside);
+      if (inside.length === 0) expect(from, prefix).toBe(lowerBound(prefix));
+    }
+    expect(TermTable.of([]).prefixRange('a')).toEqual([0, 0]);
+  });
+
   it('is empty without terms, and refuses text that holds another number of terms', () => {
     const empty = TermTable.of([]);
     expect(empty.length).toBe(0);
