@@ -196,7 +196,7 @@ export function a2aHandler(services: Services, idempotency: IdempotencyStore): H
     const method = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as { method?: unknown }).method : undefined;
     const idempotent = typeof method === 'string' && IDEMPOTENT_METHODS.has(method);
     const { response } = await runIdempotent(
-      { store: idempotency, key: idempotent ? key : undefined, scope: `POST ${AGENT_PATHS.a2a} ${String(method)}`, fingerprint: fingerprint(canonicalJson(body)) },
+      { store: idempotency, key: idempotent ? key : undefined, scope: `POST ${AGENT_PATHS.a2a} ${String(method)}`, fingerprint: () => fingerprint(canonicalJson(body)) },
       () => respond(body, { services }),
     );
     return fromPrepared(response);

@@ -176,7 +176,7 @@ export function askPostHandler(services: Services, idempotency: IdempotencyStore
     const input = parseAskBody(body, ctx.query);
     const format = formatOf(ctx, input);
     const { response } = await runIdempotent(
-      { store: idempotency, key, scope: `POST ${AGENT_PATHS.ask}`, fingerprint: fingerprint(canonicalJson(body ?? null), ctx.query.toString(), format) },
+      { store: idempotency, key, scope: `POST ${AGENT_PATHS.ask}`, fingerprint: () => fingerprint(canonicalJson(body ?? null), ctx.query.toString(), format) },
       () => answerAsk(services, input, format),
     );
     return fromPrepared(response);

@@ -67,7 +67,8 @@ export interface IdempotentRun {
   /** The client's key; undefined runs the work plainly. */
   key: string | undefined;
   scope: string;
-  fingerprint: string;
+  /** The request's fingerprint, computed only when a key is given (most requests carry none). */
+  fingerprint: () => string;
 }
 
 export interface IdempotentOutcome {
@@ -84,7 +85,8 @@ export function scopedKey(scope: string, key: string): string {
 export async function runIdempotent(run: IdempotentRun, work: () => Promise<PreparedResponse>): Promise<IdempotentOutcome> {
   if (run.key === undefined) return { response: await work(), replayed: false };
   const scoped = scopedKey(run.scope, run.key);
-  const claim = await run.store.claim(scoped, run.fingerprint);
+  const requestPrint = run.fingerprint();
+  const claim = await run.store.claim(scoped, requestPrint);
   switch (claim.state) {
     case 'mismatch':
       throw new CatalogError('idempotency_key_reused', `This ${IDEMPOTENCY_HEADER} was already used with a different request in the last ${LIMITS.idempotencyKey.replaySeconds / 60} minutes.`);
@@ -107,6 +109,6 @@ export async function runIdempotent(run: IdempotentRun, work: () => Promise<Prep
     await run.store.release(scoped);
     throw error;
   }
-  await run.store.complete(scoped, run.fingerprint, toStored(response));
+  await run.store.complete(scoped, requestPrint, toStored(response));
   return { response, replayed: false };
 }

@@ -204,7 +204,7 @@ export function mcpPostHandler(deps: McpHttpDeps, endpoint: McpEndpoint): Handle
       return fromPrepared(emptyResponse(202), limitHeaders);
     }
     const { response } = await runIdempotent(
-      { store: idempotency, key: isToolCall(body) ? key : undefined, scope: `POST ${endpoint.path} tools/call`, fingerprint: fingerprint(canonicalJson(body)) },
+      { store: idempotency, key: isToolCall(body) ? key : undefined, scope: `POST ${endpoint.path} tools/call`, fingerprint: () => fingerprint(canonicalJson(body)) },
       work,
     );
     return fromPrepared(response, limitHeaders);

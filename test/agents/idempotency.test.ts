@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
-import { canonicalJson, fingerprint, scopedKey } from '../../server/idempotency/idempotency.ts';
+import { canonicalJson, fingerprint, runIdempotent, scopedKey } from '../../server/idempotency/idempotency.ts';
 import { MemoryIdempotencyStore } from '../../server/idempotency/memory-store.ts';
 import { redisKey, RedisIdempotencyStore } from '../../server/idempotency/redis-store.ts';
 import type { StoredResponse } from '../../server/idempotency/store.ts';
@@ -135,6 +135,29 @@ describe('with the in-memory store', () => {
     const good = await send(server, '/ask', { query: 'pdf' }, { 'Idempotency-Key': key });
     expect(good.status).toBe(200);
     expect(good.headers.get('idempotent-replayed')).toBeNull();
+  });
+});
+
+describe('runIdempotent', () => {
+  const prepared = { status: 200, contentType: 'application/json', chunks: ['{"n":1}'] };
+
+  it('runs a request without a key plainly, never fingerprinting it; with a key, fingerprints it once', async () => {
+    const store = new MemoryIdempotencyStore({ replayMs: 1000, inFlightMs: 1000, maxEntries: 10 });
+    let prints = 0;
+    const print = () => {
+      prints++;
+      return 'f';
+    };
+    const plain = await runIdempotent({ store, key: undefined, scope: 's', fingerprint: print }, async () => prepared);
+    expect(plain).toEqual({ response: prepared, replayed: false });
+    expect(prints).toBe(0);
+    expect(store.size).toBe(0);
+    await runIdempotent({ store, key: 'key-0001', scope: 's', fingerprint: print }, async () => prepared);
+    expect(prints).toBe(1);
+    const replay = await runIdempotent({ store, key: 'key-0001', scope: 's', fingerprint: print }, async () => ({ ...prepared, chunks: ['other'] }));
+    expect(replay.replayed).toBe(true);
+    expect(replay.response.chunks).toEqual(['{"n":1}']);
+    expect(prints).toBe(2);
   });
 });
 
