@@ -8,7 +8,7 @@ import { CATEGORY_SLUG_PATTERN } from '../../src/domain/categories.ts';
 import { CatalogError } from '../../src/domain/errors.ts';
 import { LIMITS } from '../../src/domain/limits.ts';
 import { LISTING_TYPES, TYPE_LABELS, type ListingType } from '../../src/domain/listing-types.ts';
-import { searchForAgent, searchMode } from '../agents/agent-search.ts';
+import { listingTexts, searchForAgent, searchMode } from '../agents/agent-search.ts';
 import { emptyResponse, fromPrepared, jsonResponse, type PreparedResponse } from '../http/prepared.ts';
 import type { Handler } from '../http/handler.ts';
 import { canonicalJson, fingerprint, idempotencyKey, runIdempotent } from '../idempotency/idempotency.ts';
@@ -77,7 +77,7 @@ interface Answer {
 
 async function answer(services: Services, search: Search): Promise<Answer> {
   const found = await searchForAgent(services, { query: search.query, types: search.type ? [search.type] : undefined, category: search.category, limit: search.limit });
-  const listings = found.items.map((text) => JSON.parse(text) as { name: string; type: ListingType; url: string });
+  const listings = listingTexts(services, found).map((text) => JSON.parse(text) as { name: string; type: ListingType; url: string });
   const lines = listings.slice(0, 5).map((listing, i) => `${i + 1}. ${listing.name} (${TYPE_LABELS[listing.type].singular}) ${listing.url}`);
   const text =
     listings.length === 0

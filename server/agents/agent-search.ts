@@ -17,9 +17,10 @@ export interface AgentSearchRequest {
 }
 
 export interface AgentListings {
-  /** Listing JSON texts (with url), best first. */
-  items: string[];
+  /** The listings, best first; each surface writes them in its own form (listing-json.ts). */
   docs: number[];
+  /** The snapshot they were found in. */
+  snapshot: Snapshot;
   hasMore: boolean;
   /** Response headers of the listing search (Search-Mode). */
   headers: Record<string, string>;
@@ -34,6 +35,11 @@ function query(partial: Partial<ListingQuery> & Pick<ListingQuery, 'limit'>): Li
   return listingQuery(partial);
 }
 
+/** The listings' JSON texts (with url), for the surfaces that write them as text. */
+export function listingTexts(services: Services, listings: AgentListings): string[] {
+  return listingsJson(services.config.baseUrl, listings.snapshot, listings.docs);
+}
+
 /** Natural-language search: "something to let my agent query Postgres" finds Postgres MCP servers and skills. */
 export async function searchForAgent(services: Services, request: AgentSearchRequest, snapshot: Snapshot = services.catalog.current): Promise<AgentListings> {
   const { result, headers } = await services.listingSearch(
@@ -41,7 +47,7 @@ export async function searchForAgent(services: Services, request: AgentSearchReq
     query({ semantic: request.query, types: request.types, category: request.category, limit: request.limit }),
   );
   services.signals?.appeared(snapshot, result.docs, 0);
-  return { items: listingsJson(services.config.baseUrl, snapshot, result.docs), docs: result.docs, hasMore: result.hasMore, headers };
+  return { docs: result.docs, snapshot, hasMore: result.hasMore, headers };
 }
 
 /** The default order of a top list: the type's ranking metric, installs across types. */
@@ -56,5 +62,5 @@ export function topForAgent(
 ): AgentListings & { sort: SortKey } {
   const sort = request.sort ?? defaultSort(request.type);
   const result = snapshot.engine.search({ types: request.type ? [request.type] : undefined, sort, offset: 0, limit: request.limit });
-  return { items: listingsJson(services.config.baseUrl, snapshot, result.docs), docs: result.docs, hasMore: result.hasMore, headers: {}, sort };
+  return { docs: result.docs, snapshot, hasMore: result.hasMore, headers: {}, sort };
 }

@@ -76,21 +76,35 @@ function suffixesOf(snapshot: Snapshot, baseUrl: string): UrlSuffixes {
 }
 
 /**
- * One answer body: `head`, the public JSON of each document comma-separated, then `tail`, written into a single
- * buffer sized first (the stored bytes less their closing brace, then the `,"url":"…"}` suffix). A search page, a
- * batch and a read by id are each one allocation and one copy per listing.
+ * How each listing sits in an answer that wraps it (/ask's ListItems): `open(i)` is written in place of the i-th
+ * listing's opening brace, and `close` after its closing one.
  */
-export function listingsBody(baseUrl: string, snapshot: Snapshot, docs: ArrayLike<number>, head: Buffer = EMPTY, tail: Buffer = EMPTY): Buffer {
+export interface ListingWrap {
+  open(index: number): Buffer;
+  close: Buffer;
+}
+
+/**
+ * One answer body: `head`, the public JSON of each document comma-separated (wrapped, with `wrap`), then `tail`,
+ * written into a single buffer sized first (the stored bytes less their closing brace, then the `,"url":"…"}`
+ * suffix). A search page, a batch, a read by id and an /ask answer are each one allocation and one copy per
+ * listing, with no string made of the listings.
+ */
+export function listingsBody(baseUrl: string, snapshot: Snapshot, docs: ArrayLike<number>, head: Buffer = EMPTY, tail: Buffer = EMPTY, wrap?: ListingWrap): Buffer {
   const suffixes = suffixesOf(snapshot, baseUrl);
   const { store } = snapshot;
+  const opens = wrap ? Array.from({ length: docs.length }, (_, i) => wrap.open(i)) : undefined;
   let size = head.length + tail.length + Math.max(0, docs.length - 1);
   for (let i = 0; i < docs.length; i++) size += store.rawSize(docs[i]!) - 1 + suffixes.size(docs[i]!);
+  if (opens) for (const open of opens) size += open.length - 1 + wrap!.close.length;
   const body = Buffer.allocUnsafe(size);
   let at = head.copy(body, 0);
   for (let i = 0; i < docs.length; i++) {
     if (i > 0) body[at++] = COMMA;
-    at += store.copyRaw(docs[i]!, body, at, 1);
+    if (opens) at += opens[i]!.copy(body, at);
+    at += store.copyRaw(docs[i]!, body, at, 1, opens ? 1 : 0);
     at += suffixes.copyTo(docs[i]!, body, at);
+    if (opens) at += wrap!.close.copy(body, at);
   }
   tail.copy(body, at);
   return body;

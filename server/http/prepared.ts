@@ -7,8 +7,8 @@ import type { Reply } from './handler.ts';
 export interface PreparedResponse {
   status: number;
   contentType: string;
-  /** Written in order; for text/event-stream, one chunk per event. */
-  chunks: string[];
+  /** Written in order; for text/event-stream, one chunk per event. A body assembled from stored bytes is a Buffer. */
+  chunks: Array<string | Buffer>;
   headers?: Record<string, string>;
 }
 
@@ -25,7 +25,7 @@ export function sseEvent(event: string, data: string, id?: string): string {
   return `${id === undefined ? '' : `id: ${id}\n`}event: ${event}\n${lines}\n`;
 }
 
-export function jsonResponse(status: number, body: string, contentType = 'application/json; charset=utf-8', headers?: Record<string, string>): PreparedResponse {
+export function jsonResponse(status: number, body: string | Buffer, contentType = 'application/json; charset=utf-8', headers?: Record<string, string>): PreparedResponse {
   return headers ? { status, contentType, chunks: [body], headers } : { status, contentType, chunks: [body] };
 }
 
@@ -33,8 +33,16 @@ export function emptyResponse(status: number): PreparedResponse {
   return { status, contentType: '', chunks: [] };
 }
 
-function bodyOf(response: PreparedResponse): string {
-  return response.chunks.join('');
+/** The whole body of a response that is not a stream. */
+function bodyOf(response: PreparedResponse): string | Buffer {
+  const { chunks } = response;
+  if (chunks.length === 1) return chunks[0]!;
+  return chunks.every((chunk) => typeof chunk === 'string') ? chunks.join('') : Buffer.concat(chunks.map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk) : chunk)));
+}
+
+/** The body as text (what the idempotency stores keep; the bytes are UTF-8, so the text gives them back). */
+export function textOf(response: PreparedResponse): string {
+  return response.chunks.map((chunk) => (typeof chunk === 'string' ? chunk : chunk.toString('utf8'))).join('');
 }
 
 /** Headers that make a stream pass proxies unbuffered. */
@@ -49,7 +57,7 @@ export function fromPrepared(response: PreparedResponse, extraHeaders?: Record<s
   return { status: response.status, headers: { ...headers, ...STREAM_HEADERS }, stream: chunksOf(response.chunks) };
 }
 
-async function* chunksOf(chunks: readonly string[]): AsyncGenerator<string> {
+async function* chunksOf(chunks: ReadonlyArray<string | Buffer>): AsyncGenerator<string | Buffer> {
   yield* chunks;
 }
 

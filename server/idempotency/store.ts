@@ -1,7 +1,7 @@
 // The Idempotency-Key store contract. A key is claimed (in flight) before the work runs, then completed with
 // the response, which is replayed for the replay window; a failed request releases its claim. Keys arrive
 // already scoped (endpoint and JSON-RPC method), so the stores only see opaque strings.
-import type { PreparedResponse } from '../http/prepared.ts';
+import { textOf, type PreparedResponse } from '../http/prepared.ts';
 
 export interface StoredResponse {
   status: number;
@@ -31,7 +31,7 @@ export interface StoreTimings {
 }
 
 export function toStored(response: PreparedResponse): StoredResponse {
-  return { status: response.status, contentType: response.contentType, body: response.chunks.join(''), headers: { ...response.headers } };
+  return { status: response.status, contentType: response.contentType, body: textOf(response), headers: { ...response.headers } };
 }
 
 /** The record both stores keep per key. */

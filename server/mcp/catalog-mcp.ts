@@ -13,7 +13,7 @@ import { LISTING_TYPES, TYPE_LABELS } from '../../src/domain/listing-types.ts';
 import { snapshotResource, type Snapshot } from '../catalog/snapshot.ts';
 import { listingsJson } from '../catalog/listing-json.ts';
 import type { Services } from '../services.ts';
-import { searchForAgent, searchMode, topForAgent } from '../agents/agent-search.ts';
+import { listingTexts, searchForAgent, searchMode, topForAgent } from '../agents/agent-search.ts';
 import { createMcpServer, mcpTool, ToolFailure, type McpServer } from './mcp-server.ts';
 import { jsonArray, jsonObject, JsonText } from './json-text.ts';
 import { skillsExtension } from '../skills/mcp-skills.ts';
@@ -25,7 +25,7 @@ export function catalogMcpServer(services: Services): McpServer {
   const tools = [
     mcpTool(CATALOG_TOOLS.search_catalog, async (input) => {
       const found = await searchForAgent(services, { query: input.query, types: input.type ? [input.type] : undefined, category: input.category, limit: input.limit });
-      return jsonObject({ query: input.query, items: jsonArray(found.items), hasMore: found.hasMore, searchMode: searchMode(found) });
+      return jsonObject({ query: input.query, items: jsonArray(listingTexts(services, found)), hasMore: found.hasMore, searchMode: searchMode(found) });
     }),
     mcpTool(CATALOG_TOOLS.load_skill, (input) => {
       const current = snapshot();
@@ -38,7 +38,7 @@ export function catalogMcpServer(services: Services): McpServer {
     }),
     mcpTool(CATALOG_TOOLS.top_catalog, (input) => {
       const top = topForAgent(services, { type: input.type, sort: input.sort, limit: input.limit });
-      return jsonObject({ sort: top.sort, type: input.type ?? null, items: jsonArray(top.items), hasMore: top.hasMore });
+      return jsonObject({ sort: top.sort, type: input.type ?? null, items: jsonArray(listingTexts(services, top)), hasMore: top.hasMore });
     }),
     mcpTool(CATALOG_TOOLS.get_catalog_stats, () => ({ ...snapshot().store.stats })),
   ];
@@ -78,7 +78,7 @@ export function renderCatalogView(services: Services, snapshot: Snapshot, perTyp
   const sections = LISTING_TYPES.map((type) => {
     const top = topForAgent(services, { type, limit: perType }, snapshot);
     const metric = top.sort === 'stars' ? 'stars' : 'installs';
-    const rows = top.items
+    const rows = listingTexts(services, top)
       .map((text) => JSON.parse(text) as ViewListing)
       .map(
         (listing) =>

@@ -7,7 +7,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Logger } from 'pino';
 import { AGENT_PATHS, MCP_BATCH_VERSIONS, MCP_SESSION_VERSIONS, MCP_STATELESS_VERSIONS, MCP_VERSIONS } from '../../src/domain/agent-surfaces.ts';
 import { CatalogError } from '../../src/domain/errors.ts';
-import { EVENT_STREAM, emptyResponse, fromPrepared, jsonResponse, openEventStream, sseEvent, type PreparedResponse } from '../http/prepared.ts';
+import { EVENT_STREAM, emptyResponse, fromPrepared, jsonResponse, openEventStream, sseEvent, textOf, type PreparedResponse } from '../http/prepared.ts';
 import { headerOf, type Handler } from '../http/handler.ts';
 import { canonicalJson, fingerprint, idempotencyKey, runIdempotent } from '../idempotency/idempotency.ts';
 import type { IdempotencyStore } from '../idempotency/store.ts';
@@ -200,7 +200,7 @@ export function mcpPostHandler(deps: McpHttpDeps, endpoint: McpEndpoint): Handle
       // HTTP+SSE transport: the answer travels on the session's stream; the POST itself is only accepted.
       const response = await work();
       if (response.status !== 200) return fromPrepared(response, limitHeaders);
-      sessions.deliver(sessionId, response.chunks.join(''));
+      sessions.deliver(sessionId, textOf(response));
       return fromPrepared(emptyResponse(202), limitHeaders);
     }
     const { response } = await runIdempotent(

@@ -177,13 +177,13 @@ export class CatalogStore {
   }
 
   /**
-   * Copies a document's stored JSON, less its last `trim` bytes, into `target` at `at`; returns the bytes written.
-   * No view is made: assembling an answer this way costs one copy per listing (readRaw's views and a concat of
-   * them made three objects per listing and copied twice).
+   * Copies a document's stored JSON, less its first `skip` and last `trim` bytes, into `target` at `at`; returns the
+   * bytes written. No view is made: assembling an answer this way costs one copy per listing (readRaw's views and a
+   * concat of them made three objects per listing and copied twice).
    */
-  copyRaw(doc: number, target: Buffer, at: number, trim = 0): number {
+  copyRaw(doc: number, target: Buffer, at: number, trim = 0, skip = 0): number {
     const { offsets } = this.columns;
-    const start = offsets[doc]!;
+    const start = offsets[doc]! + skip;
     const end = offsets[doc + 1]! - 1 - trim;
     if (offsets[doc + 1]! <= this.loaded) return this.resident.copy(target, at, start, end);
     return readSync(this.fd, target, at, end - start, start);

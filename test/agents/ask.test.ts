@@ -92,6 +92,24 @@ describe('natural-language questions', () => {
   });
 });
 
+describe('the listings of an answer', () => {
+  it('are each listing as its own read gives it, plus @type, the same in JSON, JSON-LD and the stream', async () => {
+    const query = 'q=markdown%20converter%20%F0%9F%9A%80&limit=8';
+    const list = await json<ItemList>(await ask(query));
+    expectItemList(list, 8);
+    const ld = await json<ItemList>(await ask(query, { headers: { Accept: 'application/ld+json' } }));
+    expect(ld).toEqual(list);
+    const streamed = (await events(await ask(`${query}&stream=1`))).slice(1, -1).map((event) => JSON.parse(event.data) as unknown);
+    expect(streamed).toEqual(list.itemListElement);
+    for (const element of list.itemListElement) {
+      const { '@type': type, ...listing } = element.item;
+      expect(type).toBe('SoftwareApplication');
+      const read = await server.fetch(`/api/v1/listings/${encodeURIComponent(String(listing.id))}`);
+      expect(await json<Record<string, unknown>>(read)).toEqual(listing);
+    }
+  });
+});
+
 describe('SSE', () => {
   it.each([
     ['Accept: text/event-stream', () => ask('q=pdf&limit=4', { headers: { Accept: 'text/event-stream' } })],

@@ -35,6 +35,15 @@ describe('listing JSON with its page URL', () => {
     expect(listingsJson(base, snapshot, docs).map((text) => JSON.parse(text) as unknown)).toEqual(array);
   });
 
+  it('wraps each listing when asked: its own opening in place of the brace, and a closing after it', () => {
+    const base = 'https://catalog.example';
+    const docs = [7, 0, snapshot.store.count - 1];
+    const wrap = { open: (i: number) => Buffer.from(`{"n":${i},"item":{"extra":"é",`), close: Buffer.from('}') };
+    const body = listingsBody(base, snapshot, docs, Buffer.from('['), Buffer.from(']'), wrap);
+    expect(JSON.parse(body.toString('utf8'))).toEqual(docs.map((doc, i) => ({ n: i, item: { extra: 'é', ...expected(doc, base) } })));
+    expect(listingsBody(base, snapshot, [], Buffer.from('['), Buffer.from(']'), wrap).toString()).toBe('[]');
+  });
+
   it('gives each base URL its own urls, and the same bytes when asked again', () => {
     const docs = [5, 0, 5, 3];
     const a = listingsJson('http://a.test', snapshot, docs).map((text) => JSON.parse(text) as { url: string });
