@@ -11,12 +11,15 @@ import {
 } from '../../src/domain/agent-surfaces.ts';
 import { LISTING_TYPES, TYPE_LABELS } from '../../src/domain/listing-types.ts';
 import { snapshotResource, type Snapshot } from '../catalog/snapshot.ts';
-import { listingsJson } from '../catalog/listing-json.ts';
+import { listingsBody } from '../catalog/listing-json.ts';
 import type { Services } from '../services.ts';
 import { listingTexts, searchForAgent, searchMode, topForAgent } from '../agents/agent-search.ts';
 import { createMcpServer, mcpTool, ToolFailure, type McpServer } from './mcp-server.ts';
-import { jsonArray, jsonObject, JsonText } from './json-text.ts';
+import { jsonObject, JsonText } from './json-text.ts';
 import { skillsExtension } from '../skills/mcp-skills.ts';
+
+const OPEN_ARRAY = Buffer.from('[');
+const CLOSE_ARRAY = Buffer.from(']');
 
 export function catalogMcpServer(services: Services): McpServer {
   const snapshot = () => services.catalog.current;
@@ -25,7 +28,7 @@ export function catalogMcpServer(services: Services): McpServer {
   const tools = [
     mcpTool(CATALOG_TOOLS.search_catalog, async (input) => {
       const found = await searchForAgent(services, { query: input.query, types: input.type ? [input.type] : undefined, category: input.category, limit: input.limit });
-      return jsonObject({ query: input.query, items: jsonArray(listingTexts(services, found)), hasMore: found.hasMore, searchMode: searchMode(found) });
+      return jsonObject({ query: input.query, items: JsonText.fromBytes(listingsBody(services.config.baseUrl, found.snapshot, found.docs, OPEN_ARRAY, CLOSE_ARRAY)), hasMore: found.hasMore, searchMode: searchMode(found) });
     }),
     mcpTool(CATALOG_TOOLS.load_skill, (input) => {
       const current = snapshot();
@@ -34,11 +37,11 @@ export function catalogMcpServer(services: Services): McpServer {
         throw new ToolFailure(`No listing has the id '${input.id}'.`, 'Find the listing with search_catalog and pass the id or slug of one of its results.');
       }
       services.signals?.opened(current, doc);
-      return jsonObject({ listing: new JsonText(listingsJson(services.config.baseUrl, current, [doc])[0]!), files: new JsonText(current.store.readFilesJson(doc)) });
+      return jsonObject({ listing: JsonText.fromBytes(listingsBody(services.config.baseUrl, current, [doc])), files: JsonText.of(current.store.readFilesJson(doc)) });
     }),
     mcpTool(CATALOG_TOOLS.top_catalog, (input) => {
       const top = topForAgent(services, { type: input.type, sort: input.sort, limit: input.limit });
-      return jsonObject({ sort: top.sort, type: input.type ?? null, items: jsonArray(listingTexts(services, top)), hasMore: top.hasMore });
+      return jsonObject({ sort: top.sort, type: input.type ?? null, items: JsonText.fromBytes(listingsBody(services.config.baseUrl, top.snapshot, top.docs, OPEN_ARRAY, CLOSE_ARRAY)), hasMore: top.hasMore });
     }),
     mcpTool(CATALOG_TOOLS.get_catalog_stats, () => ({ ...snapshot().store.stats })),
   ];

@@ -140,7 +140,7 @@ export async function answerBody(server: McpServer, body: unknown, headers: Inco
     const answer = await answerOne(message, true);
     await new Promise<void>((resolve) => setImmediate(resolve));
     if (!answer.response) continue;
-    const size = Buffer.byteLength(stringify(answer.response));
+    const size = stringify(answer.response).length;
     if (bytes + size > LIMITS.jsonRpcBatch.responseBytes && 'result' in answer.response) {
       responses.push(errorResponse(answer.response.id, batchBudgetSpent()));
       bytes += 200;
@@ -154,9 +154,9 @@ export async function answerBody(server: McpServer, body: unknown, headers: Inco
 
 function render(outcome: { status: number; payload?: JsonRpcResponse | JsonRpcResponse[] }, wrap: McpEndpoint['wrap']): PreparedResponse {
   if (outcome.payload === undefined) return emptyResponse(outcome.status);
-  const text = stringify(outcome.payload);
-  if (wrap === 'sse' && outcome.status === 200) return { status: 200, contentType: EVENT_STREAM, chunks: [sseEvent('message', text)] };
-  return jsonResponse(outcome.status, text, JSON_TYPE);
+  const body = stringify(outcome.payload);
+  if (wrap === 'sse' && outcome.status === 200) return { status: 200, contentType: EVENT_STREAM, chunks: [sseEvent('message', body.toString('utf8'))] };
+  return jsonResponse(outcome.status, body, JSON_TYPE);
 }
 
 const isToolCall = (body: unknown): boolean =>

@@ -1,7 +1,7 @@
 // An MCP server as a method table: initialize (the session revisions), server/discover (the stateless
 // revision), ping, tools and resources. Transport-free: the HTTP module hands it one classified request
 // and the revision the request speaks, and gets back a JSON-RPC result or a thrown RpcError.
-import { JsonText } from './json-text.ts';
+import { JsonText, JsonTextString } from './json-text.ts';
 import { z } from 'zod';
 import {
   MCP_SESSION_VERSIONS,
@@ -127,7 +127,7 @@ export function createMcpServer(definition: McpServerDefinition): McpServer {
     }
     try {
       const structured = await tool.run(input.data as never, call);
-      const text = structured instanceof JsonText ? structured.text : JSON.stringify(structured);
+      const text = structured instanceof JsonText ? new JsonTextString(structured) : JSON.stringify(structured);
       return { content: [{ type: 'text', text }], structuredContent: structured };
     } catch (error) {
       if (error instanceof ToolFailure) return failure(error.message, error.hint);

@@ -1,30 +1,45 @@
-// MCP answers write listing JSON the store holds as text without parsing it (server/mcp/json-text.ts): the message
-// is the one JSON.stringify would give for the parsed values, wherever the text sits, and no string a client or a
-// listing holds can change the message.
+// MCP answers write listing JSON the store holds without parsing it (server/mcp/json-text.ts): the message is the
+// UTF-8 of what JSON.stringify would give for the parsed values, wherever the text sits, with a text content that
+// is the JSON string of the structured content, for text beyond Latin-1 too, and no string a client or a listing
+// holds can change the message.
 import { describe, expect, it } from 'vitest';
-import { jsonArray, jsonObject, JsonText, stringify } from '../../server/mcp/json-text.ts';
+import { jsonObject, JsonText, JsonTextString, stringify } from '../../server/mcp/json-text.ts';
 
-const listings = ['{"id":"a","name":"Ä \\"quoted\\" 🚀","tags":["x"]}', '{"id":"b","description":"line\\nbreak","n":1.5}'];
+const listings = ['{"id":"a","name":"Ä \\"quoted\\" 🚀 数据","tags":["x"]}', '{"id":"b","description":"line\\nbreak \\\\ tab\\t","n":1.5}'];
 const parsed = listings.map((text) => JSON.parse(text) as unknown);
+const items = () => JsonText.fromBytes(Buffer.from(`[${listings.join(',')}]`));
+const text = (value: unknown) => stringify(value).toString('utf8');
 
 describe('JsonText', () => {
   it('writes an object of JSON texts as JSON.stringify writes the parsed values, in the given order', () => {
-    const made = jsonObject({ query: 'pdf "tools"', items: jsonArray(listings), hasMore: false, skipped: undefined, type: null });
-    expect(made.text).toBe(JSON.stringify({ query: 'pdf "tools"', items: parsed, hasMore: false, type: null }));
-    expect(jsonArray([]).text).toBe('[]');
+    const made = jsonObject({ query: 'pdf "tools" 🚀 ü', items: items(), hasMore: false, skipped: undefined, type: null });
+    expect(made.text).toBe(JSON.stringify({ query: 'pdf "tools" 🚀 ü', items: parsed, hasMore: false, type: null }));
+    expect(JsonText.of('[]').text).toBe('[]');
+    expect(JsonText.of('{"ü":"数据"}').text).toBe('{"ü":"数据"}');
   });
 
-  it('is written verbatim wherever it sits in a message, and everything else as JSON.stringify writes it', () => {
-    const structured = jsonObject({ items: jsonArray(listings) });
-    const message = { jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: structured.text }], structuredContent: structured, also: [new JsonText(listings[1]!)] } };
-    const expected = { jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: structured.text }], structuredContent: { items: parsed }, also: [parsed[1]] } };
-    expect(stringify(message)).toBe(JSON.stringify(expected));
-    expect(stringify({ plain: [1, 'two', { three: 3 }] })).toBe(JSON.stringify({ plain: [1, 'two', { three: 3 }] }));
+  it('is written verbatim wherever it sits in a message, its text content as a JSON string, the rest as JSON.stringify writes it', () => {
+    const structured = jsonObject({ query: 'naïve 数据', items: items() });
+    const message = { jsonrpc: '2.0', id: 'ü-7', result: { content: [{ type: 'text', text: new JsonTextString(structured) }], structuredContent: structured, also: [JsonText.of(listings[1]!)] } };
+    const expected = {
+      jsonrpc: '2.0',
+      id: 'ü-7',
+      result: { content: [{ type: 'text', text: structured.text }], structuredContent: { query: 'naïve 数据', items: parsed }, also: [parsed[1]] },
+    };
+    expect(text(message)).toBe(JSON.stringify(expected));
+    expect(stringify(message).equals(Buffer.from(JSON.stringify(expected)))).toBe(true);
+    expect(text({ plain: [1, 'two', { three: 3 }] })).toBe(JSON.stringify({ plain: [1, 'two', { three: 3 }] }));
   });
 
-  it('leaves strings that look like its placeholders alone', () => {
-    const tricky = { a: '\u0000deadbeefdeadbeef:0\u0000', b: new JsonText('{"x":1}'), c: '\\u0000' };
-    expect(JSON.parse(stringify(tricky))).toEqual({ a: tricky.a, b: { x: 1 }, c: '\\u0000' });
+  it('escapes a text content of every control character and non-ASCII text as JSON.stringify does', () => {
+    const nasty = JSON.stringify({ all: Array.from({ length: 0x20 }, (_, c) => String.fromCharCode(c)).join(''), more: '"\\/\u007f\u0080\u00ff\u2028\u2029😀' });
+    const message = { text: new JsonTextString(JsonText.of(nasty)) };
+    expect(text(message)).toBe(JSON.stringify({ text: nasty }));
+  });
+
+  it('leaves strings that look like markup of its own alone', () => {
+    const tricky = { a: '\u0000deadbeefdeadbeef:0\u0000', b: JsonText.of('{"x":1}'), c: '\\u0000', d: 'Ã¼' };
+    expect(JSON.parse(text(tricky))).toEqual({ a: tricky.a, b: { x: 1 }, c: '\\u0000', d: 'Ã¼' });
   });
 });
 
@@ -41,11 +56,11 @@ describe('stringify', () => {
       [],
       {},
       [undefined, () => 1, Symbol('s'), null, 1],
-      { a: undefined, b: () => 1, c: Symbol('s'), d: null, e: [{}], '"key"': 'v', 2: 'numeric key first' },
+      { a: undefined, b: () => 1, c: Symbol('s'), d: null, e: [{}], '"key" ü': 'v', 2: 'numeric key first' },
       { when: new Date(Date.UTC(2026, 10, 23)), nested: { toJSON: () => ({ replaced: [1, 2] }) } },
       { deep: [[[{ x: [[], [{}]] }]]] },
     ];
-    for (const value of values) expect(stringify(value), JSON.stringify(value)).toBe(JSON.stringify(value));
+    for (const value of values) expect(text(value), JSON.stringify(value)).toBe(JSON.stringify(value));
     expect(() => stringify({ big: 1n })).toThrow(TypeError);
   });
 });
