@@ -111,5 +111,6 @@ export function fuse(catalog: RankedCatalog, lists: ReadonlyArray<{ docs: readon
     for (const [doc, score] of scores) scores.set(doc, score + popularity / (RRF_K + 1 + doc * scale));
   }
   const { idRank } = catalog;
-  return [...scores.keys()].sort((a, b) => scores.get(b)! - scores.get(a)! || idRank[a]! - idRank[b]!);
+  // Sorted as [doc, score] pairs: a comparator that looks both scores up in the map was most of the fusion's time.
+  return [...scores].sort((a, b) => b[1] - a[1] || idRank[a[0]]! - idRank[b[0]]!).map(([doc]) => doc);
 }
