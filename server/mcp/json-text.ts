@@ -43,11 +43,6 @@ export class JsonText {
     }
     return new JsonText(`{${parts.join(',')}}`);
   }
-
-  /** The JSON text. */
-  get text(): string {
-    return Buffer.from(this.bytes, 'latin1').toString('utf8');
-  }
 }
 
 /** A JSON string whose value is a JsonText's text: a tool result's text content, escaped from the bytes. */
@@ -56,11 +51,6 @@ export class JsonTextString {
   constructor(json: JsonText) {
     this.json = json;
   }
-}
-
-/** JSON text of an object whose fields are JSON texts already (listings as stored), in the order given. */
-export function jsonObject(fields: Record<string, JsonText | unknown>): JsonText {
-  return JsonText.object(fields);
 }
 
 /**

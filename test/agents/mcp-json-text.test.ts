@@ -3,28 +3,30 @@
 // is the JSON string of the structured content, for text beyond Latin-1 too, and no string a client or a listing
 // holds can change the message.
 import { describe, expect, it } from 'vitest';
-import { jsonObject, JsonText, JsonTextString, stringify } from '../../server/mcp/json-text.ts';
+import { JsonText, JsonTextString, stringify } from '../../server/mcp/json-text.ts';
 
 const listings = ['{"id":"a","name":"Ä \\"quoted\\" 🚀 数据","tags":["x"]}', '{"id":"b","description":"line\\nbreak \\\\ tab\\t","n":1.5}'];
 const parsed = listings.map((text) => JSON.parse(text) as unknown);
 const items = () => JsonText.fromBytes(Buffer.from(`[${listings.join(',')}]`));
 const text = (value: unknown) => stringify(value).toString('utf8');
+/** The JSON text a JsonText holds. */
+const textOf = (json: JsonText) => Buffer.from(json.bytes, 'latin1').toString('utf8');
 
 describe('JsonText', () => {
   it('writes an object of JSON texts as JSON.stringify writes the parsed values, in the given order', () => {
-    const made = jsonObject({ query: 'pdf "tools" 🚀 ü', items: items(), hasMore: false, skipped: undefined, type: null });
-    expect(made.text).toBe(JSON.stringify({ query: 'pdf "tools" 🚀 ü', items: parsed, hasMore: false, type: null }));
-    expect(JsonText.of('[]').text).toBe('[]');
-    expect(JsonText.of('{"ü":"数据"}').text).toBe('{"ü":"数据"}');
+    const made = JsonText.object({ query: 'pdf "tools" 🚀 ü', items: items(), hasMore: false, skipped: undefined, type: null });
+    expect(textOf(made)).toBe(JSON.stringify({ query: 'pdf "tools" 🚀 ü', items: parsed, hasMore: false, type: null }));
+    expect(textOf(JsonText.of('[]'))).toBe('[]');
+    expect(textOf(JsonText.of('{"ü":"数据"}'))).toBe('{"ü":"数据"}');
   });
 
   it('is written verbatim wherever it sits in a message, its text content as a JSON string, the rest as JSON.stringify writes it', () => {
-    const structured = jsonObject({ query: 'naïve 数据', items: items() });
+    const structured = JsonText.object({ query: 'naïve 数据', items: items() });
     const message = { jsonrpc: '2.0', id: 'ü-7', result: { content: [{ type: 'text', text: new JsonTextString(structured) }], structuredContent: structured, also: [JsonText.of(listings[1]!)] } };
     const expected = {
       jsonrpc: '2.0',
       id: 'ü-7',
-      result: { content: [{ type: 'text', text: structured.text }], structuredContent: { query: 'naïve 数据', items: parsed }, also: [parsed[1]] },
+      result: { content: [{ type: 'text', text: textOf(structured) }], structuredContent: { query: 'naïve 数据', items: parsed }, also: [parsed[1]] },
     };
     expect(text(message)).toBe(JSON.stringify(expected));
     expect(stringify(message).equals(Buffer.from(JSON.stringify(expected)))).toBe(true);
