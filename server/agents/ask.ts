@@ -131,6 +131,7 @@ function listItemOpening(position: number): string {
 }
 
 const LIST_ITEM_WRAP = { open: (index: number) => Buffer.from(listItemOpening(index + 1)), close: Buffer.from('}') };
+const CLOSE_LIST = Buffer.from(']}');
 
 /** Answers a parsed question in the negotiated format. */
 export async function answerAsk(services: Services, input: AskInput, format: AskFormat): Promise<PreparedResponse> {
@@ -157,8 +158,6 @@ export async function answerAsk(services: Services, input: AskInput, format: Ask
   );
   return jsonResponse(200, listingsBody(services.config.baseUrl, found.snapshot, found.docs, head, CLOSE_LIST, LIST_ITEM_WRAP), FORMAT_TYPES[format], headers);
 }
-
-const CLOSE_LIST = Buffer.from(']}');
 
 function formatOf(ctx: RequestContext, input: AskInput): AskFormat {
   return input.stream ? 'sse' : negotiateAsk(headerOf(ctx.headers, 'accept'));
