@@ -18,7 +18,7 @@ export interface Metrics {
 // Latency buckets from 1 ms (a cached read) to 10 s (a stalled client or a rebuild swap).
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-/** Keys of the rate-limit tally, made once (a key built per request would be a string to allocate and hash). */
+/** Keys of the rate-limit tally, "<decision> <store>", made once (a key built per request would be a string to allocate and hash). */
 const RATE_DECISION_KEYS = {
   allowed: { redis: 'allowed redis', memory: 'allowed memory' },
   limited: { redis: 'limited redis', memory: 'limited memory' },
@@ -109,19 +109,27 @@ class RecordedLatency extends Histogram<'route' | 'method'> {
   }
 }
 
-/** Counts by a small, fixed set of label values, as plain additions; the counter reads them when scraped. */
+/**
+ * Counts by a small, fixed set of label values, as plain additions; the counter reads them when scraped. A count's
+ * labels are made from its key once, on first sight, so an addition allocates nothing.
+ */
 class Tally<L extends string> {
   readonly #counts = new Map<string, { labels: Partial<Record<L, string>>; value: number }>();
+  readonly #labelsOf: (key: string) => Partial<Record<L, string>>;
 
-  add(key: string, labels: () => Partial<Record<L, string>>): void {
+  constructor(labelsOf: (key: string) => Partial<Record<L, string>>) {
+    this.#labelsOf = labelsOf;
+  }
+
+  add(key: string): void {
     const entry = this.#counts.get(key);
     if (entry) entry.value += 1;
-    else this.#counts.set(key, { labels: labels(), value: 1 });
+    else this.#counts.set(key, { labels: this.#labelsOf(key), value: 1 });
   }
 
   /** Sets a count to zero so that the first scrape shows it. */
-  declare(key: string, labels: Partial<Record<L, string>>): void {
-    if (!this.#counts.has(key)) this.#counts.set(key, { labels, value: 0 });
+  declare(key: string): void {
+    if (!this.#counts.has(key)) this.#counts.set(key, { labels: this.#labelsOf(key), value: 0 });
   }
 
   /** The counter's collect(): its values become the tally's totals. */
@@ -135,9 +143,12 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Metri
   const registry = new Registry();
   if (options.processMetrics !== false) collectDefaultMetrics({ register: registry, prefix: 'catalog_' });
   const recorder = new RequestRecorder();
-  const cacheTally = new Tally<'result'>();
-  const modeTally = new Tally<'mode'>();
-  const limitTally = new Tally<'decision' | 'store'>();
+  const cacheTally = new Tally<'result'>((result) => ({ result }));
+  const modeTally = new Tally<'mode'>((mode) => ({ mode }));
+  const limitTally = new Tally<'decision' | 'store'>((key) => {
+    const [decision, store] = key.split(' ');
+    return { decision, store };
+  });
   new Counter({
     name: 'catalog_http_requests_total',
     help: 'HTTP requests answered, by route pattern, method and status',
@@ -156,8 +167,8 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Metri
   const redisDown = new Counter({ name: 'catalog_redis_down_transitions_total', help: 'Times Redis went from reachable to unreachable', registers: [registry] });
   let lastRedis: RedisState = 'unconfigured';
   // Pre-set so a ratio and a rate can be computed from the first scrape.
-  cacheTally.declare('hit', { result: 'hit' });
-  cacheTally.declare('miss', { result: 'miss' });
+  cacheTally.declare('hit');
+  cacheTally.declare('miss');
 
   return {
     registry,
@@ -165,15 +176,13 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Metri
       recorder.record(route, method, status, seconds);
     },
     searchCache(hit) {
-      if (hit) cacheTally.add('hit', () => ({ result: 'hit' }));
-      else cacheTally.add('miss', () => ({ result: 'miss' }));
+      cacheTally.add(hit ? 'hit' : 'miss');
     },
     searchMode(mode) {
-      modeTally.add(mode, () => ({ mode }));
+      modeTally.add(mode);
     },
     rateLimit(allowed, store) {
-      const decision = allowed ? 'allowed' : 'limited';
-      limitTally.add(RATE_DECISION_KEYS[decision][store], () => ({ decision, store }));
+      limitTally.add(RATE_DECISION_KEYS[allowed ? 'allowed' : 'limited'][store]);
     },
     redisState(state) {
       if (state === 'unconfigured') return;
