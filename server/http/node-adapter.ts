@@ -14,6 +14,7 @@ import { SEARCH_MODE_HEADER } from '../search/listing-search.ts';
 import { readBody } from './body.ts';
 import { toCatalogError, type Reply } from './handler.ts';
 import type { Handled, IncomingRequest, Pipeline } from './pipeline.ts';
+import { WriteBatch } from './write-batch.ts';
 
 /** Operations that answer a listing search (for the search-mode metric). */
 const SEARCH_OPERATIONS: ReadonlySet<RouteOperationId | undefined> = new Set<RouteOperationId>(['searchListings', 'searchListingsRaw', 'askGet', 'askPost', 'browsePage']);
@@ -42,7 +43,7 @@ function drained(res: ServerResponse, signal: AbortSignal): Promise<void> {
 }
 
 /** Writes a reply; the body is left out of a HEAD answer by Node itself, keeping Content-Length. */
-async function writeReply(req: IncomingMessage, res: ServerResponse, reply: Reply, headers: OutgoingHttpHeaders, request: IncomingRequest): Promise<void> {
+async function writeReply(req: IncomingMessage, res: ServerResponse, reply: Reply, headers: OutgoingHttpHeaders, request: IncomingRequest, batch: WriteBatch): Promise<void> {
   if (reply.node) {
     for (const [name, value] of Object.entries(headers)) if (value !== undefined) res.setHeader(name, value);
     await reply.node(req, res);
@@ -71,7 +72,7 @@ async function writeReply(req: IncomingMessage, res: ServerResponse, reply: Repl
   const body = typeof reply.body === 'string' ? Buffer.from(reply.body) : reply.body;
   headers['Content-Length'] = body.length;
   res.writeHead(reply.status, headers);
-  res.end(body);
+  batch.end(res, body);
 }
 
 /**
@@ -132,6 +133,7 @@ export interface NodeServerDeps {
 
 export function createNodeServer({ config, pipeline, logger, metrics }: NodeServerDeps): Server {
   const { timeouts } = config;
+  const batch = new WriteBatch();
 
   const server = createServer(
     {
@@ -166,7 +168,7 @@ export function createNodeServer({ config, pipeline, logger, metrics }: NodeServ
         // Node-bound renderers (Astro's /browse) read the target from req.url.
         if (result.target !== undefined) req.url = result.target;
         try {
-          await writeReply(req, res, result.reply, result.headers, request);
+          await writeReply(req, res, result.reply, result.headers, request, batch);
         } catch (error) {
           const catalogError = toCatalogError(error);
           if (catalogError.status >= 500) logger.error({ err: error, reqId: result.requestId, url: req.url, method: req.method }, 'request failed');
