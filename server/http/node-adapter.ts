@@ -66,7 +66,7 @@ async function writeReply(req: IncomingMessage, res: ServerResponse, reply: Repl
   }
   if (reply.body === undefined) {
     res.writeHead(reply.status, headers);
-    res.end();
+    batch.end(res);
     return;
   }
   const body = typeof reply.body === 'string' ? Buffer.from(reply.body) : reply.body;

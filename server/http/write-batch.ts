@@ -8,14 +8,14 @@
 import type { ServerResponse } from 'node:http';
 
 export class WriteBatch {
-  #pending: Array<ServerResponse | Buffer> = [];
+  #pending: Array<ServerResponse | Buffer | undefined> = [];
   readonly #flush = (): void => {
     const pending = this.#pending;
     this.#pending = [];
     for (let i = 0; i < pending.length; i += 2) {
       const res = pending[i] as ServerResponse;
       try {
-        res.end(pending[i + 1] as Buffer);
+        res.end(pending[i + 1]);
       } catch {
         // One response that cannot be finished must not keep the others of the burst from theirs.
         res.destroy();
@@ -23,8 +23,8 @@ export class WriteBatch {
     }
   };
 
-  /** Ends `res` with `body` once the current poll phase is over (setImmediate runs right after it). */
-  end(res: ServerResponse, body: Buffer): void {
+  /** Ends `res` (with `body`, if it has one: a 304 or a 204 has none) once the current poll phase is over (setImmediate runs right after it). */
+  end(res: ServerResponse, body?: Buffer): void {
     if (this.#pending.length === 0) setImmediate(this.#flush);
     this.#pending.push(res, body);
   }

@@ -51,6 +51,20 @@ describe('a write batch', () => {
     expect(bodies).toEqual(urls.map((url) => `answer to ${url}`));
   });
 
+  it('finishes answers without a body (304) among answers with one', async () => {
+    const batch = new WriteBatch();
+    const base = await serve((req, res) => {
+      if (req.url!.startsWith('/same')) {
+        res.writeHead(304, { ETag: '"v1"' });
+        batch.end(res);
+      } else answer(batch, res, `fresh ${req.url}`);
+    });
+    const replies = await Promise.all(['/same/1', '/new/1', '/same/2', '/new/2'].map((url) => get(base + url)));
+    expect(replies.map((reply) => reply.status)).toEqual([304, 200, 304, 200]);
+    expect(replies[0]!.headers.get('etag')).toBe('"v1"');
+    expect(await Promise.all(replies.map((reply) => reply.text()))).toEqual(['', 'fresh /new/1', '', 'fresh /new/2']);
+  });
+
   it('answers pipelined requests on one socket in the order they were sent', async () => {
     const batch = new WriteBatch();
     const base = await serve((req, res) => answer(batch, res, `<${req.url}>`));
