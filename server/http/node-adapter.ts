@@ -133,7 +133,7 @@ export interface NodeServerDeps {
 
 export function createNodeServer({ config, pipeline, logger, metrics }: NodeServerDeps): Server {
   const { timeouts } = config;
-  const batch = new WriteBatch();
+  const batch = new WriteBatch((error, res) => logger.error({ err: error, url: res.req.url, method: res.req.method }, 'a response could not be finished'));
 
   const server = createServer(
     {

@@ -9,6 +9,13 @@ import type { ServerResponse } from 'node:http';
 
 export class WriteBatch {
   #pending: Array<ServerResponse | Buffer | undefined> = [];
+  readonly #onError: (error: unknown, res: ServerResponse) => void;
+
+  /** `onError` hears of a response that could not be finished (it is destroyed: its client sees the connection close). */
+  constructor(onError: (error: unknown, res: ServerResponse) => void) {
+    this.#onError = onError;
+  }
+
   readonly #flush = (): void => {
     const pending = this.#pending;
     this.#pending = [];
@@ -16,9 +23,10 @@ export class WriteBatch {
       const res = pending[i] as ServerResponse;
       try {
         res.end(pending[i + 1]);
-      } catch {
+      } catch (error) {
         // One response that cannot be finished must not keep the others of the burst from theirs.
         res.destroy();
+        this.#onError(error, res);
       }
     }
   };

@@ -31,7 +31,7 @@ function answer(batch: WriteBatch, res: ServerResponse, text: string): void {
 
 describe('a write batch', () => {
   it('finishes a response after the poll phase, not while its request is handled', async () => {
-    const batch = new WriteBatch();
+    const batch = new WriteBatch(() => undefined);
     const states: boolean[] = [];
     const base = await serve((req, res) => {
       answer(batch, res, 'later');
@@ -44,7 +44,7 @@ describe('a write batch', () => {
   });
 
   it('gives each of many concurrent requests its own body', async () => {
-    const batch = new WriteBatch();
+    const batch = new WriteBatch(() => undefined);
     const base = await serve((req, res) => answer(batch, res, `answer to ${req.url}`));
     const urls = Array.from({ length: 60 }, (_, i) => `/item/${i}?n=${i * 7}`);
     const bodies = await Promise.all(urls.map(async (url) => (await get(base + url)).text()));
@@ -52,7 +52,7 @@ describe('a write batch', () => {
   });
 
   it('finishes answers without a body (304) among answers with one', async () => {
-    const batch = new WriteBatch();
+    const batch = new WriteBatch(() => undefined);
     const base = await serve((req, res) => {
       if (req.url!.startsWith('/same')) {
         res.writeHead(304, { ETag: '"v1"' });
@@ -66,7 +66,7 @@ describe('a write batch', () => {
   });
 
   it('answers pipelined requests on one socket in the order they were sent', async () => {
-    const batch = new WriteBatch();
+    const batch = new WriteBatch(() => undefined);
     const base = await serve((req, res) => answer(batch, res, `<${req.url}>`));
     const { port } = new URL(base);
     const socket = connect(Number(port), '127.0.0.1');
@@ -79,7 +79,7 @@ describe('a write batch', () => {
   });
 
   it('goes on serving after a client left before its response was finished', async () => {
-    const batch = new WriteBatch();
+    const batch = new WriteBatch(() => undefined);
     const base = await serve((req, res) => {
       if (req.url === '/leave') {
         res.writeHead(200, { 'Content-Length': 4 });
@@ -93,8 +93,9 @@ describe('a write batch', () => {
     expect(await (await get(`${base}/next`)).text()).toBe('still here');
   });
 
-  it('finishes the rest of a burst when one response cannot be finished', async () => {
-    const batch = new WriteBatch();
+  it('finishes the rest of a burst when one response cannot be finished, and says which failed', async () => {
+    const failures: Array<{ error: unknown; url: string | undefined }> = [];
+    const batch = new WriteBatch((error, res) => failures.push({ error, url: res.req.url }));
     let failing: ServerResponse | undefined;
     const base = await serve((req, res) => {
       if (req.url === '/fails') {
@@ -109,6 +110,7 @@ describe('a write batch', () => {
     const [failed, ...rest] = await Promise.allSettled(['/fails', '/one', '/two'].map(async (url) => (await get(base + url)).text()));
     expect(failed!.status).toBe('rejected');
     expect(failing?.destroyed).toBe(true);
+    expect(failures).toEqual([{ error: new Error('write failed'), url: '/fails' }]);
     expect(rest.map((r) => (r.status === 'fulfilled' ? r.value : 'rejected'))).toEqual(['ok /one', 'ok /two']);
   });
 });
