@@ -2,7 +2,7 @@
 // Mcp-Session-Id and no standalone GET stream), the same JSON-RPC wrapped as one SSE `message` event on
 // /.well-known/mcp/sse, and that path's GET handshake. Protocol revisions are told apart per request: the
 // stateless revision by params._meta, the session revisions by initialize and the MCP-Protocol-Version header.
-import { stringify } from './json-text.ts';
+import { JsonText, stringify } from './json-text.ts';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Logger } from 'pino';
 import { AGENT_PATHS, MCP_BATCH_VERSIONS, MCP_SESSION_VERSIONS, MCP_STATELESS_VERSIONS, MCP_VERSIONS } from '../../src/domain/agent-surfaces.ts';
@@ -91,7 +91,7 @@ function hasStatelessMeta(message: unknown): boolean {
 }
 
 /** Answers the decoded body of one POST: a message, or a batch where the revision allows one. */
-export async function answerBody(server: McpServer, body: unknown, headers: IncomingHttpHeaders, signal: AbortSignal, logger: Logger): Promise<{ status: number; payload?: JsonRpcResponse | JsonRpcResponse[] }> {
+export async function answerBody(server: McpServer, body: unknown, headers: IncomingHttpHeaders, signal: AbortSignal, logger: Logger): Promise<BodyOutcome> {
   const headerVersion = headerOf(headers, 'mcp-protocol-version');
   const methodHeader = headerOf(headers, 'mcp-method');
 
@@ -133,26 +133,33 @@ export async function answerBody(server: McpServer, body: unknown, headers: Inco
   if (tooLarge) return { status: 200, payload: errorResponse(null, tooLarge) };
   // One entry at a time, yielding between them: a batch must not hold the event loop (or every other client)
   // for the length of its work. Answers stop growing at the byte budget: the entries past it get an error each.
-  const responses: JsonRpcResponse[] = [];
+  // Each answer is serialised once, to count it against the budget, and sent as those bytes.
+  const responses: JsonText[] = [];
   let bytes = 0;
   for (const message of body) {
     if (signal.aborted) break;
     const answer = await answerOne(message, true);
     await new Promise<void>((resolve) => setImmediate(resolve));
     if (!answer.response) continue;
-    const size = stringify(answer.response).length;
-    if (bytes + size > LIMITS.jsonRpcBatch.responseBytes && 'result' in answer.response) {
-      responses.push(errorResponse(answer.response.id, batchBudgetSpent()));
+    const serialised = stringify(answer.response);
+    if (bytes + serialised.length > LIMITS.jsonRpcBatch.responseBytes && 'result' in answer.response) {
+      responses.push(JsonText.fromBytes(stringify(errorResponse(answer.response.id, batchBudgetSpent()))));
       bytes += 200;
       continue;
     }
-    bytes += size;
-    responses.push(answer.response);
+    bytes += serialised.length;
+    responses.push(JsonText.fromBytes(serialised));
   }
   return responses.length > 0 ? { status: 200, payload: responses } : { status: 202 };
 }
 
-function render(outcome: { status: number; payload?: JsonRpcResponse | JsonRpcResponse[] }, wrap: McpEndpoint['wrap']): PreparedResponse {
+/** The answer to one POST body: a response, a batch's responses as their JSON, or none (202). */
+interface BodyOutcome {
+  status: number;
+  payload?: JsonRpcResponse | JsonText[];
+}
+
+function render(outcome: BodyOutcome, wrap: McpEndpoint['wrap']): PreparedResponse {
   if (outcome.payload === undefined) return emptyResponse(outcome.status);
   const body = stringify(outcome.payload);
   if (wrap === 'sse' && outcome.status === 200) return { status: 200, contentType: EVENT_STREAM, chunks: [sseEvent('message', body.toString('utf8'))] };
