@@ -33,7 +33,7 @@ export class FrequencySketch {
     return estimate;
   }
 
-  /** The requests counted for the key with this hash (at least the true count since the last halving, halved). */
+  /** Requests counted for the key with this hash, never fewer than it had (counters halve with age; others may share them). */
   estimate(hash: number): number {
     let estimate = MAX_COUNT;
     for (let r = 0; r < SEEDS.length; r++) estimate = Math.min(estimate, this.rows[r]![Math.imul(hash, SEEDS[r]!) >>> this.shift]!);
