@@ -10,7 +10,7 @@ import { HNSW_MANIFEST, readHnsw } from '../../src/search/hnsw.ts';
 import type { VectorSources } from '../../src/search/fusion.ts';
 import { VECTORS_MANIFEST, VectorIndex, type VectorsManifest } from '../../src/search/vectors.ts';
 import type { Snapshot } from '../catalog/snapshot.ts';
-import { isStaticEncoderDir, loadStaticEncoder } from '../../src/embeddings/static-encoder.ts';
+import { isStaticEncoderDir, loadStaticEncoder, type StaticEncoder } from '../../src/embeddings/static-encoder.ts';
 import { QueryEmbedder } from './query-embedder.ts';
 
 /** What a semantic search needs for one snapshot: the vectors (and graph) of the build, and the query model. */
@@ -32,6 +32,8 @@ export type SemanticStatus = 'loading' | 'ready' | 'unavailable';
 export class SemanticIndex implements SemanticSource {
   private readonly logger: Logger | undefined;
   private embedder: QueryEmbedder | undefined;
+  /** The static table of the snapshot being served (its file stays open), closed when another replaces it. */
+  private encoder: StaticEncoder | undefined;
   private loaded: { snapshot: Snapshot; ready: SemanticReady; inWorker: boolean } | undefined;
   /** The snapshot the latest load() was for; an older load that finishes later is dropped. */
   private target: Snapshot | undefined;
@@ -86,13 +88,23 @@ export class SemanticIndex implements SemanticSource {
       const manifest = JSON.parse(readFileSync(join(dir, VECTORS_MANIFEST), 'utf8')) as VectorsManifest;
       if (manifest.count !== snapshot.store.count) throw new Error(`${manifest.count} vectors for ${snapshot.store.count} listings`);
       const modelDir = join(dir, MODEL_SUBDIR);
-      const [embed, rows, ann] = await Promise.all([
-        this.queryModel(modelDir, manifest.modelId),
+      const loadingModel = this.queryModel(modelDir, manifest.modelId);
+      const [model, rows, ann] = await Promise.all([
+        loadingModel,
         readQuantized(dir, manifest.modelId),
         readHnsw(dir, { modelId: manifest.modelId, count: manifest.count }),
-      ]);
+      ]).catch((error: unknown) => {
+        // The table's file is released when the vectors or the graph fail.
+        loadingModel.then((loaded) => loaded.encoder?.close(), () => undefined);
+        throw error;
+      });
+      if (!rows || this.target !== snapshot || this.closed) model.encoder?.close();
       if (!rows) throw new Error(`${dir}: vectors.i8 is missing or fails its checksum`);
       if (this.target !== snapshot || this.closed) return this.state;
+      // A request embeds right after ready() on this thread, so no request still holds the table this replaces.
+      this.encoder?.close();
+      this.encoder = model.encoder;
+      const { embed } = model;
       if (!ann && existsSync(join(dir, HNSW_MANIFEST))) this.logger?.warn({ dir }, 'the approximate index fails its checks; semantic search stays exact');
       const vectors: VectorSources['vectors'] = new VectorIndex(rows.q, manifest.modelId);
       this.loaded = { snapshot, ready: { vectors, ann, embed }, inWorker: !isStaticEncoderDir(modelDir) };
@@ -107,11 +119,15 @@ export class SemanticIndex implements SemanticSource {
   }
 
   /** The query embedding of the build's model: the static table on this thread, anything else in the worker. */
-  private async queryModel(modelDir: string, modelId: string): Promise<SemanticReady['embed']> {
+  private async queryModel(modelDir: string, modelId: string): Promise<{ embed: SemanticReady['embed']; encoder?: StaticEncoder }> {
     if (isStaticEncoderDir(modelDir)) {
-      const encoder = await loadStaticEncoder(modelDir);
-      if (encoder.modelId !== modelId) throw new Error(`the model in ${modelDir} is ${encoder.modelId}, but the vectors were made with ${modelId}`);
-      return (text) => encoder.embed(text);
+      // Rows read as words are met: the shim embeds a few words a request, so the table stays out of its memory.
+      const encoder = await loadStaticEncoder(modelDir, { rows: 'disk' });
+      if (encoder.modelId !== modelId) {
+        encoder.close();
+        throw new Error(`the model in ${modelDir} is ${encoder.modelId}, but the vectors were made with ${modelId}`);
+      }
+      return { embed: (text) => encoder.embed(text), encoder };
     }
     // A worker that died (see onError) is replaced on the next load rather than leaving search degraded.
     if (!this.embedder?.alive) {
@@ -122,12 +138,13 @@ export class SemanticIndex implements SemanticSource {
     }
     const embedder = this.embedder;
     await embedder.load(modelDir, modelId);
-    return (text) => embedder.cached(text) ?? embedder.embed(text);
+    return { embed: (text) => embedder.cached(text) ?? embedder.embed(text) };
   }
 
   async close(): Promise<void> {
     this.closed = true;
     this.loaded = undefined;
+    this.encoder?.close();
     await this.embedder?.close();
   }
 }

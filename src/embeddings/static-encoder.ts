@@ -11,9 +11,10 @@
 //                        embed; test/embeddings/static-encoder.test.ts re-embeds words with the teacher through
 //                        it to prove the table came from the encoder
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync, openSync, readSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 
 /** The distilled Universal Sentence Encoder committed with the project: the default model. */
 export const DEFAULT_ENCODER_DIR = resolve(import.meta.dirname, '..', '..', 'models', 'use-lite-distilled');
@@ -99,21 +100,85 @@ export async function writeStaticEncoder(
   return manifest;
 }
 
+/**
+ * Where the table's rows are read from. 'memory': the whole table is loaded (the build embeds every listing and
+ * touches most rows). 'disk': rows are read from table.i8 as words are met and the most recent ROW_CACHE_SIZE are
+ * kept (the shim embeds a few words a request; the 21 MB table then stays in the page cache, not in its memory).
+ */
+export type RowResidence = 'memory' | 'disk';
+
+/** Rows kept by a disk-resident table: 8,192 × 256 bytes = 2 MiB, more words than a day's distinct requests use. */
+export const ROW_CACHE_SIZE = 8192;
+
+/** Rows read from the table file on demand, the most recently used kept. */
+class RowsOnDisk {
+  private fd: number;
+  private readonly dims: number;
+  private readonly cache = new Map<number, Int8Array>();
+
+  constructor(path: string, dims: number) {
+    this.fd = openSync(path, 'r');
+    this.dims = dims;
+  }
+
+  /** The row's bytes; undefined once closed. */
+  row(row: number): Int8Array | undefined {
+    const cached = this.cache.get(row);
+    if (cached) {
+      // Moved to the end of the insertion order: the first key is the least recently used.
+      this.cache.delete(row);
+      this.cache.set(row, cached);
+      return cached;
+    }
+    if (this.fd < 0) return undefined;
+    const bytes = new Int8Array(this.dims);
+    if (readSync(this.fd, bytes, 0, this.dims, row * this.dims) !== this.dims) throw new Error(`static encoder row ${row} is cut short`);
+    if (this.cache.size >= ROW_CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(row, bytes);
+    return bytes;
+  }
+
+  /** Bytes of the file at `position` into `target` (for the scales and the size check at load). */
+  readAt(target: Uint8Array, position: number): number {
+    return readSync(this.fd, target, 0, target.length, position);
+  }
+
+  close(): void {
+    if (this.fd < 0) return;
+    closeSync(this.fd);
+    this.fd = -1;
+    this.cache.clear();
+  }
+}
+
 export class StaticEncoder {
   readonly modelId: string;
   readonly dims: number;
   readonly count: number;
   private readonly rowOf: Map<string, number>;
-  private readonly data: Int8Array;
+  /** The whole table when memory-resident; else rows come from `disk`. */
+  private readonly data: Int8Array | undefined;
+  private readonly disk: RowsOnDisk | undefined;
   private readonly scales: Float32Array;
 
-  constructor(manifest: StaticEncoderManifest, words: readonly string[], data: Int8Array, scales: Float32Array) {
+  constructor(manifest: StaticEncoderManifest, words: readonly string[], rows: Int8Array | RowsOnDisk, scales: Float32Array) {
     this.modelId = manifest.modelId;
     this.dims = manifest.dims;
     this.count = manifest.count;
     this.rowOf = new Map(words.map((word, r) => [word, r]));
-    this.data = data;
+    if (rows instanceof Int8Array) this.data = rows;
+    else this.disk = rows;
     this.scales = scales;
+  }
+
+  /** Releases the table file of a disk-resident table; texts embedded afterwards come out all zeros (fall back). */
+  close(): void {
+    this.disk?.close();
+  }
+
+  /** The row's bytes: a view of the table, or the bytes read from disk; undefined when the table is closed. */
+  private rowBytes(row: number): Int8Array | undefined {
+    return this.data ? this.data.subarray(row * this.dims, (row + 1) * this.dims) : this.disk!.row(row);
   }
 
   /** The rows of the text's words: the whole lower-cased word, else its camelCase / letter-digit parts. */
@@ -135,12 +200,19 @@ export class StaticEncoder {
 
   /** The text's unit vector; all zeros when it has no known word (callers then fall back to keywords). */
   embed(text: string): Float32Array {
-    const { dims, data, scales } = this;
+    const { dims, scales, data } = this;
     const out = new Float32Array(dims);
     for (const row of this.rows(text)) {
+      // The whole table indexed in place (the build embeds every listing: no view per word), or the row read.
+      let bytes = data;
+      let base = row * dims;
+      if (!bytes) {
+        bytes = this.disk!.row(row);
+        base = 0;
+        if (!bytes) return new Float32Array(dims);
+      }
       const scale = scales[row]!;
-      const base = row * dims;
-      for (let c = 0; c < dims; c++) out[c]! += data[base + c]! * scale;
+      for (let c = 0; c < dims; c++) out[c]! += bytes[base + c]! * scale;
     }
     let norm = 0;
     for (let c = 0; c < dims; c++) norm += out[c]! * out[c]!;
@@ -154,9 +226,10 @@ export class StaticEncoder {
   /** The dequantized row of a word (undefined when the word has none), for tests and tools. */
   wordVector(word: string): Float32Array | undefined {
     const row = this.rowOf.get(word);
-    if (row === undefined) return undefined;
+    const bytes = row === undefined ? undefined : this.rowBytes(row);
+    if (!bytes) return undefined;
     const out = new Float32Array(this.dims);
-    for (let c = 0; c < this.dims; c++) out[c] = this.data[row * this.dims + c]! * this.scales[row]!;
+    for (let c = 0; c < this.dims; c++) out[c] = bytes[c]! * this.scales[row!]!;
     return out;
   }
 }
@@ -176,20 +249,51 @@ export async function readStaticEncoderManifest(dir: string): Promise<StaticEnco
   return JSON.parse(await readFile(join(dir, STATIC_ENCODER_MANIFEST), 'utf8')) as StaticEncoderManifest;
 }
 
-/** Loads a table written by writeStaticEncoder, checking format and checksums. */
-export async function loadStaticEncoder(dir: string): Promise<StaticEncoder> {
+async function fileSha256(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  await pipeline(createReadStream(path), hash);
+  return hash.digest('hex');
+}
+
+/**
+ * Loads a table written by writeStaticEncoder, checking format and checksums; `rows` says where its rows live
+ * (RowResidence). A disk-resident table is hashed as a stream and only its scales are read into memory.
+ */
+export async function loadStaticEncoder(dir: string, options: { rows?: RowResidence } = {}): Promise<StaticEncoder> {
   const manifest = await readStaticEncoderManifest(dir);
   if (manifest.format !== STATIC_ENCODER_FORMAT) throw new Error(`${dir}: unknown static encoder format ${String(manifest.format)}`);
-  const [wordsText, bytes] = await Promise.all([readFile(join(dir, WORDS_FILE), 'utf8'), readFile(join(dir, TABLE_FILE))]);
-  if (sha256(wordsText) !== manifest.sha256.words || sha256(bytes) !== manifest.sha256.table) throw new Error(`${dir}: static encoder files fail their checksum`);
+  const tablePath = join(dir, TABLE_FILE);
+  const onDisk = options.rows === 'disk';
+  const [wordsText, bytes, tableHash] = await Promise.all([
+    readFile(join(dir, WORDS_FILE), 'utf8'),
+    onDisk ? undefined : readFile(tablePath),
+    onDisk ? fileSha256(tablePath) : undefined,
+  ]);
+  if (sha256(wordsText) !== manifest.sha256.words || (tableHash ?? sha256(bytes!)) !== manifest.sha256.table) {
+    throw new Error(`${dir}: static encoder files fail their checksum`);
+  }
   const words = wordsText.split('\n');
   words.pop();
   const { count, dims } = manifest;
   const padded = Math.ceil((count * dims) / 4) * 4;
-  if (words.length !== count || bytes.length !== padded + count * 4) throw new Error(`${dir}: static encoder size does not match its manifest`);
-  const data = new Int8Array(bytes.buffer, bytes.byteOffset, count * dims);
+  if (words.length !== count) throw new Error(`${dir}: static encoder size does not match its manifest`);
   const scales = new Float32Array(count);
-  const view = new DataView(bytes.buffer, bytes.byteOffset + padded, count * 4);
-  for (let r = 0; r < count; r++) scales[r] = view.getFloat32(r * 4, true);
-  return new StaticEncoder(manifest, words, data, scales);
+  if (!onDisk) {
+    if (bytes!.length !== padded + count * 4) throw new Error(`${dir}: static encoder size does not match its manifest`);
+    const view = new DataView(bytes!.buffer, bytes!.byteOffset + padded, count * 4);
+    for (let r = 0; r < count; r++) scales[r] = view.getFloat32(r * 4, true);
+    return new StaticEncoder(manifest, words, new Int8Array(bytes!.buffer, bytes!.byteOffset, count * dims), scales);
+  }
+  const rows = new RowsOnDisk(tablePath, dims);
+  try {
+    const scaleBytes = Buffer.alloc(count * 4);
+    if (rows.readAt(scaleBytes, padded) !== scaleBytes.length || rows.readAt(Buffer.alloc(1), padded + count * 4) !== 0) {
+      throw new Error(`${dir}: static encoder size does not match its manifest`);
+    }
+    for (let r = 0; r < count; r++) scales[r] = scaleBytes.readFloatLE(r * 4);
+  } catch (error) {
+    rows.close();
+    throw error;
+  }
+  return new StaticEncoder(manifest, words, rows, scales);
 }
