@@ -1,6 +1,7 @@
-// What makes the site readable by agents that arrive at a page rather than at the API: a Link header on pages and
-// the API root naming the machine-readable descriptions (RFC 8288; api-catalog per RFC 9727, service-desc per
-// RFC 8631), and a Markdown rendering of a listing page for `Accept: text/markdown`.
+// What makes the site readable by agents that arrive at a page rather than at the API: a Link header on the home
+// page and the API root naming the machine-readable descriptions (RFC 8288; api-catalog per RFC 9727, service-desc
+// per RFC 8631) and on every other page the API catalog, and a Markdown rendering of a listing page for
+// `Accept: text/markdown`.
 import type { IncomingHttpHeaders } from 'node:http';
 import { listingMarkdown } from '../../src/domain/listing-markdown.ts';
 import type { Listing, ListingFile } from '../../src/domain/schemas.ts';
@@ -9,8 +10,8 @@ import { negotiateMediaType } from '../http/media-types.ts';
 import { json, type Reply } from '../http/handler.ts';
 import type { Services } from '../services.ts';
 
-/** The Link header value: one string, built once per origin. */
-export { discoveryLinks, takesDiscoveryLinks } from '../../src/domain/discovery-links.ts';
+/** The Link header values: strings built once per origin. */
+export { apiCatalogLink, discoveryLinkKind, discoveryLinks } from '../../src/domain/discovery-links.ts';
 
 const LISTING_PAGE = /^\/listings\/([a-z0-9]+(?:-[a-z0-9]+)*)\/?$/;
 

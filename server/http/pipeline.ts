@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import { API_VERSION } from '../../src/domain/brand.ts';
 import { CatalogError, invalidParameter } from '../../src/domain/errors.ts';
 import type { LiveCatalog } from '../catalog/snapshot.ts';
-import { discoveryLinks, isListingPage, listingMarkdownReply, takesDiscoveryLinks } from '../discovery/agent-readiness.ts';
+import { apiCatalogLink, discoveryLinkKind, discoveryLinks, isListingPage, listingMarkdownReply } from '../discovery/agent-readiness.ts';
 import { listingPageSlug } from '../search-counters/index.ts';
 import type { Services } from '../services.ts';
 import { clientAddress, rateLimitKey } from './client-ip.ts';
@@ -120,7 +120,7 @@ export interface PipelineDeps {
 export function createPipeline({ services, catalog, router, logger }: PipelineDeps): Pipeline {
   const { config } = services;
   const corsFamily = corsPolicy();
-  const links = discoveryLinks(config.baseUrl);
+  const links = { all: discoveryLinks(config.baseUrl), 'api-catalog': apiCatalogLink(config.baseUrl) };
 
   const route = async (request: IncomingRequest, headers: OutgoingHttpHeaders, handled: Handled): Promise<Reply> => {
     const { method } = request;
@@ -138,7 +138,8 @@ export function createPipeline({ services, catalog, router, logger }: PipelineDe
       headers['Access-Control-Allow-Origin'] = '*';
       headers['Access-Control-Expose-Headers'] = CORS_EXPOSED_HEADERS;
     }
-    if (takesDiscoveryLinks(path)) headers.Link = links;
+    const linkKind = discoveryLinkKind(path);
+    if (linkKind) headers.Link = links[linkKind];
     // A listing page answers HTML or Markdown by Accept, and so do its errors.
     if (isListingPage(path)) headers.Vary = 'Accept';
 

@@ -7,7 +7,7 @@
 // that is no file (so the shim's 404, JSON or the HTML page by Accept, stays the one answer).
 import { basename, dirname } from 'node:path';
 import { API_VERSION } from '../domain/brand.ts';
-import { discoveryLinks, LINKED_PATHS_WITHOUT_SLASH } from '../domain/discovery-links.ts';
+import { apiCatalogLink, discoveryLinks, ENTRY_PATHS, LINKED_PATHS_WITHOUT_SLASH } from '../domain/discovery-links.ts';
 import { CORS_EXPOSED_HEADERS, PAGE_SECURITY_HEADERS } from '../domain/response-headers.ts';
 import { OPERATIONS, type Operation } from '../domain/operations.ts';
 import {
@@ -45,7 +45,7 @@ export const SHIM_RESPONSE_HEADERS: Readonly<Record<string, string>> = {
 const VARIABLE_HEADERS: Readonly<Record<string, string>> = {
   'X-Request-Id': '$request_id',
   'Catalog-Build': '$catalog_build',
-  // Empty (so not sent) except on pages and the API root (takesDiscoveryLinks).
+  // Empty (so not sent) except on pages and the API root (discoveryLinkKind).
   Link: '$catalog_link',
 };
 
@@ -136,9 +136,10 @@ map $http_accept $catalog_accept_default {
     "*/*" 1;
     default 0;
 }
-# Pages and the API root carry the discovery Link header (src/domain/discovery-links.ts); $request_uri, since
-# try_files rewrites $uri to the file.
+# The discovery Link header (src/domain/discovery-links.ts): every link on the entry points (2), the API catalog
+# on every other page (1); $request_uri, since try_files rewrites $uri to the file. The first matching regex wins.
 map $request_uri $catalog_link_page {
+${ENTRY_PATHS.map((path) => `    "~^${path.replace(/\//g, '\\/')}(\\?|$)" 2;`).join('\n')}
     "~^[^?]*/(\\?|$)" 1;
 ${LINKED_PATHS_WITHOUT_SLASH.map((path) => `    "~^${path.replace(/\//g, '\\/')}(\\?|$)" 1;`).join('\n')}
     default 0;
@@ -169,7 +170,8 @@ export function renderServerConf(siteRoot: string, manifests: SiteManifests, bas
     // The build directory's name is the build id the shim reports in Catalog-Build.
     `set $catalog_build ${nginxString(basename(dirname(siteRoot)))};`,
     'set $catalog_link "";',
-    `if ($catalog_link_page) { set $catalog_link ${nginxString(discoveryLinks(baseUrl))}; }`,
+    `if ($catalog_link_page = 1) { set $catalog_link ${nginxString(apiCatalogLink(baseUrl))}; }`,
+    `if ($catalog_link_page = 2) { set $catalog_link ${nginxString(discoveryLinks(baseUrl))}; }`,
     '',
     '  # Everything that is not a file, and every request the front does not answer itself: the shims.',
     `  location @shim {\n    proxy_pass http://${UPSTREAM_NAME};\n  }`,

@@ -98,7 +98,7 @@ describe('/.well-known/agent-skills/index.json (Agent Skills discovery 0.2.0)', 
 });
 
 describe('Link headers on pages and the API root', () => {
-  it.each(['/', '/api/v1', '/types/skill/', '/docs/'])('%s names the API catalog, OpenAPI, MCP server card, agent card and ARD manifest, all of which resolve', async (path) => {
+  it.each(['/', '/api/v1', '/v1'])('%s names the API catalog, OpenAPI, MCP server card, agent card and ARD manifest, all of which resolve', async (path) => {
     const res = await server.fetch(path);
     expect(res.status).toBe(200);
     const link = res.headers.get('link') ?? '';
@@ -110,6 +110,21 @@ describe('Link headers on pages and the API root', () => {
     expect(targets.get('application/a2a-agent-card+json')).toBe(`${TEST_BASE_URL}/.well-known/agent-card.json`);
     expect(targets.get('ard')).toBe(`${TEST_BASE_URL}/.well-known/ard.json`);
     for (const url of targets.values()) expect((await server.fetch(local(url))).status, url).toBe(200);
+  });
+
+  it.each(['/types/skill/', '/docs/', 'a listing page'])('%s names the API catalog alone, whose linkset names the rest', async (name) => {
+    const [first] = (await json<{ items: Array<{ slug: string }> }>(await server.fetch('/api/v1/listings?limit=1'))).items;
+    const path = name === 'a listing page' ? `/listings/${first!.slug}/` : name;
+    const res = await server.fetch(path);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('link')).toBe(`<${TEST_BASE_URL}/.well-known/api-catalog>; rel="api-catalog"; type="application/linkset+json"`);
+    const linkset = await json<{ linkset: Array<Record<string, Array<{ href: string }>>> }>(await server.fetch('/.well-known/api-catalog'));
+    const targets = linkset.linkset.flatMap((context) => Object.values(context).flat().map((target) => (typeof target === 'object' ? target.href : undefined)));
+    expect(targets).toContain(`${TEST_BASE_URL}/openapi.json`);
+  });
+
+  it('answers and files outside pages carry none', async () => {
+    for (const path of ['/api/v1/listings?limit=1', '/llms.txt', '/openapi.json']) expect((await server.fetch(path)).headers.get('link'), path).toBeNull();
   });
 
   it('pages carry <link rel="ard"> and <link rel="ai-catalog"> in their head', async () => {
