@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { KeywordIndexBuilder, type SearchableListing } from '../../src/search/index-builder.ts';
 import { readKeywordIndex, writeKeywordIndex } from '../../src/search/index-file.ts';
-import { KeywordSearcher, PREFIX_MAX_TERMS } from '../../src/search/keyword-search.ts';
+import { KeywordSearcher, PREFIX_MAX_TERMS, RESOLVED_CACHE_SIZE } from '../../src/search/keyword-search.ts';
 import { indexTerms } from '../../src/search/tokenizer.ts';
 import { sampleRecords } from '../support/fixtures.ts';
 
@@ -152,5 +152,29 @@ describe('prefix expansion', () => {
       expect(s.prefixTerms(prefix), prefix).toEqual(expected);
     }
     expect(s.prefixTerms('zed').length).toBe(PREFIX_MAX_TERMS);
+  });
+});
+
+describe('resolved queries', () => {
+  it('are remembered per text, equal to a fresh resolution, for the most recent RESOLVED_CACHE_SIZE texts', () => {
+    const listings = [listing('postgres-mcp', 'query a postgres database'), listing('pdf tools', 'read pdf files'), listing('postgresql admin')];
+    const s = searcherOf(listings);
+    const fresh = searcherOf(listings);
+    const first = s.resolve('postg database');
+    expect(first).toEqual(fresh.resolve('postg database'));
+    expect(s.resolve('postg database')).toBe(first);
+    // The bound reached, a new text evicts the least recently used ('pdf 1'), not the first one remembered.
+    const pdf1 = s.resolve('pdf 1');
+    for (let i = 2; i < RESOLVED_CACHE_SIZE; i++) s.resolve(`pdf ${i}`);
+    expect(s.resolve('postg database')).toBe(first);
+    s.resolve('tools');
+    expect(s.resolve('postg database')).toBe(first);
+    expect(s.resolve('pdf 1')).not.toBe(pdf1);
+    for (let i = 0; i < RESOLVED_CACHE_SIZE; i++) s.resolve(`tools ${i}`);
+    const again = s.resolve('postg database');
+    expect(again).not.toBe(first);
+    expect(again).toEqual(first);
+    // A remembered resolution answers as a fresh one does.
+    expect(matches(s, 'postg database')).toEqual(matches(fresh, 'postg database'));
   });
 });
