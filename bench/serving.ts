@@ -47,8 +47,8 @@ export async function servingSection(dataDir: string, count: number, seconds: nu
       stops.push(() => front!.front.stop());
       const plainHttp = join(work, 'plain-http.conf');
       const plainServer = join(work, 'plain-server.conf');
-      // The main configuration's 503 block sends the build and Link variables; plain nginx sets neither.
-      writeFileSync(plainHttp, 'include /etc/nginx/mime.types;\nmap $host $catalog_build { default ""; }\nmap $host $catalog_link { default ""; }\n');
+      // The main configuration's 503 block sends the request id, build and Link variables; plain nginx sets none.
+      writeFileSync(plainHttp, 'include /etc/nginx/mime.types;\nmap $host $catalog_request_id { default ""; }\nmap $host $catalog_build { default ""; }\nmap $host $catalog_link { default ""; }\n');
       writeFileSync(plainServer, `root ${join(buildDir, 'site')};\nlocation / { try_files $uri $uri/index.html =404; }\n`);
       plain = await startNginx(join(work, 'plain'), plainHttp, plainServer, upstream);
       stops.push(() => plain!.front.stop());

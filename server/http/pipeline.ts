@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import type { Logger } from 'pino';
 import { API_VERSION } from '../../src/domain/brand.ts';
+import { REQUEST_ID_PATTERN } from '../../src/domain/response-headers.ts';
 import { CatalogError, invalidParameter } from '../../src/domain/errors.ts';
 import type { LiveCatalog } from '../catalog/snapshot.ts';
 import { apiCatalogLink, discoveryLinkKind, discoveryLinks, isListingPage, listingMarkdownReply } from '../discovery/agent-readiness.ts';
@@ -59,12 +60,10 @@ function countsAgainstLimit(path: string): boolean {
 /** Icons, and the probes a load balancer sends every few seconds from one address (they touch nothing). */
 const NOT_COUNTED = new Set(['/favicon.ico', '/favicon.svg', '/healthz', '/readyz']);
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
 /** The caller's X-Request-Id when it is a sane token (it ends up in logs), else a new UUID. */
 function requestIdOf(header: string | string[] | undefined): string {
   const value = Array.isArray(header) ? header[0] : header;
-  return value !== undefined && REQUEST_ID.test(value) ? value : randomUUID();
+  return value !== undefined && REQUEST_ID_PATTERN.test(value) ? value : randomUUID();
 }
 
 /**

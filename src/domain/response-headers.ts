@@ -1,6 +1,10 @@
 // Headers the shim sets on every answer and the generated front sets on the files it serves itself (one source
 // for both, so an answer is the same whichever of them gives it): the page security set (a CSP that the built
-// pages satisfy, no framing, no cross-origin referrer leak) and the CORS lists of the open route family.
+// pages satisfy, no framing, no cross-origin referrer leak), the CORS lists of the open route family and the rule
+// for the caller's X-Request-Id.
+
+/** A caller's X-Request-Id kept as the answer's (it ends up in logs): a sane token; otherwise one is made. */
+export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 /**
  * Every page script is an external module under /_astro/ and every style an external sheet (astro.config.mjs:
  * inlineStylesheets 'never'); JSON-LD blocks are data, which script-src does not govern. The browser tests load

@@ -127,6 +127,20 @@ describe('the generated front against the shim alone', () => {
     expect(dynamic.headers.get('ratelimit-policy')).toBe('1000000;w=60');
   });
 
+  it("keeps a caller's sane X-Request-Id on the files it serves, as the shim does, and makes a distinct one otherwise", async () => {
+    for (const origin of [shim.origin, frontOrigin]) {
+      const kept = await fetch(`${origin}/llms.txt`, { headers: { 'x-request-id': 'trace-123.abc' } });
+      expect(kept.headers.get('x-request-id'), origin).toBe('trace-123.abc');
+      const made: string[] = [];
+      for (const sent of ['bad id with spaces', 'bad id with spaces', undefined]) {
+        const res = await fetch(`${origin}/llms.txt`, sent ? { headers: { 'x-request-id': sent } } : {});
+        made.push(res.headers.get('x-request-id') ?? '');
+      }
+      for (const id of made) expect(id, origin).toMatch(/^[A-Za-z0-9._:-]{1,128}$/);
+      expect(new Set(made).size, origin).toBe(made.length);
+    }
+  });
+
   it('answers 503 in the documented error shape when no shim answers', async () => {
     const port = await freePort();
     const deadPrefix = tempDir('catalog-front-dead-');
