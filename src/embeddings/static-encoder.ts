@@ -107,7 +107,7 @@ export async function writeStaticEncoder(
  */
 export type RowResidence = 'memory' | 'disk';
 
-/** Rows kept by a disk-resident table: 8,192 × 256 bytes = 2 MiB, more words than a day's distinct requests use. */
+/** Rows kept by a disk-resident table: 8,192 rows of 256 bytes, 2 MiB. */
 export const ROW_CACHE_SIZE = 8192;
 
 /** Rows read from the table file on demand, the most recently used kept. */
@@ -198,7 +198,7 @@ export class StaticEncoder {
     return rows;
   }
 
-  /** The text's unit vector; all zeros when it has no known word (callers then fall back to keywords). */
+  /** The text's unit vector; all zeros when it has no known word or the table is closed (callers fall back to keywords). */
   embed(text: string): Float32Array {
     const { dims, scales, data } = this;
     const out = new Float32Array(dims);
