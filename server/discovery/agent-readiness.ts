@@ -4,6 +4,7 @@
 // `Accept: text/markdown`.
 import type { IncomingHttpHeaders } from 'node:http';
 import { listingMarkdown } from '../../src/domain/listing-markdown.ts';
+import { LISTING_PAGE_PATH } from '../../src/domain/site-paths.ts';
 import type { Listing, ListingFile } from '../../src/domain/schemas.ts';
 import { listingsJson } from '../catalog/listing-json.ts';
 import { negotiateMediaType } from '../http/media-types.ts';
@@ -13,11 +14,10 @@ import type { Services } from '../services.ts';
 /** The Link header values: strings built once per origin. */
 export { apiCatalogLink, discoveryLinkKind, discoveryLinks } from '../../src/domain/discovery-links.ts';
 
-const LISTING_PAGE = /^\/listings\/([a-z0-9]+(?:-[a-z0-9]+)*)\/?$/;
 
 /** A listing page's path (/listings/{slug}/): its answers vary by Accept (HTML or Markdown). */
 export function isListingPage(path: string): boolean {
-  return LISTING_PAGE.test(path);
+  return LISTING_PAGE_PATH.test(path);
 }
 
 /**
@@ -25,7 +25,7 @@ export function isListingPage(path: string): boolean {
  * be served as usual (HTML from the build). Unknown slugs fall through to the usual 404.
  */
 export function listingMarkdownReply(services: Services, request: { path: string; headers: IncomingHttpHeaders }): Reply | undefined {
-  const match = LISTING_PAGE.exec(request.path);
+  const match = LISTING_PAGE_PATH.exec(request.path);
   if (!match) return undefined;
   if (negotiateMediaType(request.headers.accept, ['text/html', 'text/markdown']) !== 1) return undefined;
   const snapshot = services.catalog.current;

@@ -22,6 +22,7 @@ import {
   type HeadersManifest,
   type NegotiationManifest,
 } from '../../src/domain/static-serving.ts';
+import { LISTING_PAGE_PATH } from '../../src/domain/site-paths.ts';
 import { negotiateMediaType } from './media-types.ts';
 import type { Reply } from './handler.ts';
 
@@ -159,7 +160,9 @@ export function createStaticFiles(root: string, options: StaticFilesOptions = {}
       resolved = { representations, types: variants.map((variant) => variant.type) };
     } else {
       const type = overrides[found.logical] ?? CONTENT_TYPES[extname(found.file)] ?? DEFAULT_CONTENT_TYPE;
-      resolved = { representations: [prepare(found.file, found.stats, found.logical, type, '', false)], types: [type] };
+      // A listing page's HTML is one of two answers by Accept (the other, Markdown, is the pipeline's).
+      const byAccept = LISTING_PAGE_PATH.test(path);
+      resolved = { representations: [prepare(found.file, found.stats, found.logical, type, '', byAccept)], types: [type] };
     }
     paths.set(path, resolved);
     return resolved;

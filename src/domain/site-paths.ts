@@ -16,3 +16,11 @@ export const SITE_PATHS = {
   /** An owner (the first part of a listing repo), lower-cased: GitHub owners are case-insensitive. */
   owner: (owner: string) => `/owners/${encodeURIComponent(owner.toLowerCase())}/`,
 } as const;
+
+/**
+ * A listing page's request path (/listings/{slug}/, the slash optional). It answers HTML, or Markdown to an Accept
+ * that prefers text/markdown (server/discovery/agent-readiness.ts), so every answer varies by Accept: the shim and
+ * the generated front both send LISTING_PAGE_VARY on its HTML.
+ */
+export const LISTING_PAGE_PATH = /^\/listings\/([a-z0-9]+(?:-[a-z0-9]+)*)\/?$/;
+export const LISTING_PAGE_VARY = 'Accept, Accept-Encoding';

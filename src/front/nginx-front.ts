@@ -9,6 +9,7 @@ import { basename, dirname } from 'node:path';
 import { API_VERSION } from '../domain/brand.ts';
 import { apiCatalogLink, discoveryLinks, ENTRY_PATHS, LINKED_PATHS_WITHOUT_SLASH } from '../domain/discovery-links.ts';
 import { CORS_EXPOSED_HEADERS, PAGE_SECURITY_HEADERS, REQUEST_ID_PATTERN } from '../domain/response-headers.ts';
+import { LISTING_PAGE_PATH, LISTING_PAGE_VARY } from '../domain/site-paths.ts';
 import { OPERATIONS, type Operation } from '../domain/operations.ts';
 import {
   CACHE_CONTROL,
@@ -77,6 +78,12 @@ export function nginxString(value: string): string {
   return `"${value.replace(/[\\"$]/g, (c) => (c === '$' ? '${dollar}' : `\\${c}`))}"`;
 }
 
+/** A regular expression for a location or map: quoted, so nginx reads none of it as syntax. */
+function nginxRegex(pattern: RegExp): string {
+  if (/["\r\n]/.test(pattern.source) || pattern.flags !== '') throw new Error(`not an nginx regex: ${String(pattern)}`);
+  return `"${pattern.source}"`;
+}
+
 /** A location's path, quoted when it holds anything nginx would read as syntax. */
 function locationPath(path: string): string {
   return /^[A-Za-z0-9_./~-]+$/.test(path) ? path : nginxString(path);
@@ -93,10 +100,14 @@ const STATIC_GATE = `    error_page 418 = @shim;
     if ($catalog_to_shim) { return 418; }`;
 const TRY_FILES = '    try_files $catalog_try_1 $catalog_try_2 $catalog_try_3 @shim;';
 
-function staticLocation(match: string, options: { cacheControl: string; vary: string; extraHeaders?: Record<string, string>; type?: string; negotiated?: boolean }): string {
+function staticLocation(
+  match: string,
+  options: { cacheControl: string; vary: string; extraHeaders?: Record<string, string>; type?: string; negotiated?: boolean; markdownToShim?: boolean },
+): string {
   const lines = [`  location ${match} {`, STATIC_GATE];
   // A request that may prefer another representation is negotiated by the shim (RFC 9110 q-values and all).
   if (options.negotiated) lines.push('    if ($catalog_accept_default = 0) { return 418; }');
+  if (options.markdownToShim) lines.push('    if ($catalog_accept_markdown) { return 418; }');
   if (options.type) lines.push(`    types { }\n    default_type ${nginxString(options.type)};`);
   lines.push(TRY_FILES);
   lines.push(headerLines({ ...SHIM_RESPONSE_HEADERS, Vary: options.vary, ...options.extraHeaders, 'Cache-Control': options.cacheControl }, '    '));
@@ -127,6 +138,13 @@ geo $dollar {
 map $http_x_request_id $catalog_request_id {
     "~${REQUEST_ID_PATTERN.source}" $http_x_request_id;
     default $msec-$pid-$connection-$connection_requests;
+}
+
+# An Accept that names Markdown: on a listing page the shim chooses between HTML and Markdown (it answers Markdown
+# only to an Accept naming it), so those requests go to the shim and every other gets the HTML file.
+map $http_accept $catalog_accept_markdown {
+    "~*markdown" 1;
+    default 0;
 }
 
 # Requests the front does not answer from files: other methods than GET/HEAD, and an API-Version the shim refuses.
@@ -212,6 +230,8 @@ export function renderServerConf(siteRoot: string, manifests: SiteManifests, bas
   }
   out.push('', '  # Build assets: content-hashed names, cached for a year.');
   out.push(staticLocation(`^~ ${IMMUTABLE_PREFIX}`, { cacheControl: CACHE_CONTROL.immutable, vary: 'Accept-Encoding' }));
+  out.push('', '  # Listing pages: the HTML file, or for an Accept naming Markdown the shim, which negotiates it.');
+  out.push(staticLocation(`~ ${nginxRegex(LISTING_PAGE_PATH)}`, { cacheControl: CACHE_CONTROL.revalidate, vary: LISTING_PAGE_VARY, markdownToShim: true }));
   out.push('', '  # Every other file of the site, by the shim\'s resolution; no file: the shim.');
   out.push(staticLocation('/', { cacheControl: CACHE_CONTROL.revalidate, vary: 'Accept-Encoding' }));
   return out.join('\n') + '\n';

@@ -156,6 +156,11 @@ describe('Accept: text/markdown on a listing page', () => {
     const res = await server.fetch('/listings/find-skills/', { headers: { Accept: browser } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    // The same URL answers Markdown by Accept: a cache must key the HTML on Accept too.
+    expect(res.headers.get('vary')).toBe('Accept, Accept-Encoding');
+    for (const path of ['/listings/find-skills', '/types/skill/']) {
+      expect((await server.fetch(path, { headers: { Accept: browser } })).headers.get('vary'), path).toBe(path.startsWith('/listings/') ? 'Accept, Accept-Encoding' : 'Accept-Encoding');
+    }
     expect((await server.fetch('/listings/no-such-listing-here/', { headers: { Accept: 'text/markdown' } })).status).toBe(404);
   });
 });

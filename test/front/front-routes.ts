@@ -39,6 +39,10 @@ export function probeRequests(sample: { ids: string[]; slug: string; type: strin
   }
   const pages = ['/', `/listings/${sample.slug}/`, `/listings/${sample.slug}`, `/types/${sample.type}/`, '/docs/', '/login', '/mcp', '/browse?q=pdf&types=nope'];
   for (const page of pages) requests.push({ name: `page ${page}`, path: page, init: { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } } });
+  // A listing page answers Markdown to an Accept that prefers it, HTML to any other (the front sends those naming it to the shim).
+  for (const accept of ['text/markdown', 'text/markdown;q=0.5, text/html', 'text/*', 'TEXT/MARKDOWN, */*;q=0.1']) {
+    requests.push({ name: `listing page, Accept: ${accept}`, path: `/listings/${sample.slug}/`, init: { headers: { accept } } });
+  }
   requests.push(
     { name: '404 JSON', path: '/no/such/path', init: { headers: {} } },
     { name: '404 page', path: '/no/such/page', init: { headers: { accept: 'text/html' } } },
