@@ -14,7 +14,6 @@ import type { Services } from '../services.ts';
 /** The Link header values: strings built once per origin. */
 export { apiCatalogLink, discoveryLinkKind, discoveryLinks } from '../../src/domain/discovery-links.ts';
 
-
 /** A listing page's path (/listings/{slug}/): its answers vary by Accept (HTML or Markdown). */
 export function isListingPage(path: string): boolean {
   return LISTING_PAGE_PATH.test(path);
