@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, createReadStream, existsSync, openSync, readSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { LRUCache } from 'lru-cache';
 import { pipeline } from 'node:stream/promises';
 
 /** The distilled Universal Sentence Encoder committed with the project: the default model. */
@@ -114,7 +115,7 @@ export const ROW_CACHE_SIZE = 8192;
 class RowsOnDisk {
   private fd: number;
   private readonly dims: number;
-  private readonly cache = new Map<number, Int8Array>();
+  private readonly cache = new LRUCache<number, Int8Array>({ max: ROW_CACHE_SIZE });
 
   constructor(path: string, dims: number) {
     this.fd = openSync(path, 'r');
@@ -124,16 +125,10 @@ class RowsOnDisk {
   /** The row's bytes; undefined once closed. */
   row(row: number): Int8Array | undefined {
     const cached = this.cache.get(row);
-    if (cached) {
-      // Moved to the end of the insertion order: the first key is the least recently used.
-      this.cache.delete(row);
-      this.cache.set(row, cached);
-      return cached;
-    }
+    if (cached) return cached;
     if (this.fd < 0) return undefined;
     const bytes = new Int8Array(this.dims);
     if (readSync(this.fd, bytes, 0, this.dims, row * this.dims) !== this.dims) throw new Error(`static encoder row ${row} is cut short`);
-    if (this.cache.size >= ROW_CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(row, bytes);
     return bytes;
   }

@@ -2,6 +2,7 @@
 // posting lists with the caller's filter applied as each document is first seen, and leaves per-document
 // impact sums, matched-word counts and phrase counts in scratch arrays for the caller to rank. Synchronous
 // and allocation-free per document; one searcher per loaded index, used by one thread.
+import { LRUCache } from 'lru-cache';
 import { idf, PREFIX_FACTOR } from '../domain/ranking.ts';
 import type { KeywordIndexData } from './index-file.ts';
 import { hash32, nameKey, normalize, queryTokens, stem, type Token } from './tokenizer.ts';
@@ -68,8 +69,8 @@ export class KeywordSearcher {
   private readonly candidates: Uint32Array;
   private readonly seen: StampSet;
   private readonly wordSeen: StampSet;
-  /** Query text → its resolution, least recently used first (RESOLVED_CACHE_SIZE). */
-  private readonly resolved = new Map<string, ResolvedQuery>();
+  /** Query text → its resolution, the most recent RESOLVED_CACHE_SIZE. */
+  private readonly resolved = new LRUCache<string, ResolvedQuery>({ max: RESOLVED_CACHE_SIZE });
 
   constructor(index: KeywordIndexData) {
     this.index = index;
@@ -112,14 +113,8 @@ export class KeywordSearcher {
   /** The query's words as terms of the index (remembered for the most recent RESOLVED_CACHE_SIZE texts). */
   resolve(query: string): ResolvedQuery {
     const kept = this.resolved.get(query);
-    if (kept) {
-      // Moved to the end of the insertion order: the first key is the least recently used.
-      this.resolved.delete(query);
-      this.resolved.set(query, kept);
-      return kept;
-    }
+    if (kept) return kept;
     const resolved = this.resolveWords(query);
-    if (this.resolved.size >= RESOLVED_CACHE_SIZE) this.resolved.delete(this.resolved.keys().next().value!);
     this.resolved.set(query, resolved);
     return resolved;
   }
