@@ -3,6 +3,7 @@
 import { parentPort } from 'node:worker_threads';
 import { loadEmbedder, type Embedder } from '../../src/embeddings/embedder.ts';
 import type { FromWorker, ToWorker } from './query-embedder.ts';
+import type { Numbered } from './worker-client.ts';
 
 const port = parentPort!;
 const answer = (message: FromWorker) => port.postMessage(message);
@@ -10,7 +11,7 @@ const answer = (message: FromWorker) => port.postMessage(message);
 let embedder: Embedder | undefined;
 let loadedDir: string | undefined;
 
-async function handle(message: ToWorker): Promise<void> {
+async function handle(message: Numbered<ToWorker>): Promise<void> {
   if (message.kind === 'close') {
     const last = embedder;
     embedder = undefined;
@@ -50,6 +51,6 @@ async function handle(message: ToWorker): Promise<void> {
 
 // One message at a time: a load must not swap the model under an embed still running, and vice versa.
 let queue: Promise<void> = Promise.resolve();
-port.on('message', (message: ToWorker) => {
+port.on('message', (message: Numbered<ToWorker>) => {
   queue = queue.then(() => handle(message)).catch(() => undefined);
 });

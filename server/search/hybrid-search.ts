@@ -1,11 +1,12 @@
 // The listing search behind every surface (API, /browse, /ask, MCP, A2A): keyword search for `q`, and for
 // `semantic` a hybrid of the listings' embedding vectors, the keyword engine and the popularity prior, fused
 // by weighted reciprocal rank (src/docs/ranking.md, "Semantic search"). Without embeddings (no vectors in the build, model still
-// loading, or a query with no word the model knows) `semantic` runs as keywords: Search-Mode: keyword-fallback.
+// loading, a query with no word the model knows, or no answer from the vector worker in time) `semantic` runs as
+// keywords: Search-Mode: keyword-fallback.
 import type { SearchRequest, SearchResult } from '../../src/search/query-engine.ts';
 import type { Snapshot } from '../catalog/snapshot.ts';
 import { keywordListingSearch, SEARCH_MODE_HEADER, type ListingAnswer, type ListingSearch } from './listing-search.ts';
-import { FUSION_WEIGHTS, fuse, isShortRequest, SEMANTIC_CANDIDATES, SHORT_REQUEST_BOOST, vectorCandidates } from '../../src/search/fusion.ts';
+import { FUSION_WEIGHTS, fuse, isShortRequest, SEMANTIC_CANDIDATES, SHORT_REQUEST_BOOST } from '../../src/search/fusion.ts';
 import type { SemanticSource } from './semantic-index.ts';
 
 export type SearchMode = 'hybrid' | 'semantic' | 'keyword-fallback';
@@ -45,18 +46,23 @@ export function createHybridSearch(source: SemanticSource, options: HybridSearch
       // q restricts (its words must match, as in a keyword search, filters applied); similarity ranks.
       // Sorted by installs, the matches come in document order, as vectorCandidates wants them.
       const matched = engine.search({ q: query.q, ...filters, sort: 'installs', offset: 0, limit: store.count }).docs;
-      ranked = vectorCandidates(ready, vector, matched, SEMANTIC_CANDIDATES);
+      const nearest = await ready.nearest(vector, matched, SEMANTIC_CANDIDATES);
+      if (!nearest) return fallback(snapshot, query);
+      ranked = nearest;
       mode = 'semantic';
     } else {
-      const nearest = vectorCandidates(ready, vector, engine.filterDocs(filters), SEMANTIC_CANDIDATES);
-      if (fuseKeywords) {
-        const { any: anyWord, all: allWords } = engine.anyAndAllWords({ q: query.semantic, ...filters, limit: SEMANTIC_CANDIDATES });
+      // The vector worker searches while this thread runs the keyword pass.
+      const searching = ready.nearest(vector, engine.filterDocs(filters), SEMANTIC_CANDIDATES);
+      const keywords = fuseKeywords ? engine.anyAndAllWords({ q: query.semantic, ...filters, limit: SEMANTIC_CANDIDATES }) : undefined;
+      const nearest = await searching;
+      if (!nearest) return fallback(snapshot, query);
+      if (keywords) {
         ranked = fuse(
           { count: store.count, idRank: store.columns.idRank },
           [
             { docs: nearest, weight: FUSION_WEIGHTS.vectors },
-            { docs: anyWord, weight: FUSION_WEIGHTS.anyWord },
-            { docs: allWords, weight: FUSION_WEIGHTS.allWords * (isShortRequest(query.semantic) ? SHORT_REQUEST_BOOST : 1) },
+            { docs: keywords.any, weight: FUSION_WEIGHTS.anyWord },
+            { docs: keywords.all, weight: FUSION_WEIGHTS.allWords * (isShortRequest(query.semantic) ? SHORT_REQUEST_BOOST : 1) },
           ],
           FUSION_WEIGHTS.popularity,
         );

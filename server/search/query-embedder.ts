@@ -7,12 +7,12 @@
 // cached by the routes) while the worker embeds the text in the background; the same query asked again is
 // answered by vectors. A request to the worker that takes longer than `timeoutMs` is abandoned, so a stuck
 // worker cannot pile up requests.
-import { Worker } from 'node:worker_threads';
 import { LRUCache } from 'lru-cache';
+import { WorkerClient } from './worker-client.ts';
 
 export type ToWorker =
-  | { kind: 'load'; id: number; modelDir: string; modelId: string }
-  | { kind: 'embed'; id: number; text: string }
+  | { kind: 'load'; modelDir: string; modelId: string }
+  | { kind: 'embed'; text: string }
   | { kind: 'close' };
 
 export type FromWorker =
@@ -29,83 +29,31 @@ export interface QueryEmbedderOptions {
   onError?: (error: Error) => void;
 }
 
-interface Pending {
-  resolve: (value: FromWorker) => void;
-  reject: (error: Error) => void;
-}
-
 export class QueryEmbedder {
-  private readonly worker: Worker;
+  private readonly worker: WorkerClient<ToWorker, FromWorker>;
   private readonly timeoutMs: number;
-  private readonly pending = new Map<number, Pending>();
   private readonly vectors: LRUCache<string, Float32Array>;
   /** Texts being embedded, so a burst of the same query sends it once. */
   private readonly inFlight = new Map<string, Promise<Float32Array | undefined>>();
-  private nextId = 0;
   private dims = 0;
   /** Loads sent and not yet answered: vectors cached meanwhile could belong to the previous model. */
   private loading = 0;
-  private closed = false;
-  private readonly onError: ((error: Error) => void) | undefined;
 
   constructor(options: QueryEmbedderOptions = {}) {
-    this.onError = options.onError;
     this.timeoutMs = options.timeoutMs ?? 2000;
     this.vectors = new LRUCache({ max: options.cacheSize ?? 10_000 });
-    this.worker = new Worker(new URL('./embed-worker.ts', import.meta.url));
-    // The shim's lifetime is the server's; an idle worker must not keep a process (or a test run) alive.
-    this.worker.unref();
-    this.worker.on('message', (message: FromWorker) => {
-      const waiter = this.pending.get(message.id);
-      if (!waiter) return;
-      this.pending.delete(message.id);
-      waiter.resolve(message);
-    });
-    this.worker.on('error', (error) => this.fail(error));
-    this.worker.on('exit', (code) => this.fail(new Error(`the embedding worker exited (${code})`)));
+    this.worker = new WorkerClient(new URL('./embed-worker.ts', import.meta.url), { name: 'the embedding worker', onError: options.onError });
   }
 
   get alive(): boolean {
-    return !this.closed;
-  }
-
-  private fail(error: Error): void {
-    if (!this.closed) this.onError?.(error);
-    this.closed = true;
-    for (const waiter of this.pending.values()) waiter.reject(error);
-    this.pending.clear();
-  }
-
-  private request(message: ToWorker & { id: number }, timeoutMs: number | undefined): Promise<FromWorker> {
-    if (this.closed) return Promise.reject(new Error('the embedding worker is closed'));
-    return new Promise((resolve, reject) => {
-      let timer: NodeJS.Timeout | undefined;
-      if (timeoutMs !== undefined) {
-        timer = setTimeout(() => {
-          this.pending.delete(message.id);
-          reject(new Error(`the embedding worker did not answer within ${timeoutMs} ms`));
-        }, timeoutMs);
-        timer.unref();
-      }
-      this.pending.set(message.id, {
-        resolve: (value) => {
-          clearTimeout(timer);
-          resolve(value);
-        },
-        reject: (error) => {
-          clearTimeout(timer);
-          reject(error);
-        },
-      });
-      this.worker.postMessage(message);
-    });
+    return this.worker.alive;
   }
 
   /** Loads (or keeps) the model in `modelDir`; rejects unless its id is `modelId`. Resolves to its dims. */
   async load(modelDir: string, modelId: string): Promise<number> {
     this.loading++;
     try {
-      const answer = await this.request({ kind: 'load', id: ++this.nextId, modelDir, modelId }, undefined);
+      const answer = await this.worker.request({ kind: 'load', modelDir, modelId }, undefined);
       if (answer.kind !== 'loaded') throw new Error(answer.kind === 'failed' ? answer.message : 'unexpected answer');
       if (answer.dims !== this.dims) this.vectors.clear();
       this.dims = answer.dims;
@@ -117,7 +65,7 @@ export class QueryEmbedder {
 
   /** True when a model is loaded and no load is under way. */
   get ready(): boolean {
-    return !this.closed && this.loading === 0 && this.dims > 0;
+    return this.worker.alive && this.loading === 0 && this.dims > 0;
   }
 
   /** The query's vector, when it has been embedded already; undefined otherwise (see embed). */
@@ -136,7 +84,7 @@ export class QueryEmbedder {
     const running = this.inFlight.get(text);
     if (running) return running;
     const dims = this.dims;
-    const job = this.request({ kind: 'embed', id: ++this.nextId, text }, this.timeoutMs)
+    const job = this.worker.request({ kind: 'embed', text }, this.timeoutMs)
       .then((answer) => {
         if (answer.kind !== 'embedded' || answer.vector.length !== dims || this.dims !== dims) return undefined;
         this.vectors.set(text, answer.vector);
@@ -150,17 +98,10 @@ export class QueryEmbedder {
 
   /**
    * Asks the worker to release the ONNX session and exit on its own; terminating it while the session is
-   * alive can abort the whole process (ONNX Runtime throws from a native finalizer). terminate() only when
+   * alive can abort the whole process (ONNX Runtime throws from a native finalizer). Terminated only when
    * the worker has not exited within a few seconds.
    */
-  async close(): Promise<void> {
-    if (this.closed && this.worker.threadId === -1) return;
-    this.closed = true;
-    const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
-    // Keep the process alive until the worker is gone: closing is the last thing a shutdown waits for.
-    this.worker.ref();
-    this.worker.postMessage({ kind: 'close' } satisfies ToWorker);
-    const timer = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 5000).unref());
-    if ((await Promise.race([exited, timer])) === 'timeout') await this.worker.terminate();
+  close(): Promise<void> {
+    return this.worker.close({ kind: 'close' });
   }
 }

@@ -2,25 +2,32 @@
 // listens and again after each snapshot swap; until then (and for builds without embeddings) `ready`
 // answers undefined and the listing search falls back to keywords, saying so in Search-Mode. The default
 // encoder embeds a query on this thread in microseconds; an operator's model runs in query-embedder's worker.
+// The build's vectors and graph live in the vector worker (vector-searcher.ts), one per snapshot served.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { EMBEDDINGS_DIR, MODEL_SUBDIR, readQuantized } from '../../src/artifacts/embeddings.ts';
-import { HNSW_MANIFEST, readHnsw } from '../../src/search/hnsw.ts';
-import type { VectorSources } from '../../src/search/fusion.ts';
-import { VECTORS_MANIFEST, VectorIndex, type VectorsManifest } from '../../src/search/vectors.ts';
+import { EMBEDDINGS_DIR, MODEL_SUBDIR } from '../../src/artifacts/embeddings.ts';
+import { VECTORS_MANIFEST, type VectorsManifest } from '../../src/search/vectors.ts';
 import type { Snapshot } from '../catalog/snapshot.ts';
 import { isStaticEncoderDir, loadStaticEncoder, type StaticEncoder } from '../../src/embeddings/static-encoder.ts';
 import { QueryEmbedder } from './query-embedder.ts';
+import { VectorSearcher } from './vector-searcher.ts';
 
 /** What a semantic search needs for one snapshot: the vectors (and graph) of the build, and the query model. */
-export interface SemanticReady extends VectorSources {
+export interface SemanticReady {
   /**
    * The query's vector; undefined when the model could not answer (then fall back). The default static encoder
    * answers at once on this thread; an operator's model answers from its cache, or from its worker within the
    * embedder's timeout.
    */
   embed(text: string): Float32Array | undefined | Promise<Float32Array | undefined>;
+  /**
+   * The `k` listings most similar to the query vector, best first, among `admitted` (all when undefined), found
+   * in the vector worker; undefined when it failed or did not answer in time (then fall back).
+   */
+  nearest(vector: Float32Array, admitted: ArrayLike<number> | undefined, k: number): Promise<number[] | undefined>;
+  /** True when the build's approximate graph answers (large catalogs), false when the search is exact. */
+  readonly approximate: boolean;
 }
 
 export interface SemanticSource {
@@ -34,6 +41,8 @@ export class SemanticIndex implements SemanticSource {
   private embedder: QueryEmbedder | undefined;
   /** The static table of the snapshot being served (its file stays open), closed when another replaces it. */
   private encoder: StaticEncoder | undefined;
+  /** The vector worker of the snapshot being served, closed when another replaces it. */
+  private searcher: VectorSearcher | undefined;
   private loaded: { snapshot: Snapshot; ready: SemanticReady; inWorker: boolean } | undefined;
   /** The snapshot the latest load() was for; an older load that finishes later is dropped. */
   private target: Snapshot | undefined;
@@ -43,10 +52,13 @@ export class SemanticIndex implements SemanticSource {
 
   /** How long a search waits for an operator model's worker to embed its query before answering by keywords. */
   private readonly queryTimeoutMs: number | undefined;
+  /** How long a search waits for the vector worker before answering by keywords. */
+  private readonly vectorTimeoutMs: number | undefined;
 
-  constructor(logger?: Logger, options: { queryTimeoutMs?: number } = {}) {
+  constructor(logger?: Logger, options: { queryTimeoutMs?: number; vectorTimeoutMs?: number } = {}) {
     this.logger = logger;
     this.queryTimeoutMs = options.queryTimeoutMs;
+    this.vectorTimeoutMs = options.vectorTimeoutMs;
   }
 
   get status(): SemanticStatus {
@@ -61,6 +73,11 @@ export class SemanticIndex implements SemanticSource {
   ready(snapshot: Snapshot): SemanticReady | undefined {
     const loaded = this.loaded;
     if (!loaded || loaded.snapshot !== snapshot || (loaded.inWorker && !this.embedder?.ready)) return undefined;
+    if (!this.searcher?.alive) {
+      // The vector worker died: searches fall back to keywords while a new one loads the same build.
+      void this.load(snapshot);
+      return undefined;
+    }
     return loaded.ready;
   }
 
@@ -89,27 +106,36 @@ export class SemanticIndex implements SemanticSource {
       if (manifest.count !== snapshot.store.count) throw new Error(`${manifest.count} vectors for ${snapshot.store.count} listings`);
       const modelDir = join(dir, MODEL_SUBDIR);
       const loadingModel = this.queryModel(modelDir, manifest.modelId);
-      const [model, rows, ann] = await Promise.all([
-        loadingModel,
-        readQuantized(dir, manifest.modelId),
-        readHnsw(dir, { modelId: manifest.modelId, count: manifest.count }),
-      ]).catch((error: unknown) => {
-        // The table's file is released when the vectors or the graph fail.
+      const opening = VectorSearcher.open(dir, { modelId: manifest.modelId, count: manifest.count }, {
+        timeoutMs: this.vectorTimeoutMs,
+        onError: (error) => this.logger?.error({ err: error }, 'the vector worker failed; semantic queries fall back to keywords'),
+      });
+      const [model, searcher] = await Promise.all([loadingModel, opening]).catch((error: unknown) => {
+        // Whichever of the two did load is released when the other fails.
         loadingModel.then((loaded) => loaded.encoder?.close(), () => undefined);
+        opening.then((opened) => opened.close(), () => undefined);
         throw error;
       });
-      if (!rows || this.target !== snapshot || this.closed) model.encoder?.close();
-      if (!rows) throw new Error(`${dir}: vectors.i8 is missing or fails its checksum`);
-      if (this.target !== snapshot || this.closed) return this.state;
-      // A request embeds right after ready() on this thread, so no request still holds the table this replaces.
+      if (this.target !== snapshot || this.closed) {
+        model.encoder?.close();
+        await searcher.close();
+        return this.state;
+      }
+      // A request embeds right after ready() on this thread, so no request still holds the table this replaces;
+      // the old vector worker finishes the searches it has before it ends.
       this.encoder?.close();
       this.encoder = model.encoder;
+      void this.searcher?.close();
+      this.searcher = searcher;
       const { embed } = model;
-      if (!ann && existsSync(join(dir, HNSW_MANIFEST))) this.logger?.warn({ dir }, 'the approximate index fails its checks; semantic search stays exact');
-      const vectors: VectorSources['vectors'] = new VectorIndex(rows.q, manifest.modelId);
-      this.loaded = { snapshot, ready: { vectors, ann, embed }, inWorker: !isStaticEncoderDir(modelDir) };
+      if (searcher.graphRejected) this.logger?.warn({ dir }, 'the approximate index fails its checks; semantic search stays exact');
+      this.loaded = {
+        snapshot,
+        ready: { embed, nearest: (vector, admitted, k) => searcher.nearest(vector, admitted, k), approximate: searcher.approximate },
+        inWorker: !isStaticEncoderDir(modelDir),
+      };
       this.state = 'ready';
-      this.logger?.info({ modelId: manifest.modelId, dims: manifest.dims, count: manifest.count, approximate: ann ? 'hnsw' : 'exact', ms: Math.round(performance.now() - started) }, 'semantic search ready');
+      this.logger?.info({ modelId: manifest.modelId, dims: manifest.dims, count: manifest.count, approximate: searcher.approximate ? 'hnsw' : 'exact', ms: Math.round(performance.now() - started) }, 'semantic search ready');
     } catch (error) {
       if (this.target !== snapshot) return this.state;
       this.state = 'unavailable';
@@ -145,6 +171,6 @@ export class SemanticIndex implements SemanticSource {
     this.closed = true;
     this.loaded = undefined;
     this.encoder?.close();
-    await this.embedder?.close();
+    await Promise.all([this.searcher?.close(), this.embedder?.close()]);
   }
 }

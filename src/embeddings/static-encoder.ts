@@ -11,11 +11,11 @@
 //                        embed; test/embeddings/static-encoder.test.ts re-embeds words with the teacher through
 //                        it to prove the table came from the encoder
 import { createHash } from 'node:crypto';
-import { closeSync, createReadStream, existsSync, openSync, readSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { LRUCache } from 'lru-cache';
-import { pipeline } from 'node:stream/promises';
+import { fileSha256 } from '../artifacts/file-hash.ts';
 
 /** The distilled Universal Sentence Encoder committed with the project: the default model. */
 export const DEFAULT_ENCODER_DIR = resolve(import.meta.dirname, '..', '..', 'models', 'use-lite-distilled');
@@ -242,12 +242,6 @@ export async function readProjection(dir: string, manifest: StaticEncoderManifes
 
 export async function readStaticEncoderManifest(dir: string): Promise<StaticEncoderManifest> {
   return JSON.parse(await readFile(join(dir, STATIC_ENCODER_MANIFEST), 'utf8')) as StaticEncoderManifest;
-}
-
-async function fileSha256(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  await pipeline(createReadStream(path), hash);
-  return hash.digest('hex');
 }
 
 /**

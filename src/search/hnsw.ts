@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import type * as Usearch from 'usearch';
 import { z } from 'zod';
 import type { Quantized } from './vectors.ts';
+import { fileSha256 } from '../artifacts/file-hash.ts';
 import { linkOrCopy } from '../artifacts/link-file.ts';
 
 // The package's ESM entry cannot locate its prebuilt binary; its CommonJS entry can.
@@ -134,7 +135,7 @@ export async function readHnswGraph(dir: string, expect: { modelId: string; rows
   const manifest = await readManifest(dir);
   if (!manifest || manifest.modelId !== expect.modelId || manifest.rows !== expect.rows) return undefined;
   try {
-    if (sha256(await readFile(join(dir, HNSW_FILE))) !== manifest.sha256.graph) return undefined;
+    if ((await fileSha256(join(dir, HNSW_FILE))) !== manifest.sha256.graph) return undefined;
   } catch {
     return undefined;
   }
@@ -160,8 +161,9 @@ export async function writeHnswForDocuments(dir: string, graphDir: string, graph
 export async function readHnsw(dir: string, expect: { modelId: string; count: number }): Promise<HnswIndex | undefined> {
   const manifest = await readManifest(dir);
   if (!manifest || manifest.modelId !== expect.modelId || manifest.count !== expect.count || !manifest.sha256.rows) return undefined;
-  const [graphBytes, rowBytes] = await Promise.all([readFile(join(dir, HNSW_FILE)), readFile(join(dir, HNSW_ROWS_FILE))]);
-  if (sha256(graphBytes) !== manifest.sha256.graph || sha256(rowBytes) !== manifest.sha256.rows || rowBytes.length !== manifest.count * 4) return undefined;
+  // The graph is memory-mapped below; hashed as a stream, it is never read into the heap as well.
+  const [graphSum, rowBytes] = await Promise.all([fileSha256(join(dir, HNSW_FILE)), readFile(join(dir, HNSW_ROWS_FILE))]);
+  if (graphSum !== manifest.sha256.graph || sha256(rowBytes) !== manifest.sha256.rows || rowBytes.length !== manifest.count * 4) return undefined;
   const rowOfDoc = new Uint32Array(manifest.count);
   const view = new DataView(rowBytes.buffer, rowBytes.byteOffset, rowBytes.byteLength);
   for (let doc = 0; doc < manifest.count; doc++) {

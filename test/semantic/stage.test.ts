@@ -118,7 +118,7 @@ describe('the embeddings stage', () => {
     const semantic = new SemanticIndex();
     try {
       expect(await semantic.load(snapshot)).toBe('ready');
-      expect(semantic.ready(snapshot)!.ann?.rows).toBeGreaterThan(1000);
+      expect(semantic.ready(snapshot)!.approximate).toBe(true);
       const { result, headers } = await createHybridSearch(semantic)(snapshot, {
         q: undefined,
         semantic: 'browser automation',
