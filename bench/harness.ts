@@ -62,18 +62,24 @@ export interface Served {
   stop(): Promise<void>;
 }
 
-/** The Node flags `npm start` gives the shim (package.json is their one home), so the bench runs what ships. */
-function startFlags(script: string): string[] {
+/**
+ * The environment (NAME=value before `node`) and Node flags `npm start` gives the shim (package.json is their one
+ * home), so the bench runs what ships.
+ */
+function startCommand(script: string): { env: Record<string, string>; flags: string[] } {
   const pkg = JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')) as { scripts: { start: string } };
   const words = pkg.scripts.start.split(/\s+/);
-  return words.includes(script) ? words.filter((word) => word.startsWith('--')) : [];
+  if (!words.includes(script)) return { env: {}, flags: [] };
+  const env = Object.fromEntries(words.slice(0, words.indexOf('node')).map((word) => word.split('=', 2) as [string, string]));
+  return { env, flags: words.filter((word) => word.startsWith('--')) };
 }
 
-/** Spawns a server script (with the flags `npm start` gives it) and waits until `probePath` answers 200. */
+/** Spawns a server script (with the environment and flags `npm start` gives it) and waits until `probePath` answers 200. */
 export async function serve(script: string, env: Record<string, string>, probePath = '/api/v1'): Promise<Served> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, [...startFlags(script), script], { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' }, stdio: ['ignore', 'inherit', 'inherit'] });
+  const start = startCommand(script);
+  const child = spawn(process.execPath, [...start.flags, script], { cwd: ROOT, env: { ...process.env, ...start.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' }, stdio: ['ignore', 'inherit', 'inherit'] });
   const origin = `http://127.0.0.1:${port}`;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);
