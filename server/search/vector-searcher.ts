@@ -84,8 +84,8 @@ export class VectorSearcher {
 
   /** Lets the searches under way finish (each within the timeout), then ends the worker. */
   async close(): Promise<void> {
-    const deadline = Date.now() + this.timeoutMs;
-    while (this.worker.waiting > 0 && this.worker.alive && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    // Each search under way ends within the timeout (answered or abandoned), so waiting for idle is bounded.
+    await this.worker.whenIdle();
     await this.worker.close({ kind: 'close' });
   }
 

@@ -24,6 +24,8 @@ export class WorkerClient<Request extends { kind: string }, Answer extends { id:
   private readonly worker: Worker;
   private readonly name: string;
   private readonly pending = new Map<number, Pending<Answer>>();
+  /** Told when no request is under way any more (whenIdle). */
+  private idleWaiters: Array<() => void> = [];
   private readonly onError: ((error: Error) => void) | undefined;
   private nextId = 0;
   private closed = false;
@@ -46,16 +48,25 @@ export class WorkerClient<Request extends { kind: string }, Answer extends { id:
 
   private settled(id: number): void {
     this.pending.delete(id);
-    if (this.pending.size === 0 && !this.closed) this.worker.unref();
+    if (this.pending.size > 0) return;
+    if (!this.closed) this.worker.unref();
+    this.becameIdle();
   }
 
   get alive(): boolean {
     return !this.closed;
   }
 
-  /** Requests sent and not yet answered, abandoned or failed. */
-  get waiting(): number {
-    return this.pending.size;
+  /** Settles when no request is under way: each one answered, abandoned at its timeout or failed. */
+  whenIdle(): Promise<void> {
+    if (this.pending.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private becameIdle(): void {
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const resolve of waiters) resolve();
   }
 
   private fail(error: Error): void {
@@ -64,6 +75,7 @@ export class WorkerClient<Request extends { kind: string }, Answer extends { id:
     for (const waiter of this.pending.values()) waiter.reject(error);
     this.pending.clear();
     this.worker.unref();
+    this.becameIdle();
   }
 
   /** Sends `message` with a fresh id; the answer with that id, rejected after `timeoutMs` (none: wait). */
