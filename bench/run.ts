@@ -1,14 +1,15 @@
 // `npm run bench [-- section...]`: the performance targets, measured as figures and ratios within one run.
 // Sections: search (shim vs bare node:http at 100k listings), longtail (thousands of distinct keyword queries
-// that no answer cache can serve, vs bare node:http; BENCH_LONGTAIL_COUNTS, default the BENCH_COUNT), build (embedded
+// that no answer cache can serve, vs bare node:http; BENCH_LONGTAIL_COUNTS, default the BENCH_COUNT, e.g.
+// 100000,1000000 for the 1M row, served from a keyword-only build when no full build exists), build (embedded
 // snapshot and 100k), semantic (embeddings stage cost; semantic search, /ask and MCP search latency at 100k:
 // bench/semantic.ts); registries (opt-in: MCP registry API, ARD and the Agent Skills index against the API,
 // bench/registries.ts); serving (opt-in: static files, by-id and batch through the shim and the nginx front vs bare
 // node:http and plain nginx, start-up and RSS: bench/serving.ts).
 // Environment: BENCH_COUNT (default 100000), BENCH_SECONDS per load run (default 10).
 import { join } from 'node:path';
-import { rmSync } from 'node:fs';
-import { BENCH_DIR, load, scaleExport, serve, table, timedBuild } from './harness.ts';
+import { existsSync, rmSync } from 'node:fs';
+import { BENCH_DIR, load, run, scaleExport, serve, table, timedBuild } from './harness.ts';
 import { longTailPaths, loadUnique } from './longtail.ts';
 import { semanticSection } from './semantic.ts';
 import { registriesSection } from './registries.ts';
@@ -36,7 +37,6 @@ export const SEARCH_PATHS = [
 
 async function ensureBuilt(count: number): Promise<string> {
   const dataDir = join(BENCH_DIR, `data-${count}`);
-  const { existsSync } = await import('node:fs');
   if (!existsSync(join(dataDir, 'current'))) await timedBuild(dataDir, await scaleExport(count));
   return dataDir;
 }
@@ -70,6 +70,22 @@ async function searchSection(): Promise<void> {
   }
 }
 
+/**
+ * A data directory a keyword search can be served from: the full build of `count` listings when one exists, or
+ * else a build of the index stage alone (bench/keyword-build.ts), so a 1M row does not wait for a full build.
+ */
+async function ensureSearchable(count: number): Promise<string> {
+  const full = join(BENCH_DIR, `data-${count}`);
+  if (existsSync(join(full, 'current'))) return full;
+  const keywordOnly = join(BENCH_DIR, `keyword-${count}`);
+  if (existsSync(join(keywordOnly, 'current'))) return keywordOnly;
+  const started = performance.now();
+  const result = await run(process.execPath, ['bench/keyword-build.ts', keywordOnly, await scaleExport(count)]);
+  if (result.code !== 0) throw new Error(`keyword build failed (${result.code}): ${result.stderr.slice(-2000)}`);
+  console.error(`keyword index of ${count.toLocaleString('en')} listings built in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  return keywordOnly;
+}
+
 /** Distinct keyword searches (real catalog words x filter/sort variants), each sent once per cycle. */
 async function longtailSection(): Promise<void> {
   const counts = (process.env.BENCH_LONGTAIL_COUNTS ?? String(COUNT)).split(',').map(Number);
@@ -77,7 +93,7 @@ async function longtailSection(): Promise<void> {
   const rows: Array<Record<string, string | number>> = [];
   const notes: string[] = [];
   for (const count of counts) {
-    const dataDir = await ensureBuilt(count);
+    const dataDir = await ensureSearchable(count);
     const shim = await serve('server/start.ts', { CATALOG_DATA_DIR: dataDir, CATALOG_BUILD_ON_START: 'false', RATE_LIMIT_MAX: '1000000000' });
     try {
       const sample = paths.filter((_, i) => i % 200 === 0);
