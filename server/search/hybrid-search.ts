@@ -6,7 +6,7 @@
 import type { SearchRequest, SearchResult } from '../../src/search/query-engine.ts';
 import type { Snapshot } from '../catalog/snapshot.ts';
 import { keywordListingSearch, SEARCH_MODE_HEADER, type ListingAnswer, type ListingSearch } from './listing-search.ts';
-import { FUSION_WEIGHTS, fuse, isShortRequest, SEMANTIC_CANDIDATES, SHORT_REQUEST_BOOST } from '../../src/search/fusion.ts';
+import { allWordsBoost, FUSION_WEIGHTS, fuse, SEMANTIC_CANDIDATES } from '../../src/search/fusion.ts';
 import type { SemanticSource } from './semantic-index.ts';
 
 export type SearchMode = 'hybrid' | 'semantic' | 'keyword-fallback';
@@ -62,7 +62,7 @@ export function createHybridSearch(source: SemanticSource, options: HybridSearch
           [
             { docs: nearest, weight: FUSION_WEIGHTS.vectors },
             { docs: keywords.any, weight: FUSION_WEIGHTS.anyWord },
-            { docs: keywords.all, weight: FUSION_WEIGHTS.allWords * (isShortRequest(query.semantic) ? SHORT_REQUEST_BOOST : 1) },
+            { docs: keywords.all, weight: FUSION_WEIGHTS.allWords * allWordsBoost(query.semantic) },
           ],
           FUSION_WEIGHTS.popularity,
         );

@@ -29,16 +29,22 @@ export const FUSION_WEIGHTS = { vectors: 1.25, anyWord: 1, allWords: 5, populari
 export const POPULARITY_SPAN = 300;
 /**
  * A request of one or two words is a keyword search in all but name ("postgres", "browser automation"): its
- * all-words list counts this many times more, so it ranks closer to `q`, the vectors still adding what the words
- * miss. Longer requests are sentences and keep the weights above. Chosen on the judged sets (npm run eval; dev
- * keyword kind, semantic nDCG@10): 1 → 0.872, 3 → 0.886 (kept), 12 → 0.903 (= q) but filtered 0.659 → 0.643,
- * below q's 0.650; nl and own.jsonl unchanged by any of them (their requests are longer).
+ * all-words list counts SHORT_REQUEST_BOOST times more, so it ranks closer to `q`, the vectors still adding what
+ * the words miss; one word counts ONE_WORD_BOOST times, so it ranks as `q` does (give or take a neighbour) and the
+ * vectors add listings after `q`'s matches: a single word is no sentence for the encoder to read, and on the dev
+ * set vectors improved no one-word request. Longer requests are sentences and keep the weights above. Chosen on
+ * the judged sets (npm run eval; dev semantic nDCG@10, keyword / filtered kinds; q: 0.903 / 0.650): one and two
+ * words × 1 → 0.872 / –, × 3 → 0.886 / 0.653, × 12 → 0.903 / 0.643; one word × 15 and two × 3 → 0.903 / 0.651
+ * (kept). nl and own.jsonl are unchanged by any of them (their requests are longer).
  */
 export const SHORT_REQUEST_BOOST = 3;
+export const ONE_WORD_BOOST = 15;
 export const SHORT_REQUEST_WORDS = 2;
 
-export function isShortRequest(text: string): boolean {
-  return text.trim().split(/\s+/).length <= SHORT_REQUEST_WORDS;
+/** How many times the all-words keyword list counts for this request (1 for a sentence). */
+export function allWordsBoost(text: string): number {
+  const words = text.trim().split(/\s+/).length;
+  return words === 1 ? ONE_WORD_BOOST : words <= SHORT_REQUEST_WORDS ? SHORT_REQUEST_BOOST : 1;
 }
 /**
  * Candidates taken from each ranked list; a semantic search returns at most their union. On the judged
