@@ -131,21 +131,17 @@ async function vectorSearchFigures(buildDir: string): Promise<Array<Record<strin
   const { loadSnapshot } = await import('../server/catalog/snapshot.ts');
   const { SemanticIndex } = await import('../server/search/semantic-index.ts');
   const { SEMANTIC_CANDIDATES, vectorCandidates } = await import('../src/search/fusion.ts');
-  const { EMBEDDINGS_DIR, readQuantized } = await import('../src/artifacts/embeddings.ts');
-  const { readHnsw } = await import('../src/search/hnsw.ts');
-  const { VectorIndex } = await import('../src/search/vectors.ts');
+  const { EMBEDDINGS_DIR } = await import('../src/artifacts/embeddings.ts');
+  const { readVectorSources } = await import('../src/search/vector-sources.ts');
+  const { VECTORS_MANIFEST } = await import('../src/search/vectors.ts');
   const snapshot = loadSnapshot(buildDir);
   const semantic = new SemanticIndex();
   try {
     if ((await semantic.load(snapshot)) !== 'ready') throw new Error(`no embeddings in ${buildDir}`);
     // The shim searches in its vector worker; measured here in-process, the same function over the same files.
     const dir = join(buildDir, 'runtime', EMBEDDINGS_DIR);
-    const stored = await readQuantized(dir);
-    if (!stored) throw new Error(`no vectors in ${dir}`);
-    const ready = {
-      vectors: new VectorIndex(stored.q, stored.manifest.modelId),
-      ann: await readHnsw(dir, { modelId: stored.manifest.modelId, count: stored.manifest.count }),
-    };
+    const { modelId } = JSON.parse(readFileSync(join(dir, VECTORS_MANIFEST), 'utf8')) as { modelId: string };
+    const ready = await readVectorSources(dir, { modelId, count: snapshot.store.count });
     const embedder = semantic.ready(snapshot)!;
     const queries = await Promise.all(RECALL_QUERIES.map(async (q) => (await embedder.embed(q))!));
     const time = (run: (q: Float32Array) => unknown) => {

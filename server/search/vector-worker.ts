@@ -5,10 +5,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parentPort } from 'node:worker_threads';
-import { readQuantized } from '../../src/artifacts/embeddings.ts';
 import { vectorCandidates, type VectorSources } from '../../src/search/fusion.ts';
-import { HNSW_MANIFEST, readHnsw } from '../../src/search/hnsw.ts';
-import { VectorIndex } from '../../src/search/vectors.ts';
+import { HNSW_MANIFEST } from '../../src/search/hnsw.ts';
+import { readVectorSources } from '../../src/search/vector-sources.ts';
 import type { FromVectorWorker, ToVectorWorker } from './vector-searcher.ts';
 import type { Numbered } from './worker-client.ts';
 
@@ -18,11 +17,9 @@ let sources: VectorSources | undefined;
 
 async function load(message: Extract<Numbered<ToVectorWorker>, { kind: 'load' }>): Promise<void> {
   const { dir, modelId, count } = message;
-  const [rows, ann] = await Promise.all([readQuantized(dir, modelId), readHnsw(dir, { modelId, count })]);
-  if (!rows) throw new Error(`${dir}: vectors.i8 is missing or fails its checksum`);
-  if (rows.q.count !== count) throw new Error(`${rows.q.count} vectors for ${count} listings`);
-  sources = { vectors: new VectorIndex(rows.q, modelId), ann };
-  answer({ kind: 'loaded', id: message.id, approximate: ann !== undefined, graphRejected: !ann && existsSync(join(dir, HNSW_MANIFEST)) });
+  sources = await readVectorSources(dir, { modelId, count });
+  const approximate = sources.ann !== undefined;
+  answer({ kind: 'loaded', id: message.id, approximate, graphRejected: !approximate && existsSync(join(dir, HNSW_MANIFEST)) });
 }
 
 function handle(message: Numbered<ToVectorWorker>): Promise<void> | void {
