@@ -1,13 +1,15 @@
-// `node bench/keyword-build.ts DATA_DIR EXPORT`: a build of the index stage alone (listings, columns, keyword
+// `node bench/keyword-build.ts DATA_DIR [EXPORT]`: a build of the index stage alone (listings, columns, keyword
 // index; no site, shards or embeddings), which is all a keyword search needs. The long-tail rows use it for
 // catalogs without a full build: at 1M listings it took 223 s (4.2 GB peak); at 100k it is a tenth of a full build.
+// Without EXPORT it builds from the catalog DATA_DIR already holds: at once when the code and data are those of
+// its current build, else the index stage again (a new index format needs it) without ingesting anew.
 import { resolve } from 'node:path';
 import { INDEX_STAGE, runBuild } from '../build/pipeline.ts';
 
 const [dataDir, exportPath] = process.argv.slice(2);
-if (!dataDir || !exportPath) {
-  console.error('usage: node bench/keyword-build.ts DATA_DIR EXPORT');
+if (!dataDir) {
+  console.error('usage: node bench/keyword-build.ts DATA_DIR [EXPORT]');
   process.exit(2);
 }
-const { buildDir } = await runBuild({ dataDir: resolve(dataDir), exportPath: resolve(exportPath), baseUrl: 'http://127.0.0.1', quiet: true, stages: [INDEX_STAGE] });
+const { buildDir } = await runBuild({ dataDir: resolve(dataDir), ...(exportPath ? { exportPath: resolve(exportPath) } : {}), baseUrl: 'http://127.0.0.1', quiet: true, stages: [INDEX_STAGE] });
 console.log(buildDir);

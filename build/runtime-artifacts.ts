@@ -234,7 +234,7 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
   for (const [id, lastListed] of options.gone ?? []) if (!current.has(id.slice(id.lastIndexOf('#') + 1)) && !(id in gone)) gone[id] = lastListed;
   out.write(RUNTIME_GONE_FILE, JSON.stringify(gone));
 
-  writeKeywordIndex(out.folder(KEYWORD_INDEX_DIR), keywords.finish());
+  writeKeywordIndex(out.folder(KEYWORD_INDEX_DIR), keywords.finish(popularity));
 
   let filesStored = 0;
   for (const { id, json } of source.files()) {

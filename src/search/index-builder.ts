@@ -1,9 +1,9 @@
 // Builds the keyword index at build time: postings per term in document order with BM25F impacts already
 // computed, so the shim only adds numbers at query time.
 import { TermTable } from './term-table.ts';
-import { SEARCH_FIELDS, idf, termImpact, type SearchField } from '../domain/ranking.ts';
+import { SEARCH_FIELDS, idf, relevanceScore, termImpact, type SearchField } from '../domain/ranking.ts';
 import { fieldLength, hash32, indexTerms, nameKey } from './tokenizer.ts';
-import type { KeywordIndexData } from './index-file.ts';
+import { BLOCK_SIZE, type KeywordIndexData } from './index-file.ts';
 
 /** The listing fields keyword search reads. */
 export interface SearchableListing {
@@ -78,7 +78,11 @@ export class KeywordIndexBuilder {
     this.nameKeys.push(hash32(nameKey(listing.name)));
   }
 
-  finish(): KeywordIndexData {
+  /**
+   * The index. `popularity` (each document's popularity prior, as the shim ranks with it) bounds the blocks'
+   * scores; without it a block's bound takes the prior's maximum, which is safe but skips less.
+   */
+  finish(popularity?: ArrayLike<number>): KeywordIndexData {
     const count = this.count;
     const termCount = this.terms.length;
     const avg = this.lengths.map((lengths) => {
@@ -116,6 +120,7 @@ export class KeywordIndexBuilder {
       fields[at] = mask;
       impacts[at] = termImpact(idf(count, offsets[term + 1]! - offsets[term]!), tf, ratio);
     }
+    const nameKeys = this.nameKeys.data.slice(0, count);
     return {
       count,
       terms: TermTable.of(order.map((old) => this.terms[old]!)),
@@ -123,7 +128,47 @@ export class KeywordIndexBuilder {
       docs,
       impacts,
       fields,
-      nameKeys: this.nameKeys.data.slice(0, count),
+      nameKeys,
+      nameOrder: Uint32Array.from({ length: count }, (_, doc) => doc).sort((a, b) => nameKeys[a]! - nameKeys[b]! || a - b),
+      ...blockMaxima(offsets, docs, impacts, popularity),
     };
   }
+}
+
+/**
+ * Per block of BLOCK_SIZE postings of every list longer than that: its largest impact, its largest popularity and
+ * its largest impact-plus-popularity score (the last is the tighter bound, as one listing rarely has both maxima).
+ */
+function blockMaxima(offsets: Uint32Array, docs: Uint32Array, impacts: Float32Array, popularity: ArrayLike<number> | undefined) {
+  const terms: number[] = [];
+  const starts: number[] = [0];
+  for (let t = 0; t + 1 < offsets.length; t++) {
+    const length = offsets[t + 1]! - offsets[t]!;
+    if (length <= BLOCK_SIZE) continue;
+    terms.push(t);
+    starts.push(starts.at(-1)! + Math.ceil(length / BLOCK_SIZE));
+  }
+  const blocks = starts.at(-1)!;
+  const blockImpacts = new Float32Array(blocks);
+  const blockPopularity = new Float32Array(blocks).fill(1);
+  const blockScores = new Float32Array(blocks);
+  terms.forEach((t, i) => {
+    const end = offsets[t + 1]!;
+    for (let b = starts[i]!, p = offsets[t]!; p < end; b++) {
+      const blockEnd = Math.min(p + BLOCK_SIZE, end);
+      let impact = 0;
+      let prior = 0;
+      let score = 0;
+      for (; p < blockEnd; p++) {
+        const docPrior = popularity ? popularity[docs[p]!]! : 1;
+        impact = Math.max(impact, impacts[p]!);
+        prior = Math.max(prior, docPrior);
+        score = Math.max(score, relevanceScore(impacts[p]!, false, 0, docPrior));
+      }
+      blockImpacts[b] = impact;
+      blockPopularity[b] = prior;
+      blockScores[b] = score;
+    }
+  });
+  return { blockTerms: Uint32Array.from(terms), blockStarts: Uint32Array.from(starts), blockImpacts, blockPopularity, blockScores };
 }

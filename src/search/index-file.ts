@@ -2,12 +2,16 @@
 //   <dir>/terms.txt     the terms in code-unit order, one a line
 //   <dir>/postings.bin  typed arrays, each 8-byte aligned, laid out as index.json says
 //   <dir>/index.json    { format, count, terms, arrays: { name: { kind, byteOffset, length } } }
-// Posting list t is docs/impacts/fields[offsets[t] .. offsets[t + 1]), documents ascending.
+// Posting list t is docs/impacts/fields[offsets[t] .. offsets[t + 1]), documents ascending. A list longer than
+// BLOCK_SIZE also has block maxima: blockTerms[i] is such a term (ascending), its blocks are
+// blockStarts[i] .. blockStarts[i + 1], and block j covers postings offsets[t] + j·BLOCK_SIZE onwards.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TermTable } from './term-table.ts';
 
-export const KEYWORD_INDEX_FORMAT = 1;
+export const KEYWORD_INDEX_FORMAT = 2;
+/** Postings per block of a long list: a search skips a block whose best possible score cannot reach its page. */
+export const BLOCK_SIZE = 64;
 
 export interface KeywordIndexData {
   /** Number of documents. */
@@ -22,9 +26,21 @@ export interface KeywordIndexData {
   fields: Uint8Array;
   /** hash32 of each document's nameKey, for the exact-name bonus. */
   nameKeys: Uint32Array;
+  /** The documents ordered by nameKeys, then number: the listings with a given name key are one range. */
+  nameOrder: Uint32Array;
+  /** Terms whose lists are longer than BLOCK_SIZE, ascending. */
+  blockTerms: Uint32Array;
+  /** First block of each of blockTerms, and the end of the last. */
+  blockStarts: Uint32Array;
+  /** Per block: the largest impact in it. */
+  blockImpacts: Float32Array;
+  /** Per block: the largest popularity prior of its documents (1 when the build did not give popularity). */
+  blockPopularity: Float32Array;
+  /** Per block: the largest relevanceScore(impact, no bonus, popularity) of its postings, stored as float32. */
+  blockScores: Float32Array;
 }
 
-const ARRAYS = ['offsets', 'docs', 'impacts', 'fields', 'nameKeys'] as const;
+const ARRAYS = ['offsets', 'docs', 'impacts', 'fields', 'nameKeys', 'nameOrder', 'blockTerms', 'blockStarts', 'blockImpacts', 'blockPopularity', 'blockScores'] as const;
 type ArrayName = (typeof ARRAYS)[number];
 const CONSTRUCTORS = { Uint8Array, Uint32Array, Float32Array } as const;
 type Kind = keyof typeof CONSTRUCTORS;
@@ -81,5 +97,11 @@ export function readKeywordIndex(dir: string): KeywordIndexData {
     impacts: view('impacts') as Float32Array,
     fields: view('fields') as Uint8Array,
     nameKeys: view('nameKeys') as Uint32Array,
+    nameOrder: view('nameOrder') as Uint32Array,
+    blockTerms: view('blockTerms') as Uint32Array,
+    blockStarts: view('blockStarts') as Uint32Array,
+    blockImpacts: view('blockImpacts') as Float32Array,
+    blockPopularity: view('blockPopularity') as Float32Array,
+    blockScores: view('blockScores') as Float32Array,
   };
 }

@@ -7,7 +7,8 @@ import { idf, PREFIX_FACTOR } from '../domain/ranking.ts';
 import type { KeywordIndexData } from './index-file.ts';
 import { hash32, nameKey, normalize, queryTokens, stem, type Token } from './tokenizer.ts';
 import { StampSet } from './stamp-set.ts';
-import { smallestK } from './top-k.ts';
+import { smallestK, TopDocs } from './top-k.ts';
+import { BLOCK_SIZE } from './index-file.ts';
 
 /** Shortest last word that is also matched as a prefix ("postg" → postgres, postgresql). */
 export const PREFIX_MIN_LENGTH = 3;
@@ -39,6 +40,21 @@ export interface QueryWord {
   readonly factors: readonly number[];
   /** Total posting length: the cost of walking this word. */
   readonly cost: number;
+  /** For each of `terms`, its first block of maxima, or -1 when its list is too short to have blocks. */
+  readonly blocks: readonly number[];
+}
+
+/** How one word's matches rank: a document's key (smaller ranks first) and the smallest key a block can hold. */
+export interface WordRanking {
+  /** The document's key, or any key at or above `limit` when it cannot be below it (so it may skip reading more). */
+  key(doc: number, impact: number, limit: number): number;
+  /**
+   * A key no document of a block can be below, from the block's maxima: of its impacts (times the term's
+   * factor), of its popularity priors, and of its impact-plus-popularity scores (Infinity when the factor is
+   * above 1 and that maximum bounds nothing). It leaves out the exact-name bonus: topOfWord offers the listings
+   * named as the query first, so the bound need only hold for the others.
+   */
+  bound(impact: number, popularity: number, score: number): number;
 }
 
 export interface ResolvedQuery {
@@ -69,6 +85,16 @@ export class KeywordSearcher {
   private readonly candidates: Uint32Array;
   private readonly seen: StampSet;
   private readonly wordSeen: StampSet;
+  /** One bit per document: the matches of a one-word query, for counting them once and testing membership. */
+  private readonly marks: Uint32Array;
+  private readonly top: TopDocs;
+  /** Postings the latest topOfWord scored (the rest were in skipped blocks). */
+  scored = 0;
+  /** topOfWord's blocks of one query: bound, term (index in the word), first posting, and the reading order. */
+  private blockBounds = new Float64Array(32);
+  private blockTerm = new Uint8Array(32);
+  private blockFrom = new Uint32Array(32);
+  private blockOrder = new Uint32Array(32);
   /** Query text → its resolution, the most recent RESOLVED_CACHE_SIZE. */
   private readonly resolved = new LRUCache<string, ResolvedQuery>({ max: RESOLVED_CACHE_SIZE });
 
@@ -82,6 +108,8 @@ export class KeywordSearcher {
     this.candidates = new Uint32Array(n);
     this.seen = new StampSet(n);
     this.wordSeen = new StampSet(n);
+    this.marks = new Uint32Array(Math.ceil(n / 32));
+    this.top = new TopDocs(n);
   }
 
   /** Term id, or -1 when no listing has the term. */
@@ -144,7 +172,7 @@ export class KeywordSearcher {
         const t = terms[k]!;
         factors.push((PREFIX_FACTOR * prefixIdf) / idf(count, offsets[t + 1]! - offsets[t]!));
       }
-      return { token, terms, factors, cost };
+      return { token, terms, factors, cost, blocks: terms.map((t) => this.firstBlock(t)) };
     });
     const pairs: number[] = [];
     for (let i = 0; i + 1 < tokens.length; i++) {
@@ -152,6 +180,161 @@ export class KeywordSearcher {
       if (t >= 0) pairs.push(t);
     }
     return { words, nameKey: hash32(nameKey(normalize(query))), pairs };
+  }
+
+  private firstBlock(term: number): number {
+    const { blockTerms, blockStarts } = this.index;
+    let lo = 0;
+    let hi = blockTerms.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (blockTerms[mid]! < term) lo = mid + 1;
+      else hi = mid;
+    }
+    return blockTerms[lo] === term ? blockStarts[lo]! : -1;
+  }
+
+  /**
+   * The documents `admit` accepts among those holding one word (any of its terms), each counted once; they stay
+   * marked for isMarked until the next call.
+   */
+  countWord(word: QueryWord, admit: (doc: number) => boolean): number {
+    const { offsets, docs } = this.index;
+    const marks = this.marks;
+    marks.fill(0);
+    let count = 0;
+    for (const term of word.terms) {
+      const end = offsets[term + 1]!;
+      for (let p = offsets[term]!; p < end; p++) {
+        const doc = docs[p]!;
+        const bit = 1 << (doc & 31);
+        if ((marks[doc >>> 5]! & bit) !== 0) continue;
+        marks[doc >>> 5]! |= bit;
+        if (admit(doc)) count++;
+      }
+    }
+    return count;
+  }
+
+  /** Whether the latest countWord saw `doc`. */
+  isMarked(doc: number): boolean {
+    return (this.marks[doc >>> 5]! & (1 << (doc & 31))) !== 0;
+  }
+
+  /** Calls `visit` once for each document of the latest countWord's word that `admit` accepts. */
+  eachMarked(word: QueryWord, admit: (doc: number) => boolean, visit: (doc: number) => void): void {
+    const { offsets, docs } = this.index;
+    const marks = this.marks;
+    for (const term of word.terms) {
+      const end = offsets[term + 1]!;
+      for (let p = offsets[term]!; p < end; p++) {
+        const doc = docs[p]!;
+        const bit = 1 << (doc & 31);
+        if ((marks[doc >>> 5]! & bit) === 0) continue;
+        // Unmarking makes each document visited once.
+        marks[doc >>> 5]! &= ~bit;
+        if (admit(doc)) visit(doc);
+      }
+    }
+  }
+
+  /**
+   * The `k` best documents `admit` accepts among those holding one word, smallest key first, a document counting
+   * for its best term. Short lists are read whole; the blocks of long lists are read best bound first, and once a
+   * block's bound cannot beat the k-th best so far neither can any block after it: a common word costs its best
+   * blocks rather than its every posting.
+   */
+  topOfWord(word: QueryWord, nameKey: number, admit: (doc: number) => boolean, k: number, ranking: WordRanking): number[] {
+    const { offsets, blockImpacts, blockPopularity, blockScores } = this.index;
+    const top = this.top;
+    top.reset(k);
+    this.offerNamed(word, nameKey, admit, ranking);
+    let scored = 0;
+    let blocks = 0;
+    for (let i = 0; i < word.terms.length; i++) {
+      const term = word.terms[i]!;
+      const first = word.blocks[i]!;
+      if (first < 0) {
+        scored += this.scoreRange(offsets[term]!, offsets[term + 1]!, word.factors[i]!, admit, ranking);
+        continue;
+      }
+      const factor = word.factors[i]!;
+      const start = offsets[term]!;
+      const count = Math.ceil((offsets[term + 1]! - start) / BLOCK_SIZE);
+      if (this.blockBounds.length < blocks + count) this.growBlocks(blocks + count);
+      for (let b = 0; b < count; b++, blocks++) {
+        const block = first + b;
+        this.blockBounds[blocks] = ranking.bound(Math.fround(blockImpacts[block]! * factor), blockPopularity[block]!, factor <= 1 ? blockScores[block]! : Infinity);
+        this.blockTerm[blocks] = i;
+        this.blockFrom[blocks] = start + b * BLOCK_SIZE;
+        this.blockOrder[blocks] = blocks;
+      }
+    }
+    const bounds = this.blockBounds;
+    const order = this.blockOrder.subarray(0, blocks).sort((a, b) => bounds[a]! - bounds[b]!);
+    for (let o = 0; o < blocks; o++) {
+      const at = order[o]!;
+      if (bounds[at]! > top.limit) break;
+      const i = this.blockTerm[at]!;
+      const from = this.blockFrom[at]!;
+      scored += this.scoreRange(from, Math.min(from + BLOCK_SIZE, offsets[word.terms[i]! + 1]!), word.factors[i]!, admit, ranking);
+    }
+    this.scored = scored;
+    return top.sorted();
+  }
+
+  /**
+   * Offers the listings whose name key is the query's (the exact-name bonus) at their best term of the word, so
+   * that block bounds can leave the bonus out: a handful of listings, each looked up in each term's list.
+   */
+  private offerNamed(word: QueryWord, nameKey: number, admit: (doc: number) => boolean, ranking: WordRanking): void {
+    const { nameKeys, nameOrder, offsets, docs, impacts } = this.index;
+    let lo = 0;
+    let hi = nameOrder.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (nameKeys[nameOrder[mid]!]! < nameKey) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let at = lo; at < nameOrder.length && nameKeys[nameOrder[at]!] === nameKey; at++) {
+      const doc = nameOrder[at]!;
+      if (!admit(doc)) continue;
+      let best = -1;
+      word.terms.forEach((term, i) => {
+        let from = offsets[term]!;
+        let to = offsets[term + 1]!;
+        while (from < to) {
+          const mid = (from + to) >>> 1;
+          if (docs[mid]! < doc) from = mid + 1;
+          else to = mid;
+        }
+        if (from < offsets[term + 1]! && docs[from] === doc) best = Math.max(best, Math.fround(impacts[from]! * word.factors[i]!));
+      });
+      if (best >= 0) this.top.offer(doc, ranking.key(doc, best, Infinity));
+    }
+  }
+
+  /** Offers postings from..to of one list to the top; returns how many it read. */
+  private scoreRange(from: number, to: number, factor: number, admit: (doc: number) => boolean, ranking: WordRanking): number {
+    const { docs, impacts } = this.index;
+    const top = this.top;
+    for (let p = from; p < to; p++) {
+      const doc = docs[p]!;
+      if (!admit(doc)) continue;
+      const limit = top.limit;
+      const key = ranking.key(doc, Math.fround(impacts[p]! * factor), limit);
+      if (key < limit) top.offer(doc, key);
+    }
+    return to - from;
+  }
+
+  private growBlocks(size: number): void {
+    const capacity = Math.max(size, 2 * this.blockBounds.length);
+    const grown = <T extends Float64Array | Uint8Array | Uint32Array>(old: T, next: T): T => (next.set(old as never), next);
+    this.blockBounds = grown(this.blockBounds, new Float64Array(capacity));
+    this.blockTerm = grown(this.blockTerm, new Uint8Array(capacity));
+    this.blockFrom = grown(this.blockFrom, new Uint32Array(capacity));
+    this.blockOrder = grown(this.blockOrder, new Uint32Array(capacity));
   }
 
   /**

@@ -1,6 +1,6 @@
 // A set of document numbers with O(1) reset: a stamp per document, cleared by moving to the next generation.
-// Searches mark candidates and filter members in it once per request without clearing an array of the catalog's
-// size each time (keyword candidates in src/search/keyword-search.ts, filter lists in the query engine).
+// Searches mark documents in it once per request without clearing an array of the catalog's size each time
+// (keyword candidates in src/search/keyword-search.ts, the documents a top-k holds in src/search/top-k.ts).
 export class StampSet {
   private readonly stamps: Uint32Array;
   private generation = 0;
@@ -22,6 +22,10 @@ export class StampSet {
   }
   has(doc: number): boolean {
     return this.stamps[doc] === this.generation;
+  }
+  /** Removes `doc` (generations start at 1, so stamp 0 is never in). */
+  delete(doc: number): void {
+    this.stamps[doc] = 0;
   }
   /** Adds `doc`; false when it was already in. */
   mark(doc: number): boolean {

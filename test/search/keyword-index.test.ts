@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { KeywordIndexBuilder, type SearchableListing } from '../../src/search/index-builder.ts';
 import { readKeywordIndex, writeKeywordIndex } from '../../src/search/index-file.ts';
-import { KeywordSearcher, PREFIX_MAX_TERMS, RESOLVED_CACHE_SIZE } from '../../src/search/keyword-search.ts';
+import { KeywordSearcher, PREFIX_MAX_TERMS, RESOLVED_CACHE_SIZE, type WordRanking } from '../../src/search/keyword-search.ts';
+import { BLOCK_SIZE } from '../../src/search/index-file.ts';
+import { relevanceScore } from '../../src/domain/ranking.ts';
 import { indexTerms } from '../../src/search/tokenizer.ts';
 import { sampleRecords } from '../support/fixtures.ts';
 
@@ -40,7 +42,8 @@ describe('keyword index file', () => {
     const read = readKeywordIndex(dir);
     expect(read.count).toBe(records.length);
     expect(read.terms).toEqual(built.terms);
-    for (const name of ['offsets', 'docs', 'impacts', 'fields', 'nameKeys'] as const) expect(Array.from(read[name])).toEqual(Array.from(built[name]));
+    const arrays = ['offsets', 'docs', 'impacts', 'fields', 'nameKeys', 'nameOrder', 'blockTerms', 'blockStarts', 'blockImpacts', 'blockPopularity', 'blockScores'] as const;
+    for (const name of arrays) expect(Array.from(read[name])).toEqual(Array.from(built[name]));
   });
 
   it('has, for every term, the listings whose text yields it, ascending', () => {
@@ -176,5 +179,73 @@ describe('resolved queries', () => {
     expect(again).toEqual(first);
     // A remembered resolution answers as a fresh one does.
     expect(matches(s, 'postg database')).toEqual(matches(fresh, 'postg database'));
+  });
+});
+
+describe('block maxima and the top of one word', () => {
+  // 3,000 listings hold "widget"; a third also hold "widgets" (a prefix completion). Popularity falls with the
+  // document number, as the build orders documents by installs, with a popular listing now and then further on.
+  // Two unpopular listings late in the lists are named "widget": the ranking below gives an exact name a bonus
+  // that outweighs any popularity, which no block bound holds (the searcher offers them first).
+  const count = 3000;
+  const popularity = Float32Array.from({ length: count }, (_, doc) => (doc % 500 === 499 ? 0.9 : 0.8 * (1 - doc / count)));
+  const builder = new KeywordIndexBuilder();
+  for (let doc = 0; doc < count; doc++) {
+    const name = doc === 2300 || doc === 2990 ? 'Widget' : doc % 7 === 0 ? `widget-${doc}` : `tool-${doc}`;
+    const description = `${doc % 3 === 0 ? 'widgets and ' : ''}${'a widget '.repeat(1 + (doc % 4))}for case ${doc}`;
+    builder.add(listing(name, description));
+  }
+  const index = builder.finish(popularity);
+  const searcher = new KeywordSearcher(index);
+  const { nameKey } = searcher.resolve('widget');
+  const keyOf = (relevance: number, doc: number) => Math.round(-relevance * 1000) * 2 ** 22 + doc;
+  const ranking: WordRanking = {
+    key: (doc, impact) => keyOf(relevanceScore(impact, false, 0, popularity[doc]!) + (index.nameKeys[doc] === nameKey ? 100 : 0), doc),
+    bound: (impact, prior, score) => keyOf(Math.min(relevanceScore(impact, false, 0, prior), score) + 1e-4, 0),
+  };
+
+  it('bound every posting of every block of every long list', () => {
+    let blocks = 0;
+    index.blockTerms.forEach((term, i) => {
+      const start = index.offsets[term]!;
+      const end = index.offsets[term + 1]!;
+      expect(index.blockStarts[i + 1]! - index.blockStarts[i]!).toBe(Math.ceil((end - start) / BLOCK_SIZE));
+      for (let p = start; p < end; p++) {
+        const block = index.blockStarts[i]! + Math.floor((p - start) / BLOCK_SIZE);
+        const prior = popularity[index.docs[p]!]!;
+        expect(index.blockImpacts[block]).toBeGreaterThanOrEqual(index.impacts[p]!);
+        expect(index.blockPopularity[block]).toBeGreaterThanOrEqual(prior);
+        expect(index.blockScores[block]! + 1e-4).toBeGreaterThanOrEqual(relevanceScore(index.impacts[p]!, false, 0, prior));
+        blocks++;
+      }
+    });
+    expect(blocks).toBeGreaterThan(count);
+    // Short lists have no blocks: every listing's own number is a term shorter than a block.
+    expect(index.blockTerms.length).toBeLessThan(10);
+  });
+
+  it('keeps the k best matches of a word and its completions, each once, reading only the blocks that can reach them', () => {
+    const word = searcher.resolve('widget').words[0]!;
+    expect(word.terms.length).toBeGreaterThan(1);
+    // Brute force: every posting of every term, a listing counted at its best term.
+    const best = new Map<number, number>();
+    word.terms.forEach((term, i) => {
+      for (let p = index.offsets[term]!; p < index.offsets[term + 1]!; p++) {
+        const key = ranking.key(index.docs[p]!, Math.fround(index.impacts[p]! * word.factors[i]!), Infinity);
+        best.set(index.docs[p]!, Math.min(best.get(index.docs[p]!) ?? Infinity, key));
+      }
+    });
+    const expected = [...best].sort((a, b) => a[1] - b[1]).map(([doc]) => doc);
+    const odd = (doc: number) => doc % 2 === 1;
+    expect(expected.slice(0, 2)).toEqual([2300, 2990]);
+    for (const k of [1, 10, 21, 200]) {
+      expect(searcher.topOfWord(word, nameKey, () => true, k, ranking), `k=${k}`).toEqual(expected.slice(0, k));
+      expect(searcher.scored, `k=${k}`).toBeLessThan(word.cost);
+      expect(searcher.topOfWord(word, nameKey, odd, k, ranking), `odd, k=${k}`).toEqual(expected.filter(odd).slice(0, k));
+    }
+    // A first page reads a small share of the lists.
+    searcher.topOfWord(word, nameKey, () => true, 21, ranking);
+    expect(searcher.scored).toBeLessThan(word.cost / 3);
+    expect(searcher.countWord(word, odd)).toBe(expected.filter(odd).length);
   });
 });
