@@ -1,7 +1,7 @@
 // `node bench/keyword-build.ts DATA_DIR [EXPORT]`: a build of the index stage alone (listings, columns, keyword
 // index; no site, shards or embeddings), which is all a keyword search needs. The long-tail rows use it for
 // catalogs without a full build: at 1M listings it took 223 s (4.2 GB peak); at 100k it is a tenth of a full build.
-// Without EXPORT it builds from the catalog DATA_DIR already holds: at once when the code and data are those of
+// Without EXPORT it builds from the catalog DATA_DIR already holds (135 s at 1M): at once when the code and data are those of
 // its current build, else the index stage again (a new index format needs it) without ingesting anew.
 import { resolve } from 'node:path';
 import { INDEX_STAGE, runBuild } from '../build/pipeline.ts';

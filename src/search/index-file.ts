@@ -5,7 +5,7 @@
 // Posting list t is docs/impacts/fields[offsets[t] .. offsets[t + 1]), documents ascending. A list longer than
 // BLOCK_SIZE also has block maxima: blockTerms[i] is such a term (ascending), its blocks are
 // blockStarts[i] .. blockStarts[i + 1], and block j covers postings offsets[t] + j·BLOCK_SIZE onwards.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TermTable } from './term-table.ts';
 
@@ -70,6 +70,12 @@ export function writeKeywordIndex(dir: string, index: KeywordIndexData): void {
   writeFileSync(join(dir, 'postings.bin'), buffer);
   const layout: Layout = { format: KEYWORD_INDEX_FORMAT, count: index.count, terms: index.terms.length, arrays };
   writeFileSync(join(dir, 'index.json'), JSON.stringify(layout));
+}
+
+/** Whether `dir` holds a keyword index this code reads (one written in KEYWORD_INDEX_FORMAT). */
+export function isCurrentKeywordIndex(dir: string): boolean {
+  const path = join(dir, 'index.json');
+  return existsSync(path) && (JSON.parse(readFileSync(path, 'utf8')) as Layout).format === KEYWORD_INDEX_FORMAT;
 }
 
 export function readKeywordIndex(dir: string): KeywordIndexData {
