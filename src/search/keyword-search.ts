@@ -44,18 +44,37 @@ export interface QueryWord {
   readonly blocks: readonly number[];
 }
 
-/** How one word's matches rank: a document's key (smaller ranks first) and the smallest key a block can hold. */
+/**
+ * How one word's matches rank: a document's key (smaller ranks first) and the smallest key a block can hold.
+ * `nameBonus` says whether a bound must allow for the exact-name bonus: not once topOfWord has offered the listings
+ * named as the query, which it does unless there are more than NAMED_MAX of them.
+ */
 export interface WordRanking {
   /** The document's key, or any key at or above `limit` when it cannot be below it (so it may skip reading more). */
-  key(doc: number, impact: number, limit: number): number;
+  key(doc: number, impact: number, limit: number, nameBonus: boolean): number;
   /**
    * A key no document of a block can be below, from the block's maxima: of its impacts (times the term's
    * factor), of its popularity priors, and of its impact-plus-popularity scores (Infinity when the factor is
-   * above 1 and that maximum bounds nothing). It leaves out the exact-name bonus: topOfWord offers the listings
-   * named as the query first, so the bound need only hold for the others.
+   * above 1 and that maximum bounds nothing).
    */
-  bound(impact: number, popularity: number, score: number): number;
+  bound(impact: number, popularity: number, score: number, nameBonus: boolean): number;
 }
+
+/**
+ * A word is common, and countWord keeps its documents as bits, when it has at least 1/WORD_BITS_SHARE as many
+ * postings as the catalog has listings: intersecting bits then reads less than its lists. At 1M listings,
+ * counting "mcp" (606,847 postings over its 64 terms) took 2-3 ms a search; as bits, well under one.
+ */
+export const WORD_BITS_SHARE = 16;
+/** Common words kept as bits: 125 KB each at 1M listings. */
+export const WORD_BITS_CACHED = 32;
+
+/**
+ * Listings named as a one-word query that topOfWord offers before reading any block, so that block bounds can
+ * leave out the exact-name bonus (which halved the postings a search reads at 1M). Past this many (a scaled
+ * catalog of 1M has 19,872 listings named "mcp"; the real one 101), looking each up costs more than it saves.
+ */
+export const NAMED_MAX = 256;
 
 export interface ResolvedQuery {
   readonly words: readonly QueryWord[];
@@ -88,6 +107,8 @@ export class KeywordSearcher {
   /** One bit per document: the matches of a one-word query, for counting them once and testing membership. */
   private readonly marks: Uint32Array;
   private readonly top: TopDocs;
+  /** Common words' documents as bits (see countWord). */
+  private readonly commonWords = new LRUCache<string, Uint32Array>({ max: WORD_BITS_CACHED });
   /** Postings the latest topOfWord scored (the rest were in skipped blocks). */
   scored = 0;
   /** topOfWord's blocks of one query: bound, term (index in the word), first posting, and the reading order. */
@@ -196,11 +217,20 @@ export class KeywordSearcher {
 
   /**
    * The documents `admit` accepts among those holding one word (any of its terms), each counted once; they stay
-   * marked for isMarked until the next call.
+   * marked for isMarked until the next call. `filterBits`, when given, makes the same filter as bits (null: no
+   * filter; undefined: not expressible so): a common word then keeps its documents as bits (WORD_BITS_CACHED
+   * most recent) and is counted by intersecting them, without reading its lists again.
    */
-  countWord(word: QueryWord, admit: (doc: number) => boolean): number {
+  countWord(word: QueryWord, admit: (doc: number) => boolean, filterBits?: () => Uint32Array | null | undefined): number {
     const { offsets, docs } = this.index;
     const marks = this.marks;
+    const admitted = filterBits && word.cost >= this.index.count / WORD_BITS_SHARE ? filterBits() : undefined;
+    if (admitted !== undefined) {
+      marks.set(this.wordBits(word));
+      let count = 0;
+      for (let i = 0; i < marks.length; i++) count += bitCount(admitted ? marks[i]! & admitted[i]! : marks[i]!);
+      return count;
+    }
     marks.fill(0);
     let count = 0;
     for (const term of word.terms) {
@@ -214,6 +244,21 @@ export class KeywordSearcher {
       }
     }
     return count;
+  }
+
+  /** The documents of a word's terms as bits, made once while it stays among the most recently used. */
+  private wordBits(word: QueryWord): Uint32Array {
+    const key = word.terms.join(' ');
+    let bits = this.commonWords.get(key);
+    if (!bits) {
+      const { offsets, docs } = this.index;
+      bits = new Uint32Array(this.marks.length);
+      for (const term of word.terms) {
+        for (let p = offsets[term]!; p < offsets[term + 1]!; p++) bits[docs[p]! >>> 5]! |= 1 << (docs[p]! & 31);
+      }
+      this.commonWords.set(key, bits);
+    }
+    return bits;
   }
 
   /** Whether the latest countWord saw `doc`. */
@@ -248,14 +293,14 @@ export class KeywordSearcher {
     const { offsets, blockImpacts, blockPopularity, blockScores } = this.index;
     const top = this.top;
     top.reset(k);
-    this.offerNamed(word, nameKey, admit, ranking);
+    const nameBonus = !this.offerNamed(word, nameKey, admit, ranking);
     let scored = 0;
     let blocks = 0;
     for (let i = 0; i < word.terms.length; i++) {
       const term = word.terms[i]!;
       const first = word.blocks[i]!;
       if (first < 0) {
-        scored += this.scoreRange(offsets[term]!, offsets[term + 1]!, word.factors[i]!, admit, ranking);
+        scored += this.scoreRange(offsets[term]!, offsets[term + 1]!, word.factors[i]!, admit, ranking, nameBonus);
         continue;
       }
       const factor = word.factors[i]!;
@@ -264,20 +309,25 @@ export class KeywordSearcher {
       if (this.blockBounds.length < blocks + count) this.growBlocks(blocks + count);
       for (let b = 0; b < count; b++, blocks++) {
         const block = first + b;
-        this.blockBounds[blocks] = ranking.bound(Math.fround(blockImpacts[block]! * factor), blockPopularity[block]!, factor <= 1 ? blockScores[block]! : Infinity);
+        this.blockBounds[blocks] = ranking.bound(Math.fround(blockImpacts[block]! * factor), blockPopularity[block]!, factor <= 1 ? blockScores[block]! : Infinity, nameBonus);
         this.blockTerm[blocks] = i;
         this.blockFrom[blocks] = start + b * BLOCK_SIZE;
         this.blockOrder[blocks] = blocks;
       }
     }
+    // Best bound first, taken off a heap: a common word has thousands of blocks and reads a few dozen of them,
+    // so ordering them all (a sort) cost more than reading them.
     const bounds = this.blockBounds;
-    const order = this.blockOrder.subarray(0, blocks).sort((a, b) => bounds[a]! - bounds[b]!);
-    for (let o = 0; o < blocks; o++) {
-      const at = order[o]!;
+    const heap = this.blockOrder;
+    for (let at = (blocks >> 1) - 1; at >= 0; at--) siftDownBy(heap, blocks, at, bounds);
+    for (let size = blocks; size > 0; ) {
+      const at = heap[0]!;
       if (bounds[at]! > top.limit) break;
+      heap[0] = heap[--size]!;
+      siftDownBy(heap, size, 0, bounds);
       const i = this.blockTerm[at]!;
       const from = this.blockFrom[at]!;
-      scored += this.scoreRange(from, Math.min(from + BLOCK_SIZE, offsets[word.terms[i]! + 1]!), word.factors[i]!, admit, ranking);
+      scored += this.scoreRange(from, Math.min(from + BLOCK_SIZE, offsets[word.terms[i]! + 1]!), word.factors[i]!, admit, ranking, nameBonus);
     }
     this.scored = scored;
     return top.sorted();
@@ -285,44 +335,71 @@ export class KeywordSearcher {
 
   /**
    * Offers the listings whose name key is the query's (the exact-name bonus) at their best term of the word, so
-   * that block bounds can leave the bonus out: a handful of listings, each looked up in each term's list.
+   * that block bounds can leave the bonus out; false when there are more than NAMED_MAX (none offered). Each is
+   * looked up in the word's lists by binary search, the lists whose best impact could still raise its score only.
    */
-  private offerNamed(word: QueryWord, nameKey: number, admit: (doc: number) => boolean, ranking: WordRanking): void {
+  private offerNamed(word: QueryWord, nameKey: number, admit: (doc: number) => boolean, ranking: WordRanking): boolean {
     const { nameKeys, nameOrder, offsets, docs, impacts } = this.index;
-    let lo = 0;
-    let hi = nameOrder.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (nameKeys[nameOrder[mid]!]! < nameKey) lo = mid + 1;
-      else hi = mid;
-    }
-    for (let at = lo; at < nameOrder.length && nameKeys[nameOrder[at]!] === nameKey; at++) {
+    const first = (key: number) => {
+      let lo = 0;
+      let hi = nameOrder.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (nameKeys[nameOrder[mid]!]! < key) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    };
+    const from = first(nameKey);
+    const to = nameKey === 0xffffffff ? nameOrder.length : first(nameKey + 1);
+    if (to - from > NAMED_MAX) return false;
+    if (to === from) return true;
+    // The word's lists by their best possible share (largest impact times the term's factor), best first.
+    const best = word.terms.map((term, i) => ({ term, factor: word.factors[i]!, max: Math.fround(this.maxImpact(term) * word.factors[i]!) }));
+    best.sort((a, b) => b.max - a.max);
+    for (let at = from; at < to; at++) {
       const doc = nameOrder[at]!;
       if (!admit(doc)) continue;
-      let best = -1;
-      word.terms.forEach((term, i) => {
-        let from = offsets[term]!;
-        let to = offsets[term + 1]!;
-        while (from < to) {
-          const mid = (from + to) >>> 1;
-          if (docs[mid]! < doc) from = mid + 1;
-          else to = mid;
+      let impact = -1;
+      for (const { term, factor, max } of best) {
+        if (max <= impact) break;
+        let lo = offsets[term]!;
+        let hi = offsets[term + 1]!;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (docs[mid]! < doc) lo = mid + 1;
+          else hi = mid;
         }
-        if (from < offsets[term + 1]! && docs[from] === doc) best = Math.max(best, Math.fround(impacts[from]! * word.factors[i]!));
-      });
-      if (best >= 0) this.top.offer(doc, ranking.key(doc, best, Infinity));
+        if (lo < offsets[term + 1]! && docs[lo] === doc) impact = Math.max(impact, Math.fround(impacts[lo]! * factor));
+      }
+      if (impact >= 0) this.top.offer(doc, ranking.key(doc, impact, Infinity, false));
     }
+    return true;
+  }
+
+  /** The largest impact in a term's list: from its block maxima when it has them. */
+  private maxImpact(term: number): number {
+    const { offsets, impacts, blockImpacts } = this.index;
+    const first = this.firstBlock(term);
+    let max = 0;
+    if (first >= 0) {
+      const end = first + Math.ceil((offsets[term + 1]! - offsets[term]!) / BLOCK_SIZE);
+      for (let b = first; b < end; b++) max = Math.max(max, blockImpacts[b]!);
+    } else {
+      for (let p = offsets[term]!; p < offsets[term + 1]!; p++) max = Math.max(max, impacts[p]!);
+    }
+    return max;
   }
 
   /** Offers postings from..to of one list to the top; returns how many it read. */
-  private scoreRange(from: number, to: number, factor: number, admit: (doc: number) => boolean, ranking: WordRanking): number {
+  private scoreRange(from: number, to: number, factor: number, admit: (doc: number) => boolean, ranking: WordRanking, nameBonus: boolean): number {
     const { docs, impacts } = this.index;
     const top = this.top;
     for (let p = from; p < to; p++) {
       const doc = docs[p]!;
       if (!admit(doc)) continue;
       const limit = top.limit;
-      const key = ranking.key(doc, Math.fround(impacts[p]! * factor), limit);
+      const key = ranking.key(doc, Math.fround(impacts[p]! * factor), limit, nameBonus);
       if (key < limit) top.offer(doc, key);
     }
     return to - from;
@@ -457,4 +534,27 @@ export class KeywordSearcher {
       }
     }
   }
+}
+
+/** Restores a min-heap of indices ordered by `keys` below position `at`. */
+function siftDownBy(heap: Uint32Array, size: number, from: number, keys: Float64Array): void {
+  let at = from;
+  const item = heap[at]!;
+  const key = keys[item]!;
+  for (;;) {
+    let child = 2 * at + 1;
+    if (child >= size) break;
+    if (child + 1 < size && keys[heap[child + 1]!]! < keys[heap[child]!]!) child++;
+    if (keys[heap[child]!]! >= key) break;
+    heap[at] = heap[child]!;
+    at = child;
+  }
+  heap[at] = item;
+}
+
+/** Set bits of a 32-bit word. */
+function bitCount(word: number): number {
+  let v = word - ((word >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
 }

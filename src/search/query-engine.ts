@@ -2,7 +2,7 @@
 // matches, typed arrays filter and order them. Everything here is synchronous and reuses scratch buffers, so a
 // request never allocates per-listing objects; the shim is single-threaded, so the scratch state cannot be shared mid-query.
 import { typeCode } from '../domain/listing-types.ts';
-import { partialMatchScore, relevanceScore, type SortKey } from '../domain/ranking.ts';
+import { EXACT_NAME_BONUS, partialMatchScore, relevanceScore, type SortKey } from '../domain/ranking.ts';
 import { KeywordSearcher, PARTIAL_BELOW, type QueryWord, type WordRanking } from './keyword-search.ts';
 import { LRUCache } from 'lru-cache';
 import type { ListingQuery } from '../domain/listing-query.ts';
@@ -91,20 +91,19 @@ class OneWordRanking implements WordRanking {
     this.ranked = ranked;
   }
 
-  key(doc: number, impact: number, limit: number): number {
+  key(doc: number, impact: number, limit: number, nameBonus: boolean): number {
     const popularity = this.popularity[doc]!;
     // Most postings of a common word cannot reach the page: their name key and id rank (two more reads of
-    // catalog-sized arrays) are not needed. The listings named as the query, which the bound leaves out, were
-    // offered first (KeywordSearcher.topOfWord) at their best key, so skipping them here loses nothing.
-    if (limit !== Infinity && this.bound(impact, popularity, Infinity) > limit) return limit;
+    // catalog-sized arrays) are not needed. Without the name bonus in the bound, the listings named as the query
+    // were offered first (KeywordSearcher.topOfWord) at their best key, so skipping them here loses nothing.
+    if (limit !== Infinity && this.bound(impact, popularity, Infinity, nameBonus) > limit) return limit;
     let relevance = relevanceScore(impact, this.nameKeys[doc] === this.nameKey, 0, popularity);
     if (this.ranked) relevance = partialMatchScore(relevance, 1, 1);
     return relevanceKey(relevance, this.idRank[doc]!);
   }
 
-  bound(impact: number, popularity: number, score: number): number {
-    // No exact-name bonus (see WordRanking.bound).
-    let relevance = Math.min(relevanceScore(impact, false, 0, popularity), score) + BOUND_SLACK;
+  bound(impact: number, popularity: number, score: number, nameBonus: boolean): number {
+    let relevance = Math.min(relevanceScore(impact, nameBonus, 0, popularity), score + (nameBonus ? EXACT_NAME_BONUS : 0)) + BOUND_SLACK;
     if (this.ranked) relevance = partialMatchScore(relevance, 1, 1);
     return relevanceKey(relevance, 0);
   }
@@ -122,6 +121,10 @@ export class QueryEngine {
   private readonly filterBits = new LRUCache<Uint32Array, Uint32Array>({ max: FILTER_BITS_CACHED });
   private readonly byIdRank: Uint32Array;
   private readonly keys: Float64Array;
+  /** Per type code, its listings as bits (made on first use). */
+  private readonly typeSets: (Uint32Array | undefined)[] = [];
+  /** Scratch: the current filter as bits (admittedBits). */
+  private readonly admitted: Uint32Array;
 
   private readonly typeCounts: Uint32Array;
   /** Words of the latest keyword query (0 without one): which candidates matched them all is in the searcher's hits. */
@@ -133,6 +136,7 @@ export class QueryEngine {
     this.searcher = new KeywordSearcher(store.keywords);
     this.byIdRank = new Uint32Array(n);
     this.keys = new Float64Array(n);
+    this.admitted = new Uint32Array(Math.ceil(n / 32));
     const { idRank, type } = store.columns;
     for (let doc = 0; doc < n; doc++) this.byIdRank[idRank[doc]!] = doc;
     // Listings per type code: the total of a type-only filter without a pass over the catalog.
@@ -213,6 +217,40 @@ export class QueryEngine {
     if (lists.some((list) => list.length === 0)) return undefined;
     lists.sort((a, b) => a.length - b.length);
     return { typeMask, lists, since: request.updatedSince ?? 0 };
+  }
+
+  /**
+   * The filter as bits, for counting a common word by intersection: null without a filter, undefined with a date
+   * filter (tested per listing). Made per search from one bitset per type (made once each) and the lists' bits.
+   */
+  private admittedBits(filter: Filter): Uint32Array | null | undefined {
+    if (filter.since > 0) return undefined;
+    if (filter.lists.length === 0 && filter.typeMask === ALL_TYPES) return null;
+    const out = this.admitted;
+    out.fill(filter.typeMask === ALL_TYPES ? 0xffffffff : 0);
+    if (filter.typeMask !== ALL_TYPES) {
+      for (let code = 0; code < 8; code++) {
+        if (((filter.typeMask >> code) & 1) === 0) continue;
+        const bits = this.typeBits(code);
+        for (let i = 0; i < out.length; i++) out[i]! |= bits[i]!;
+      }
+    }
+    for (const list of filter.lists) {
+      const bits = this.bitsOf(list);
+      for (let i = 0; i < out.length; i++) out[i]! &= bits[i]!;
+    }
+    return out;
+  }
+
+  private typeBits(code: number): Uint32Array {
+    let bits = this.typeSets[code];
+    if (!bits) {
+      const { type } = this.store.columns;
+      bits = new Uint32Array(this.admitted.length);
+      for (let doc = 0; doc < this.store.count; doc++) if (type[doc] === code) bits[doc >>> 5]! |= 1 << (doc & 31);
+      this.typeSets[code] = bits;
+    }
+    return bits;
   }
 
   private bitsOf(list: Uint32Array): Uint32Array {
@@ -345,13 +383,13 @@ export class QueryEngine {
       const { offsets } = searcher.index;
       const term = word.terms[0];
       // One term and no filter: the list's length is the count, with no pass over it.
-      const total = word.terms.length === 0 ? 0 : unfiltered && word.terms.length === 1 ? offsets[term! + 1]! - offsets[term!]! : searcher.countWord(word, test);
+      const total = word.terms.length === 0 ? 0 : unfiltered && word.terms.length === 1 ? offsets[term! + 1]! - offsets[term!]! : searcher.countWord(word, test, () => this.admittedBits(filter));
       const { popularity, idRank } = this.store.columns;
       const ranking = new OneWordRanking(popularity, idRank, searcher.index.nameKeys, nameKey, request.match === 'any');
       const docs = total === 0 ? [] : searcher.topOfWord(word, nameKey, test, want, ranking).slice(request.offset);
       return this.page(docs, request, 'relevance', total);
     }
-    const total = searcher.countWord(word, test);
+    const total = searcher.countWord(word, test, () => this.admittedBits(filter));
     const { perm, rank } = this.store.order(request.sort);
     const n = this.store.count;
     const docs: number[] = [];

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { KeywordIndexBuilder, type SearchableListing } from '../../src/search/index-builder.ts';
 import { readKeywordIndex, writeKeywordIndex } from '../../src/search/index-file.ts';
-import { KeywordSearcher, PREFIX_MAX_TERMS, RESOLVED_CACHE_SIZE, type WordRanking } from '../../src/search/keyword-search.ts';
+import { KeywordSearcher, NAMED_MAX, PREFIX_MAX_TERMS, RESOLVED_CACHE_SIZE, type WordRanking } from '../../src/search/keyword-search.ts';
 import { BLOCK_SIZE } from '../../src/search/index-file.ts';
 import { relevanceScore } from '../../src/domain/ranking.ts';
 import { indexTerms } from '../../src/search/tokenizer.ts';
@@ -186,22 +186,37 @@ describe('block maxima and the top of one word', () => {
   // 3,000 listings hold "widget"; a third also hold "widgets" (a prefix completion). Popularity falls with the
   // document number, as the build orders documents by installs, with a popular listing now and then further on.
   // Two unpopular listings late in the lists are named "widget": the ranking below gives an exact name a bonus
-  // that outweighs any popularity, which no block bound holds (the searcher offers them first).
+  // that outweighs any popularity, which no block bound holds (the searcher offers them first). Half the listings
+  // also hold "gadget" and 300 are named "Gadget", more than NAMED_MAX: bounds then carry the bonus instead.
   const count = 3000;
   const popularity = Float32Array.from({ length: count }, (_, doc) => (doc % 500 === 499 ? 0.9 : 0.8 * (1 - doc / count)));
   const builder = new KeywordIndexBuilder();
   for (let doc = 0; doc < count; doc++) {
-    const name = doc === 2300 || doc === 2990 ? 'Widget' : doc % 7 === 0 ? `widget-${doc}` : `tool-${doc}`;
-    const description = `${doc % 3 === 0 ? 'widgets and ' : ''}${'a widget '.repeat(1 + (doc % 4))}for case ${doc}`;
+    const name = doc === 2300 || doc === 2990 ? 'Widget' : doc % 10 === 1 ? 'Gadget' : doc % 7 === 0 ? `widget-${doc}` : `tool-${doc}`;
+    const description = `${doc % 3 === 0 ? 'widgets and ' : ''}${'a widget '.repeat(1 + (doc % 4))}${doc % 2 ? 'a gadget ' : ''}for case ${doc}`;
     builder.add(listing(name, description));
   }
   const index = builder.finish(popularity);
   const searcher = new KeywordSearcher(index);
-  const { nameKey } = searcher.resolve('widget');
   const keyOf = (relevance: number, doc: number) => Math.round(-relevance * 1000) * 2 ** 22 + doc;
-  const ranking: WordRanking = {
+  const rankingFor = (nameKey: number): WordRanking => ({
     key: (doc, impact) => keyOf(relevanceScore(impact, false, 0, popularity[doc]!) + (index.nameKeys[doc] === nameKey ? 100 : 0), doc),
-    bound: (impact, prior, score) => keyOf(Math.min(relevanceScore(impact, false, 0, prior), score) + 1e-4, 0),
+    bound: (impact, prior, score, nameBonus) => keyOf(Math.min(relevanceScore(impact, false, 0, prior), score) + (nameBonus ? 100 : 0) + 1e-4, 0),
+  });
+  const { nameKey } = searcher.resolve('widget');
+  const ranking = rankingFor(nameKey);
+  /** Every posting of every term of the word scored, a listing counted at its best term. */
+  const bruteForce = (q: string): number[] => {
+    const word = searcher.resolve(q).words[0]!;
+    const rank = rankingFor(searcher.resolve(q).nameKey);
+    const best = new Map<number, number>();
+    word.terms.forEach((term, i) => {
+      for (let p = index.offsets[term]!; p < index.offsets[term + 1]!; p++) {
+        const key = rank.key(index.docs[p]!, Math.fround(index.impacts[p]! * word.factors[i]!), Infinity, true);
+        best.set(index.docs[p]!, Math.min(best.get(index.docs[p]!) ?? Infinity, key));
+      }
+    });
+    return [...best].sort((a, b) => a[1] - b[1]).map(([doc]) => doc);
   };
 
   it('bound every posting of every block of every long list', () => {
@@ -227,15 +242,7 @@ describe('block maxima and the top of one word', () => {
   it('keeps the k best matches of a word and its completions, each once, reading only the blocks that can reach them', () => {
     const word = searcher.resolve('widget').words[0]!;
     expect(word.terms.length).toBeGreaterThan(1);
-    // Brute force: every posting of every term, a listing counted at its best term.
-    const best = new Map<number, number>();
-    word.terms.forEach((term, i) => {
-      for (let p = index.offsets[term]!; p < index.offsets[term + 1]!; p++) {
-        const key = ranking.key(index.docs[p]!, Math.fround(index.impacts[p]! * word.factors[i]!), Infinity);
-        best.set(index.docs[p]!, Math.min(best.get(index.docs[p]!) ?? Infinity, key));
-      }
-    });
-    const expected = [...best].sort((a, b) => a[1] - b[1]).map(([doc]) => doc);
+    const expected = bruteForce('widget');
     const odd = (doc: number) => doc % 2 === 1;
     expect(expected.slice(0, 2)).toEqual([2300, 2990]);
     for (const k of [1, 10, 21, 200]) {
@@ -247,5 +254,16 @@ describe('block maxima and the top of one word', () => {
     searcher.topOfWord(word, nameKey, () => true, 21, ranking);
     expect(searcher.scored).toBeLessThan(word.cost / 3);
     expect(searcher.countWord(word, odd)).toBe(expected.filter(odd).length);
+  });
+
+  it('carries the exact-name bonus in its bounds when more than NAMED_MAX listings have the name', () => {
+    const { words, nameKey: gadget } = searcher.resolve('gadget');
+    const expected = bruteForce('gadget');
+    expect(Array.from(index.nameKeys).filter((key) => key === gadget).length).toBeGreaterThan(NAMED_MAX);
+    for (const k of [1, 21, 400]) {
+      expect(searcher.topOfWord(words[0]!, gadget, () => true, k, rankingFor(gadget)), `k=${k}`).toEqual(expected.slice(0, k));
+    }
+    searcher.topOfWord(words[0]!, gadget, () => true, 21, rankingFor(gadget));
+    expect(searcher.scored).toBeLessThan(words[0]!.cost / 2);
   });
 });
