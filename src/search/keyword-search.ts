@@ -68,6 +68,12 @@ export interface WordRanking {
 export const WORD_BITS_SHARE = 16;
 /** Common words kept as bits: 125 KB each at 1M listings. */
 export const WORD_BITS_CACHED = 32;
+/**
+ * A query of several words is answered from their bits (QueryEngine.commonWords) when each has at least
+ * 1/ALL_WORDS_SHARE as many postings as the catalog has listings: intersecting bits then costs less than
+ * matchAll's walk, whose candidates each cost tens of nanoseconds (at 1M, `browser automation` took 12 ms).
+ */
+export const ALL_WORDS_SHARE = 64;
 
 /**
  * Listings named as a one-word query that topOfWord offers before reading any block, so that block bounds can
@@ -107,8 +113,12 @@ export class KeywordSearcher {
   /** One bit per document: the matches of a one-word query, for counting them once and testing membership. */
   private readonly marks: Uint32Array;
   private readonly top: TopDocs;
+  /** Scratch: matchedAll's documents. */
+  private readonly allMarks: Uint32Array;
   /** Common words' documents as bits (see countWord). */
-  private readonly commonWords = new LRUCache<string, Uint32Array>({ max: WORD_BITS_CACHED });
+  private readonly commonWords = new LRUCache<string, Uint32Array>({ max: WORD_BITS_CACHED, dispose: (bits) => this.spareBits.push(bits) });
+  /** Bits of words no longer kept, reused rather than allocated anew (125 KB each at 1M listings). */
+  private readonly spareBits: Uint32Array[] = [];
   /** Postings the latest topOfWord scored (the rest were in skipped blocks). */
   scored = 0;
   /** topOfWord's blocks of one query: bound, term (index in the word), first posting, and the reading order. */
@@ -130,6 +140,7 @@ export class KeywordSearcher {
     this.seen = new StampSet(n);
     this.wordSeen = new StampSet(n);
     this.marks = new Uint32Array(Math.ceil(n / 32));
+    this.allMarks = new Uint32Array(this.marks.length);
     this.top = new TopDocs(n);
   }
 
@@ -246,13 +257,89 @@ export class KeywordSearcher {
     return count;
   }
 
+  /**
+   * The documents holding every word of a query within a filter (`admitted` as bits, null for none), as bits in
+   * a scratch array valid until the next call, and their count. For queries whose every word is common
+   * (see ALL_WORDS_SHARE): their bits are kept (WORD_BITS_CACHED most recent), so a repeated word reads no list.
+   */
+  matchedAll(query: ResolvedQuery, admitted: Uint32Array | null): { bits: Uint32Array; count: number } {
+    const bits = this.allMarks;
+    bits.set(admitted ?? this.wordBits(query.words[0]!));
+    for (const word of query.words) {
+      const other = this.wordBits(word);
+      for (let i = 0; i < bits.length; i++) bits[i]! &= other[i]!;
+    }
+    let count = 0;
+    for (let i = 0; i < bits.length; i++) count += bitCount(bits[i]!);
+    return { bits, count };
+  }
+
+  /**
+   * What a document's score would be after matchAll (the words by cost, each word's best term, accumulated in
+   * float32 exactly as matchAll's add() does, so that keys and ties come out the same), looked up by binary
+   * search; `most[w][k]` is the largest share term k of word w can give, which skips the lists that cannot raise
+   * a word's share. The document must hold every word.
+   */
+  allWordsScore(doc: number, words: readonly QueryWord[], most: readonly (readonly number[])[]): number {
+    const { offsets, docs, impacts } = this.index;
+    let score = 0;
+    for (let w = 0; w < words.length; w++) {
+      const word = words[w]!;
+      let share = -1;
+      for (let k = 0; k < word.terms.length; k++) {
+        if (share >= 0 && most[w]![k]! <= share) continue;
+        const term = word.terms[k]!;
+        let lo = offsets[term]!;
+        const end = offsets[term + 1]!;
+        let hi = end;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (docs[mid]! < doc) lo = mid + 1;
+          else hi = mid;
+        }
+        if (lo === end || docs[lo] !== doc) continue;
+        const impact = impacts[lo]! * word.factors[k]!;
+        if (share < 0) {
+          share = Math.fround(impact);
+          score = Math.fround(score + impact);
+        } else if (impact > share) {
+          score = Math.fround(score + (impact - share));
+          share = Math.fround(impact);
+        }
+      }
+    }
+    return score;
+  }
+
+  /** Adjacent query-word pairs a document has joined in its name (as addPhrases counts them). */
+  phrasesOf(doc: number, pairs: readonly number[]): number {
+    const { offsets, docs, fields } = this.index;
+    let phrases = 0;
+    for (const term of pairs) {
+      let lo = offsets[term]!;
+      let hi = offsets[term + 1]!;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (docs[mid]! < doc) lo = mid + 1;
+        else hi = mid;
+      }
+      if (lo < offsets[term + 1]! && docs[lo] === doc && (fields[lo]! & 1) !== 0) phrases++;
+    }
+    return phrases;
+  }
+
+  /** The largest share each term of a word can give (its list's largest impact times the term's factor). */
+  termShares(word: QueryWord): number[] {
+    return word.terms.map((term, k) => this.maxImpact(term) * word.factors[k]!);
+  }
+
   /** The documents of a word's terms as bits, made once while it stays among the most recently used. */
   private wordBits(word: QueryWord): Uint32Array {
     const key = word.terms.join(' ');
     let bits = this.commonWords.get(key);
     if (!bits) {
       const { offsets, docs } = this.index;
-      bits = new Uint32Array(this.marks.length);
+      bits = this.spareBits.pop()?.fill(0) ?? new Uint32Array(this.marks.length);
       for (const term of word.terms) {
         for (let p = offsets[term]!; p < offsets[term + 1]!; p++) bits[docs[p]! >>> 5]! |= 1 << (docs[p]! & 31);
       }

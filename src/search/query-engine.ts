@@ -2,8 +2,8 @@
 // matches, typed arrays filter and order them. Everything here is synchronous and reuses scratch buffers, so a
 // request never allocates per-listing objects; the shim is single-threaded, so the scratch state cannot be shared mid-query.
 import { typeCode } from '../domain/listing-types.ts';
-import { EXACT_NAME_BONUS, partialMatchScore, relevanceScore, type SortKey } from '../domain/ranking.ts';
-import { KeywordSearcher, PARTIAL_BELOW, type QueryWord, type WordRanking } from './keyword-search.ts';
+import { EXACT_NAME_BONUS, PHRASE_BONUS, partialMatchScore, relevanceScore, type SortKey } from '../domain/ranking.ts';
+import { ALL_WORDS_SHARE, KeywordSearcher, PARTIAL_BELOW, type QueryWord, type ResolvedQuery, type WordRanking } from './keyword-search.ts';
 import { LRUCache } from 'lru-cache';
 import type { ListingQuery } from '../domain/listing-query.ts';
 import type { CatalogStore } from '../artifacts/runtime-store.ts';
@@ -106,6 +106,51 @@ class OneWordRanking implements WordRanking {
     let relevance = Math.min(relevanceScore(impact, nameBonus, 0, popularity), score + (nameBonus ? EXACT_NAME_BONUS : 0)) + BOUND_SLACK;
     if (this.ranked) relevance = partialMatchScore(relevance, 1, 1);
     return relevanceKey(relevance, 0);
+  }
+}
+
+/**
+ * The relevance key of a listing holding every word of a query of several, found through the blocks of its
+ * cheapest word (KeywordSearcher.topOfWord): the key is the one matchAll's scores give; a block's bound adds to
+ * the cheapest word's share the largest the other words can give, and every phrase bonus.
+ */
+class AllWordsRanking implements WordRanking {
+  private readonly searcher: KeywordSearcher;
+  private readonly query: ResolvedQuery;
+  /** The query's words in matchAll's order (by cost), and the largest share each of their terms can give. */
+  private readonly words: readonly QueryWord[];
+  private readonly most: number[][];
+  /** The largest shares of the words after the first, summed, plus every phrase bonus. */
+  private readonly rest: number;
+  private readonly popularity: Float32Array;
+  private readonly idRank: Uint32Array;
+
+  constructor(searcher: KeywordSearcher, query: ResolvedQuery, popularity: Float32Array, idRank: Uint32Array) {
+    this.searcher = searcher;
+    this.query = query;
+    this.words = [...query.words].sort((a, b) => a.cost - b.cost);
+    this.most = this.words.map((word) => searcher.termShares(word));
+    this.rest = this.most.slice(1).reduce((sum, shares) => sum + Math.max(...shares), 0) + PHRASE_BONUS * query.pairs.length;
+    this.popularity = popularity;
+    this.idRank = idRank;
+  }
+
+  /** The word whose lists topOfWord reads: the cheapest. */
+  get driver(): QueryWord {
+    return this.words[0]!;
+  }
+
+  key(doc: number, impact: number, limit: number, nameBonus: boolean): number {
+    const popularity = this.popularity[doc]!;
+    if (limit !== Infinity && this.bound(impact, popularity, Infinity, nameBonus) > limit) return limit;
+    const score = this.searcher.allWordsScore(doc, this.words, this.most);
+    const relevance = relevanceScore(score, this.searcher.index.nameKeys[doc] === this.query.nameKey, this.searcher.phrasesOf(doc, this.query.pairs), popularity);
+    return relevanceKey(relevance, this.idRank[doc]!);
+  }
+
+  bound(impact: number, popularity: number, score: number, nameBonus: boolean): number {
+    const first = Math.min(relevanceScore(impact, nameBonus, 0, popularity), score + (nameBonus ? EXACT_NAME_BONUS : 0));
+    return relevanceKey(first + this.rest + BOUND_SLACK * this.words.length, 0);
   }
 }
 
@@ -338,6 +383,11 @@ export class QueryEngine {
     if (query.words.length === 0) return { docs: [], hasMore: false, total: 0, order };
     const test = this.predicate(filter, false);
     if (query.words.length === 1 && request.offset + request.limit + 1 <= TOP_OF_WORD_MAX) return this.oneWord(request, filter, query.words[0]!, query.nameKey, test);
+    const common = query.words.every((word) => word.cost >= store.count / ALL_WORDS_SHARE);
+    if (common && request.match !== 'any' && request.offset + request.limit + 1 <= TOP_OF_WORD_MAX) {
+      const answer = this.commonWords(request, filter, query);
+      if (answer) return answer;
+    }
     const found = this.searcher.match(query, test, request.match ?? 'all');
     const { score, hits, phrases, index } = this.searcher;
     const { popularity, idRank } = store.columns;
@@ -408,6 +458,46 @@ export class QueryEngine {
       for (let i = request.offset; i < sorted.length; i++) docs.push(perm[sorted[i]!]!);
     }
     return this.page(docs, request, request.sort, total);
+  }
+
+  /**
+   * A query of several words that are all common (each in 1/ALL_WORDS_SHARE of the catalog or more, the costliest
+   * kind to intersect): its full matches are the intersection of the words' kept bits, and only the page is
+   * ranked, through the blocks of the cheapest word as for one word. Undefined when it needs the general path:
+   * a date filter, or fewer than PARTIAL_BELOW full matches (the partial answer).
+   */
+  private commonWords(request: SearchRequest, filter: Filter, query: ResolvedQuery): SearchResult | undefined {
+    const admitted = this.admittedBits(filter);
+    if (admitted === undefined) return undefined;
+    const { bits, count } = this.searcher.matchedAll(query, admitted);
+    if (count < PARTIAL_BELOW) return undefined;
+    const want = request.offset + request.limit + 1;
+    const matched = (doc: number) => ((bits[doc >>> 5]! >>> (doc & 31)) & 1) === 1;
+    if (request.sort) {
+      const { perm, rank } = this.store.order(request.sort);
+      const n = this.store.count;
+      const docs: number[] = [];
+      if ((want * n) / count < bits.length + count) {
+        // Many matches: the page is near the top of the sort order.
+        for (let i = 0, seen = 0; i < n && docs.length <= request.limit; i++) if (matched(perm[i]!) && seen++ >= request.offset) docs.push(perm[i]!);
+      } else {
+        const keys = this.keys;
+        let m = 0;
+        for (let i = 0; i < bits.length; i++) {
+          for (let word = bits[i]!; word !== 0; word &= word - 1) {
+            const doc = i * 32 + (31 - Math.clz32(word & -word));
+            keys[m++] = rank ? rank[doc]! : doc;
+          }
+        }
+        const sorted = smallestK(keys, m, want);
+        for (let i = request.offset; i < sorted.length; i++) docs.push(perm[sorted[i]!]!);
+      }
+      return this.page(docs, request, request.sort, count);
+    }
+    const { popularity, idRank } = this.store.columns;
+    const ranking = new AllWordsRanking(this.searcher, query, popularity, idRank);
+    const docs = this.searcher.topOfWord(ranking.driver, query.nameKey, matched, want, ranking).slice(request.offset);
+    return this.page(docs, request, 'relevance', count);
   }
 
   private page(docs: number[], request: SearchRequest, order: SortKey | 'relevance', total: number): SearchResult {

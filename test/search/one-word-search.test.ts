@@ -89,3 +89,32 @@ describe('one-word keyword search', () => {
     expect(compared).toBeGreaterThan(1500);
   });
 });
+
+describe('several common words', () => {
+  it('page, count and order their full matches exactly as the general path does, under every filter and sort', () => {
+    // Pairs and a triple of the snapshot's commonest words: each in 1/16 of the listings or more, the queries
+    // answered from their kept bits (QueryEngine.commonWords). The general path ranks every match; a page ending
+    // past 1,000 results takes it, so its first 1,000 are the reference.
+    const common = words().slice(0, 6);
+    const queries = [`${common[0]} ${common[1]}`, `${common[2]} ${common[3]}`, `${common[1]} ${common[4]}`, `${common[0]} ${common[5]}`, `${common[0]} ${common[1]} ${common[2]}`];
+    const owner = store.ids[0]!.replace(/^[^:]*:/, '').split('/')[0]!;
+    const filters: Filter[] = [{}, { types: ['skill'] }, { types: ['mcp', 'plugin'] }, { category: 'developer-tools' }, { owner }];
+    let compared = 0;
+    for (const q of queries) {
+      for (const filter of filters) {
+        for (const sort of [undefined, 'installs', 'stars'] as const) {
+          const reference = engine.search({ q, ...filter, sort, offset: 0, limit: 1000 });
+          for (const [offset, limit] of [[0, 20], [20, 50], [200, 20]] as const) {
+            const result = engine.search({ q, ...filter, sort, offset, limit });
+            const label = `${q} ${JSON.stringify(filter)} ${sort ?? 'relevance'} @${offset}`;
+            expect(result.docs, label).toEqual(reference.docs.slice(offset, offset + limit));
+            expect(result.total, label).toBe(reference.total);
+            expect(result.partial, label).toBe(reference.partial);
+            if (reference.total >= 10 && !reference.partial) compared++;
+          }
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(100);
+  });
+});
