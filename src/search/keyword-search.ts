@@ -1,14 +1,15 @@
 // Query execution over the keyword index: resolves query words to terms, intersects (or unites) their
 // posting lists with the caller's filter applied as each document is first seen, and leaves per-document
-// impact sums, matched-word counts and phrase counts in scratch arrays for the caller to rank. Synchronous
-// and allocation-free per document; one searcher per loaded index, used by one thread.
+// impact sums, matched-word counts and phrase counts in scratch arrays for the caller to rank; or, for one word
+// and for several common words, counts the matches as bits and ranks only a page, skipping the blocks of postings
+// that cannot reach it (topOfWord). Synchronous and allocation-free per document; one searcher per loaded index,
+// used by one thread.
 import { LRUCache } from 'lru-cache';
 import { idf, PREFIX_FACTOR } from '../domain/ranking.ts';
-import type { KeywordIndexData } from './index-file.ts';
+import { BLOCK_SIZE, type KeywordIndexData } from './index-file.ts';
 import { hash32, nameKey, normalize, queryTokens, stem, type Token } from './tokenizer.ts';
 import { StampSet } from './stamp-set.ts';
 import { smallestK, TopDocs } from './top-k.ts';
-import { BLOCK_SIZE } from './index-file.ts';
 
 /** Shortest last word that is also matched as a prefix ("postg" → postgres, postgresql). */
 export const PREFIX_MIN_LENGTH = 3;
@@ -69,7 +70,7 @@ export const WORD_BITS_SHARE = 16;
 /** Common words kept as bits: 125 KB each at 1M listings. */
 export const WORD_BITS_CACHED = 32;
 /**
- * A query of several words is answered from their bits (QueryEngine.commonWords) when each has at least
+ * A query of several words is answered from their bits (QueryEngine.allCommonWords) when each has at least
  * 1/ALL_WORDS_SHARE as many postings as the catalog has listings: intersecting bits then costs less than
  * matchAll's walk, whose candidates each cost tens of nanoseconds (at 1M, `browser automation` took 12 ms).
  */
@@ -216,14 +217,8 @@ export class KeywordSearcher {
 
   private firstBlock(term: number): number {
     const { blockTerms, blockStarts } = this.index;
-    let lo = 0;
-    let hi = blockTerms.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (blockTerms[mid]! < term) lo = mid + 1;
-      else hi = mid;
-    }
-    return blockTerms[lo] === term ? blockStarts[lo]! : -1;
+    const at = lowerBound(blockTerms, 0, blockTerms.length, term);
+    return blockTerms[at] === term ? blockStarts[at]! : -1;
   }
 
   /**
@@ -289,14 +284,8 @@ export class KeywordSearcher {
       for (let k = 0; k < word.terms.length; k++) {
         if (share >= 0 && most[w]![k]! <= share) continue;
         const term = word.terms[k]!;
-        let lo = offsets[term]!;
         const end = offsets[term + 1]!;
-        let hi = end;
-        while (lo < hi) {
-          const mid = (lo + hi) >>> 1;
-          if (docs[mid]! < doc) lo = mid + 1;
-          else hi = mid;
-        }
+        const lo = lowerBound(docs, offsets[term]!, end, doc);
         if (lo === end || docs[lo] !== doc) continue;
         const impact = impacts[lo]! * word.factors[k]!;
         if (share < 0) {
@@ -316,13 +305,7 @@ export class KeywordSearcher {
     const { offsets, docs, fields } = this.index;
     let phrases = 0;
     for (const term of pairs) {
-      let lo = offsets[term]!;
-      let hi = offsets[term + 1]!;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (docs[mid]! < doc) lo = mid + 1;
-        else hi = mid;
-      }
+      const lo = lowerBound(docs, offsets[term]!, offsets[term + 1]!, doc);
       if (lo < offsets[term + 1]! && docs[lo] === doc && (fields[lo]! & 1) !== 0) phrases++;
     }
     return phrases;
@@ -374,7 +357,8 @@ export class KeywordSearcher {
    * The `k` best documents `admit` accepts among those holding one word, smallest key first, a document counting
    * for its best term. Short lists are read whole; the blocks of long lists are read best bound first, and once a
    * block's bound cannot beat the k-th best so far neither can any block after it: a common word costs its best
-   * blocks rather than its every posting.
+   * blocks rather than its every posting. A query of several common words comes here too, as its cheapest word,
+   * `admit` its full matches and a ranking that scores every word (QueryEngine).
    */
   topOfWord(word: QueryWord, nameKey: number, admit: (doc: number) => boolean, k: number, ranking: WordRanking): number[] {
     const { offsets, blockImpacts, blockPopularity, blockScores } = this.index;
@@ -450,13 +434,7 @@ export class KeywordSearcher {
       let impact = -1;
       for (const { term, factor, max } of best) {
         if (max <= impact) break;
-        let lo = offsets[term]!;
-        let hi = offsets[term + 1]!;
-        while (lo < hi) {
-          const mid = (lo + hi) >>> 1;
-          if (docs[mid]! < doc) lo = mid + 1;
-          else hi = mid;
-        }
+        const lo = lowerBound(docs, offsets[term]!, offsets[term + 1]!, doc);
         if (lo < offsets[term + 1]! && docs[lo] === doc) impact = Math.max(impact, Math.fround(impacts[lo]! * factor));
       }
       if (impact >= 0) this.top.offer(doc, ranking.key(doc, impact, Infinity, false));
@@ -549,13 +527,7 @@ export class KeywordSearcher {
           for (let c = 0; c < count; c++) {
             const doc = this.candidates[c]!;
             if (this.hits[doc]! < w) continue;
-            let lo = start;
-            let hi = end;
-            while (lo < hi) {
-              const mid = (lo + hi) >>> 1;
-              if (docs[mid]! < doc) lo = mid + 1;
-              else hi = mid;
-            }
+            const lo = lowerBound(docs, start, end, doc);
             if (lo < end && docs[lo] === doc) this.add(doc, impacts[lo]! * factor);
           }
         } else {
@@ -644,4 +616,16 @@ function bitCount(word: number): number {
   let v = word - ((word >>> 1) & 0x55555555);
   v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
   return Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+}
+
+/** The first position in docs[from..to) (ascending) holding `doc` or more. */
+function lowerBound(docs: Uint32Array, from: number, to: number, doc: number): number {
+  let lo = from;
+  let hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (docs[mid]! < doc) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

@@ -66,8 +66,9 @@ const MAX_RELEVANCE = 1e5;
 const RELEVANCE_SCALE = 1e3;
 const ID_SPAN = 2 ** 22;
 /**
- * A one-word query whose page ends within this many results ranks with the searcher's block-skipping top-k
- * (topOfWord); deeper pages rank every match, as a bounded heap that large no longer skips much.
+ * A query of one word, or of several common words, whose page ends within this many results ranks with the
+ * searcher's block-skipping top-k (topOfWord); deeper pages rank every match, as a bounded heap that large no
+ * longer skips much.
  */
 const TOP_OF_WORD_MAX = 1000;
 
@@ -385,7 +386,7 @@ export class QueryEngine {
     if (query.words.length === 1 && request.offset + request.limit + 1 <= TOP_OF_WORD_MAX) return this.oneWord(request, filter, query.words[0]!, query.nameKey, test);
     const common = query.words.every((word) => word.cost >= store.count / ALL_WORDS_SHARE);
     if (common && request.match !== 'any' && request.offset + request.limit + 1 <= TOP_OF_WORD_MAX) {
-      const answer = this.commonWords(request, filter, query);
+      const answer = this.allCommonWords(request, filter, query);
       if (answer) return answer;
     }
     const found = this.searcher.match(query, test, request.match ?? 'all');
@@ -466,7 +467,7 @@ export class QueryEngine {
    * ranked, through the blocks of the cheapest word as for one word. Undefined when it needs the general path:
    * a date filter, or fewer than PARTIAL_BELOW full matches (the partial answer).
    */
-  private commonWords(request: SearchRequest, filter: Filter, query: ResolvedQuery): SearchResult | undefined {
+  private allCommonWords(request: SearchRequest, filter: Filter, query: ResolvedQuery): SearchResult | undefined {
     const admitted = this.admittedBits(filter);
     if (admitted === undefined) return undefined;
     const { bits, count } = this.searcher.matchedAll(query, admitted);

@@ -93,7 +93,7 @@ describe('one-word keyword search', () => {
 describe('several common words', () => {
   it('page, count and order their full matches exactly as the general path does, under every filter and sort', () => {
     // Pairs and a triple of the snapshot's commonest words: each in 1/16 of the listings or more, the queries
-    // answered from their kept bits (QueryEngine.commonWords). The general path ranks every match; a page ending
+    // answered from their kept bits (QueryEngine.allCommonWords). The general path ranks every match; a page ending
     // past 1,000 results takes it, so its first 1,000 are the reference.
     const common = words().slice(0, 6);
     const queries = [`${common[0]} ${common[1]}`, `${common[2]} ${common[3]}`, `${common[1]} ${common[4]}`, `${common[0]} ${common[5]}`, `${common[0]} ${common[1]} ${common[2]}`];
