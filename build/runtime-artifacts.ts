@@ -13,7 +13,8 @@ import { writeKeywordIndex } from '../src/search/index-file.ts';
 import { toStoredListing, type StoredListing } from '../src/domain/listing-view.ts';
 import type { ListingRecord, Category, ListingFile } from '../src/domain/schemas.ts';
 import { addDays, readMeta, type CatalogDb } from './sqlite-store.ts';
-import { KEYWORD_INDEX_DIR, RUNTIME_FILES_DIR, RUNTIME_FORMAT, RUNTIME_GONE_FILE, RUNTIME_IDS_FILE, RUNTIME_LISTINGS_FILE, runtimeFilesPath, type RuntimeManifest } from '../src/artifacts/runtime-manifest.ts';
+import { KEYWORD_INDEX_DIR, RUNTIME_FILES_DIR, RUNTIME_FORMAT, RUNTIME_GONE_FILE, RUNTIME_IDS_FILE, RUNTIME_LISTINGS_FILE, RUNTIME_POSTING_KEYS_FILE, runtimeFilesPath, type RuntimeManifest } from '../src/artifacts/runtime-manifest.ts';
+import { buildSlugTable } from '../src/artifacts/slug-table.ts';
 import type { RuntimeWriter } from './runtime-writer.ts';
 
 /** The numbers of one listing that decide its place in every order. */
@@ -195,18 +196,13 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
   options.onProgress?.(count, count);
 
   // Postings as one Uint32Array; keys sorted so the file is deterministic.
-  const postingIndex: Record<string, [number, number]> = {};
-  let total = 0;
   const keys = [...postings.keys()].sort();
-  for (const key of keys) total += postings.get(key)!.length;
-  const postingData = new Uint32Array(total);
-  let at = 0;
-  for (const key of keys) {
-    const list = postings.get(key)!;
-    postingIndex[key] = [at, list.length];
-    postingData.set(list, at);
-    at += list.length;
-  }
+  const postingStarts = new Uint32Array(keys.length + 1);
+  keys.forEach((key, k) => (postingStarts[k + 1] = postingStarts[k]! + postings.get(key)!.length));
+  const postingData = new Uint32Array(postingStarts[keys.length]!);
+  keys.forEach((key, k) => postingData.set(postings.get(key)!, postingStarts[k]!));
+  const idOffsets = new Uint32Array(count + 1);
+  ids.forEach((id, i) => (idOffsets[i + 1] = idOffsets[i]! + Buffer.byteLength(id) + 1));
 
   const columns = out.columns({
     offsets,
@@ -225,8 +221,12 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
     rankTrending: inverse(permTrending),
     rankSearchTrend: inverse(permSearchTrend),
     postings: postingData,
+    postingStarts,
+    idOffsets,
+    slugTable: buildSlugTable(ids.map((id) => id.slice(id.lastIndexOf('#') + 1))),
   });
   out.write(RUNTIME_IDS_FILE, ids.join('\n'));
+  out.write(RUNTIME_POSTING_KEYS_FILE, keys.join('\n'));
   const current = new Set(ids.map((id) => id.slice(id.lastIndexOf('#') + 1)));
   const gone: Record<string, string> = {};
   // A slug taken again by a listed listing answers as that listing, not as the removed one.
@@ -257,7 +257,6 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
     lastUpdated,
     count,
     columns,
-    postings: postingIndex,
     filesStored,
     stats: { total: count, byType, installs: totalInstalls, installsByType, realMetrics, updatedAt: lastUpdated },
     categories,

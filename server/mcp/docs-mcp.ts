@@ -1,5 +1,6 @@
 // The docs MCP server (discovery at /.well-known/mcp/docs): search_docs, get_doc and list_docs over the site's
-// Markdown docs pages from loadDocs(), read once when the shim starts (the pages ship with the code).
+// Markdown docs pages from loadDocs(), read once, on the docs server's first call (the pages ship with the code; reading
+// and parsing them at start was ~13 ms of the time to the first answer).
 import { BRAND } from '../../src/domain/brand.ts';
 import { DOCS_TOOLS, MCP_DOCS_INSTRUCTIONS, MCP_DOCS_SERVER_NAME, MCP_SERVER_VERSION } from '../../src/domain/agent-surfaces.ts';
 import type { Doc } from '../../src/docs/index.ts';
@@ -42,9 +43,16 @@ function snippet(doc: Doc, terms: string[]): string {
   return (start > 0 ? '…' : '') + text.slice(start, start + SNIPPET_CHARS).trim() + (start + SNIPPET_CHARS < text.length ? '…' : '');
 }
 
-export function docsMcpServer(docs: readonly Doc[], baseUrl: string): McpServer {
+export function docsMcpServer(loadDocs: () => readonly Doc[], baseUrl: string): McpServer {
   const summary = (doc: Doc) => ({ slug: doc.slug, title: doc.title, description: doc.description, url: baseUrl + doc.path });
-  const lowered = docs.map((doc) => ({ doc, title: doc.title.toLowerCase(), description: doc.description.toLowerCase(), body: doc.body.toLowerCase() }));
+  let pages: { docs: readonly Doc[]; lowered: Array<{ doc: Doc; title: string; description: string; body: string }> } | undefined;
+  const read = () => {
+    if (!pages) {
+      const docs = loadDocs();
+      pages = { docs, lowered: docs.map((doc) => ({ doc, title: doc.title.toLowerCase(), description: doc.description.toLowerCase(), body: doc.body.toLowerCase() })) };
+    }
+    return pages;
+  };
 
   return createMcpServer({
     info: { name: MCP_DOCS_SERVER_NAME, title: `${BRAND} docs`, version: MCP_SERVER_VERSION, websiteUrl: `${baseUrl}/docs/` },
@@ -53,7 +61,8 @@ export function docsMcpServer(docs: readonly Doc[], baseUrl: string): McpServer 
     tools: [
       mcpTool(DOCS_TOOLS.search_docs, (input) => {
         const terms = [...new Set(words(input.query))];
-        const scored = lowered
+        const scored = read()
+          .lowered
           .map((page) => ({
             page,
             score: terms.reduce(
@@ -67,11 +76,12 @@ export function docsMcpServer(docs: readonly Doc[], baseUrl: string): McpServer 
         return { query: input.query, results: scored.map(({ page }) => ({ ...summary(page.doc), snippet: snippet(page.doc, terms) })) };
       }),
       mcpTool(DOCS_TOOLS.get_doc, (input) => {
+        const { docs } = read();
         const doc = docs.find((page) => page.slug === input.slug.trim().toLowerCase().replace(/^\/?docs\//, '').replace(/\/$/, ''));
         if (!doc) throw new ToolFailure(`No docs page has the slug '${input.slug}'.`, `Call list_docs for the slugs: ${docs.map((page) => page.slug).join(', ')}.`);
         return { ...summary(doc), markdown: doc.body };
       }),
-      mcpTool(DOCS_TOOLS.list_docs, () => ({ docs: docs.map(summary) })),
+      mcpTool(DOCS_TOOLS.list_docs, () => ({ docs: read().docs.map(summary) })),
     ],
   });
 }

@@ -12,11 +12,12 @@ import type { Services } from '../services.ts';
 
 /** The snapshot's owner table, made on first use from its ids and figure columns. */
 const OWNER_TABLE = snapshotResource('owner-table', (snapshot): OwnerTable => {
-  const { ids, columns } = snapshot.store;
+  const { store } = snapshot;
+  const { columns } = store;
   return ownerTable(
     (function* rows() {
-      for (let doc = 0; doc < ids.length; doc++) {
-        const id = ids[doc]!;
+      for (let doc = 0; doc < store.count; doc++) {
+        const id = store.idOf(doc);
         const repo = id.slice(id.indexOf(':') + 1, id.lastIndexOf('#'));
         yield { repo, type: LISTING_TYPES[columns.type[doc]!]!, installs: columns.installs[doc]!, stars: columns.stars[doc]! };
       }

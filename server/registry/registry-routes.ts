@@ -156,5 +156,5 @@ export function registryHandlers(services: Services): HandlersFor<'registryListS
 }
 
 function isMcp(snapshot: Snapshot, doc: number): boolean {
-  return snapshot.store.ids[doc]!.startsWith('mcp:');
+  return snapshot.store.idOf(doc).startsWith('mcp:');
 }

@@ -34,7 +34,7 @@ export interface AgentStores {
 export function agentHandlers(services: Services, stores: AgentStores): HandlersFor<AgentOperations> {
   const deps: McpHttpDeps = { services, ...stores };
   const catalog = catalogMcpServer(services);
-  const docs = docsMcpServer(loadDocs(), services.config.baseUrl);
+  const docs = docsMcpServer(loadDocs, services.config.baseUrl);
   // GET on a Streamable HTTP endpoint: the built document (discovery JSON, or the MCP hub page at /mcp), or 405 for
   // a client asking for a standalone SSE stream.
   const document = mcpGetHandler(services);

@@ -76,17 +76,13 @@ export function createSearchSignals(options: SearchSignalOptions): SearchSignalC
     appeared(snapshot: Snapshot, docs: readonly number[], offset: number) {
       // Only the first page counts: paging deeper is browsing, not a listing surfacing for a query.
       if (offset !== 0 || closed) return;
-      const { ids } = snapshot.store;
+      const { store } = snapshot;
       const day = utcDay(now());
-      for (const doc of docs) {
-        const id = ids[doc];
-        if (id !== undefined) add(day, id, 'appeared', 1);
-      }
+      for (const doc of docs) if (doc < store.count) add(day, store.idOf(doc), 'appeared', 1);
     },
     opened(snapshot: Snapshot, doc: number) {
       if (closed) return;
-      const id = snapshot.store.ids[doc];
-      if (id !== undefined) add(utcDay(now()), id, 'opened', 1);
+      if (doc < snapshot.store.count) add(utcDay(now()), snapshot.store.idOf(doc), 'opened', 1);
     },
     flush,
     async close() {

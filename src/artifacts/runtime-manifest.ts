@@ -7,15 +7,17 @@ import { z } from 'zod';
 import { CatalogStatsSchema, CategorySchema } from '../domain/schemas.ts';
 import { readColumns, writeColumns, type ColumnKind } from './columns-file.ts';
 
-export const RUNTIME_FORMAT = 3;
+export const RUNTIME_FORMAT = 4;
 /** Folder of the keyword index inside the runtime artifacts. */
 export const KEYWORD_INDEX_DIR = 'search';
 export const RUNTIME_MANIFEST_FILE = 'manifest.json';
 export const RUNTIME_COLUMNS_FILE = 'columns.bin';
 /** One line of listing JSON per document, in document order (the default order: installs desc, id asc). */
 export const RUNTIME_LISTINGS_FILE = 'listings.jsonl';
-/** The listing id of each document, one per line. */
+/** The listing id of each document, one per line (no newline after the last). */
 export const RUNTIME_IDS_FILE = 'ids.txt';
+/** The filter posting keys (c:<category>, o:<owner>), sorted, one per line: key k's list starts at postingStarts[k]. */
+export const RUNTIME_POSTING_KEYS_FILE = 'posting-keys.txt';
 /** Stored files: one JSON ListingFile array per document that has any, named by its document number. */
 export const RUNTIME_FILES_DIR = 'files';
 export const runtimeFilesPath = (doc: number): string => `${RUNTIME_FILES_DIR}/${doc}.json`;
@@ -56,7 +58,14 @@ export const RUNTIME_COLUMNS = {
   rankStars: 'Uint32Array',
   rankTrending: 'Uint32Array',
   rankSearchTrend: 'Uint32Array',
+  /** The filter posting lists, one after another (see RUNTIME_POSTING_KEYS_FILE). */
   postings: 'Uint32Array',
+  /** Where each posting key's list starts in `postings` (and one past the last). */
+  postingStarts: 'Uint32Array',
+  /** Where each document's id starts in ids.txt (and, past the last, its length plus one). */
+  idOffsets: 'Uint32Array',
+  /** Documents by slug (src/artifacts/slug-table.ts). */
+  slugTable: 'Uint32Array',
 } as const satisfies Record<string, ColumnKind>;
 
 type Kinds = typeof RUNTIME_COLUMNS;
@@ -68,28 +77,12 @@ const ColumnLayoutSchema = z.record(
   z.object({ kind: z.enum(['Uint8Array', 'Uint32Array', 'Float32Array', 'Float64Array']), byteOffset: z.number().int().nonnegative(), length: z.number().int().nonnegative() }),
 );
 
-type PostingRanges = Record<string, [offset: number, length: number]>;
-
-/**
- * Filter posting lists as [offset, length] into the postings column, one per type, category and owner (30,000 at
- * 100k listings): checked by a plain loop, which costs a millisecond where a per-entry schema costs ~100 ms of the
- * shim's start-up.
- */
-const PostingRangesSchema = z.custom<PostingRanges>((value) => {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  for (const range of Object.values(value)) {
-    if (!Array.isArray(range) || range.length !== 2 || !Number.isInteger(range[0]) || !Number.isInteger(range[1]) || range[0] < 0 || range[1] < 0) return false;
-  }
-  return true;
-}, 'must map each posting key to [offset, length]');
-
 export const RuntimeManifestSchema = z.object({
   format: z.number().int(),
   snapshotHash: z.string(),
   lastUpdated: z.string(),
   count: z.number().int().nonnegative(),
   columns: ColumnLayoutSchema,
-  postings: PostingRangesSchema,
   filesStored: z.number().int().nonnegative(),
   stats: CatalogStatsSchema,
   categories: z.array(CategorySchema),

@@ -5,7 +5,8 @@ import { closeSync, existsSync, openSync, read, readFileSync, readSync } from 'n
 import { join } from 'node:path';
 import { readKeywordIndex, type KeywordIndexData } from '../search/index-file.ts';
 import type { CatalogStats, Category } from '../domain/schemas.ts';
-import { KEYWORD_INDEX_DIR, readGone, readRuntimeColumns, readRuntimeManifest, type RuntimeColumns, type RuntimeManifest } from './runtime-manifest.ts';
+import { KEYWORD_INDEX_DIR, readGone, readRuntimeColumns, readRuntimeManifest, RUNTIME_IDS_FILE, RUNTIME_POSTING_KEYS_FILE, type RuntimeColumns, type RuntimeManifest } from './runtime-manifest.ts';
+import { findSlug } from './slug-table.ts';
 import type { SortKey } from '../domain/ranking.ts';
 
 export type Columns = RuntimeColumns;
@@ -27,18 +28,23 @@ const RESIDENT_LISTING_BYTES = 40 * 1024 * 1024;
 const FIRST_READ_BYTES = 16 * 1024 * 1024;
 const BACKGROUND_READ_BYTES = 8 * 1024 * 1024;
 
+const NO_DOCS = new Uint32Array(0);
+
 export class CatalogStore {
   readonly dir: string;
   readonly manifest: RuntimeManifest;
   readonly count: number;
   readonly columns: Columns;
-  readonly ids: string[];
   readonly keywords: KeywordIndexData;
   readonly stats: CatalogStats;
   readonly categories: Category[];
   /** Identity order: documents are numbered by installs desc, id asc. */
   readonly identity: Uint32Array;
-  private readonly bySlug: Map<string, number>;
+  /** ids.txt: each document's id at columns.idOffsets (decoded on use: 100,000 strings made at start cost ~20 ms). */
+  private readonly idText: Buffer;
+  /** posting-keys.txt, read at start; made into `postingKeys` (key → index in columns.postingStarts) on the first filter. */
+  private readonly postingKeyText: string;
+  private postingKeys: Map<string, number> | undefined;
   private readonly gone: Map<string, { id: string; lastListed: string }>;
   private readonly fd: number;
   /** The start of listings.jsonl, held in memory: the most-installed listings (see RESIDENT_LISTING_BYTES). */
@@ -59,12 +65,9 @@ export class CatalogStore {
     this.manifest = manifest;
     this.count = manifest.count;
     this.columns = readRuntimeColumns(runtimeDir, manifest.columns);
-    this.ids = readFileSync(join(runtimeDir, 'ids.txt'), 'utf8').split('\n');
-    this.bySlug = new Map();
-    for (let doc = 0; doc < this.ids.length; doc++) {
-      const id = this.ids[doc]!;
-      this.bySlug.set(id.slice(id.lastIndexOf('#') + 1), doc);
-    }
+    this.idText = readFileSync(join(runtimeDir, RUNTIME_IDS_FILE));
+    this.postingKeyText = readFileSync(join(runtimeDir, RUNTIME_POSTING_KEYS_FILE), 'utf8');
+    if (this.count > 0 && this.columns.idOffsets[this.count] !== this.idText.length + 1) throw new Error(`${RUNTIME_IDS_FILE} does not match its offsets; rebuild`);
     this.gone = readGone(runtimeDir);
     this.keywords = readKeywordIndex(join(runtimeDir, KEYWORD_INDEX_DIR));
     if (this.keywords.count !== this.count) throw new Error(`keyword index has ${this.keywords.count} listings, expected ${this.count}; rebuild`);
@@ -130,15 +133,25 @@ export class CatalogStore {
   /** Resolves either id form: a plain slug or the path-style {type}:{owner}/{repo}#{slug}. */
   findDoc(idOrSlug: string): number | undefined {
     const hash = idOrSlug.lastIndexOf('#');
-    if (hash < 0) return this.bySlug.get(idOrSlug) ?? this.bySlug.get(idOrSlug.toLowerCase());
-    const doc = this.bySlug.get(idOrSlug.slice(hash + 1));
+    if (hash < 0) return this.bySlug(idOrSlug) ?? this.bySlug(idOrSlug.toLowerCase());
+    const doc = this.bySlug(idOrSlug.slice(hash + 1));
     if (doc === undefined) return undefined;
-    const id = this.ids[doc]!;
+    const id = this.idOf(doc);
     return id === idOrSlug || id.toLowerCase() === idOrSlug.toLowerCase() ? doc : undefined;
   }
 
+  private bySlug(slug: string): number | undefined {
+    return findSlug(this.columns.slugTable, slug, (doc) => this.slugOf(doc));
+  }
+
+  /** The listing id of a document. */
+  idOf(doc: number): string {
+    const { idOffsets } = this.columns;
+    return this.idText.toString('utf8', idOffsets[doc]!, idOffsets[doc + 1]! - 1);
+  }
+
   slugOf(doc: number): string {
-    const id = this.ids[doc]!;
+    const id = this.idOf(doc);
     return id.slice(id.lastIndexOf('#') + 1);
   }
 
@@ -206,8 +219,12 @@ export class CatalogStore {
   posting(key: string): Uint32Array {
     const cached = this.postingCache.get(key);
     if (cached) return cached;
-    const entry = this.manifest.postings[key];
-    const list = entry ? this.columns.postings.subarray(entry[0], entry[0] + entry[1]) : new Uint32Array(0);
+    this.postingKeys ??= new Map(this.postingKeyText.split('\n').map((name, k) => [name, k]));
+    const k = this.postingKeys.get(key);
+    // Unknown keys come from requests: not cached, so they cannot grow the cache.
+    if (k === undefined) return NO_DOCS;
+    const { postings, postingStarts } = this.columns;
+    const list = postings.subarray(postingStarts[k]!, postingStarts[k + 1]!);
     this.postingCache.set(key, list);
     return list;
   }

@@ -74,3 +74,45 @@ describe('listing bytes', () => {
     again.close();
   });
 });
+
+describe('ids, slugs and filter postings', () => {
+  it('resolves every listing by its id and by its slug, in either case, and nothing else', () => {
+    const store = new CatalogStore(runtime);
+    try {
+      const ids = lines.filter((line) => line).map((line) => (JSON.parse(line) as { id: string }).id);
+      expect(ids).toHaveLength(store.count);
+      ids.forEach((id, doc) => {
+        const slug = id.slice(id.lastIndexOf('#') + 1);
+        expect(store.idOf(doc)).toBe(id);
+        expect(store.slugOf(doc)).toBe(slug);
+        expect(store.findDoc(slug)).toBe(doc);
+        expect(store.findDoc(id)).toBe(doc);
+        expect(store.findDoc(slug.toUpperCase())).toBe(doc);
+      });
+      const [type, rest] = ids[0]!.split(':') as [string, string];
+      expect(store.findDoc(`${type === 'skill' ? 'mcp' : 'skill'}:${rest}`)).toBeUndefined();
+      for (const absent of ['', '#', 'no-such-listing-anywhere', `${ids[0]}-x`]) expect(store.findDoc(absent)).toBeUndefined();
+    } finally {
+      store.close();
+    }
+  });
+
+  it('gives each category and owner its listings, and an empty list for a key it does not know', () => {
+    const store = new CatalogStore(runtime);
+    try {
+      const expected = new Map<string, number[]>();
+      lines.forEach((line, doc) => {
+        if (!line) return;
+        const listing = JSON.parse(line) as { categories: string[]; repo: string; author: string };
+        const keys = new Set([...listing.categories.map((c) => `c:${c}`), `o:${listing.repo.split('/')[0]!.toLowerCase()}`, `o:${listing.author.toLowerCase()}`]);
+        for (const key of keys) expected.set(key, [...(expected.get(key) ?? []), doc]);
+      });
+      expect(expected.size).toBeGreaterThan(10);
+      for (const [key, docs] of expected) expect([...store.posting(key)], key).toEqual(docs);
+      expect(store.posting('o:no-such-owner-anywhere')).toHaveLength(0);
+      expect(store.posting('')).toHaveLength(0);
+    } finally {
+      store.close();
+    }
+  });
+});

@@ -46,7 +46,7 @@ describe('RuntimeWriter', () => {
     const out = writer();
     const none = { skill: 0, marketplace: 0, plugin: 0, mcp: 0, workflow: 0 };
     const stats = { total: 0, byType: none, installs: 0, installsByType: none, realMetrics: none, updatedAt: '2026-01-01T00:00:00Z' };
-    const manifest: RuntimeManifest = { format: RUNTIME_FORMAT, snapshotHash: 'h', lastUpdated: '2026-01-01T00:00:00Z', count: 0, columns: {}, postings: {}, filesStored: 0, stats, categories: [] };
+    const manifest: RuntimeManifest = { format: RUNTIME_FORMAT, snapshotHash: 'h', lastUpdated: '2026-01-01T00:00:00Z', count: 0, columns: {}, filesStored: 0, stats, categories: [] };
     expect(() => out.recordManifest({ ...manifest, count: -1 })).toThrow();
     expect(existsSync(join(out.root, 'manifest.json'))).toBe(false);
     out.recordManifest(manifest);

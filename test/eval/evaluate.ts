@@ -96,7 +96,7 @@ export async function runQuery(snapshot: Snapshot, system: SystemUnderTest, judg
   const types = judged.kind === 'filtered' && judged.type ? [judged.type] : undefined;
   const query: ListingQuery = listingQuery({ limit, types, ...system.query(judged.query) });
   const { result, headers } = await system.search(snapshot, query);
-  return { ids: result.docs.map((doc) => snapshot.store.ids[doc]!), mode: headers['Search-Mode'] ?? 'keyword' };
+  return { ids: result.docs.map((doc) => snapshot.store.idOf(doc)), mode: headers['Search-Mode'] ?? 'keyword' };
 }
 
 export interface Metrics {

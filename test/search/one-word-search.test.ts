@@ -64,7 +64,7 @@ function words(): string[] {
 
 describe('one-word keyword search', () => {
   it('pages, counts and orders matches exactly as ranking every match does, under every filter and sort', () => {
-    const owner = store.ids[0]!.replace(/^[^:]*:/, '').split('/')[0]!;
+    const owner = store.idOf(0).replace(/^[^:]*:/, '').split('/')[0]!;
     const since = [...store.columns.updated].sort((a, b) => a - b)[Math.floor(store.count / 2)]!;
     // Every kind of filter: none, types, a list (category, owner), both, and a date (the only one not counted as bits).
     const filters: Filter[] = [{}, { types: ['skill'] }, { types: ['mcp', 'plugin'] }, { category: 'developer-tools' }, { owner }, { types: ['skill'], category: 'developer-tools' }, { updatedSince: since }];
@@ -97,7 +97,7 @@ describe('several common words', () => {
     // past 1,000 results takes it, so its first 1,000 are the reference.
     const common = words().slice(0, 6);
     const queries = [`${common[0]} ${common[1]}`, `${common[2]} ${common[3]}`, `${common[1]} ${common[4]}`, `${common[0]} ${common[5]}`, `${common[0]} ${common[1]} ${common[2]}`];
-    const owner = store.ids[0]!.replace(/^[^:]*:/, '').split('/')[0]!;
+    const owner = store.idOf(0).replace(/^[^:]*:/, '').split('/')[0]!;
     const filters: Filter[] = [{}, { types: ['skill'] }, { types: ['mcp', 'plugin'] }, { category: 'developer-tools' }, { owner }];
     let compared = 0;
     for (const q of queries) {

@@ -22,7 +22,7 @@ afterAll(() => store.close());
 function bruteForce(sort: SortKey, admit: (doc: number) => boolean = () => true): number[] {
   const docs = Array.from({ length: store.count }, (_, doc) => doc).filter(admit);
   const values = store.columns[sort];
-  return docs.sort((a, b) => values[b]! - values[a]! || (store.ids[a]! < store.ids[b]! ? -1 : 1));
+  return docs.sort((a, b) => values[b]! - values[a]! || (store.idOf(a) < store.idOf(b) ? -1 : 1));
 }
 
 describe('the query engine', () => {

@@ -46,7 +46,7 @@ describe('a build without embeddings', () => {
     const res = await server.fetch(`/api/v1/listings?semantic=${encodeURIComponent(text)}&limit=10`);
     expect(res.status).toBe(200);
     expect(res.headers.get('search-mode')).toBe('keyword-fallback');
-    const expected = keywordListingSearch(snapshot, query({ semantic: text, limit: 10 })).result.docs.map((doc) => snapshot.store.ids[doc]);
+    const expected = keywordListingSearch(snapshot, query({ semantic: text, limit: 10 })).result.docs.map((doc) => snapshot.store.idOf(doc));
     expect(expected.length).toBeGreaterThan(0);
     expect((await json<Page>(res)).items.map((item) => item.id)).toEqual(expected);
   });

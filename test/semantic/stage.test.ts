@@ -132,7 +132,7 @@ describe('the embeddings stage', () => {
       });
       expect(headers['Search-Mode']).toBe('hybrid');
       expect(result.docs.length).toBe(20);
-      for (const doc of result.docs) expect(snapshot.store.ids[doc]!.startsWith('skill:')).toBe(true);
+      for (const doc of result.docs) expect(snapshot.store.idOf(doc).startsWith('skill:')).toBe(true);
     } finally {
       await semantic.close();
       snapshot.store.close();
