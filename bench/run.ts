@@ -10,8 +10,7 @@
 import { join } from 'node:path';
 import { existsSync, rmSync } from 'node:fs';
 import { BENCH_DIR, load, run, scaleExport, serve, table, timedBuild } from './harness.ts';
-import { isCurrentKeywordIndex } from '../src/search/index-file.ts';
-import { KEYWORD_INDEX_DIR } from '../src/artifacts/runtime-manifest.ts';
+import { isCurrentRuntime } from '../src/artifacts/runtime-manifest.ts';
 import { longTailPaths, loadUnique } from './longtail.ts';
 import { semanticSection } from './semantic.ts';
 import { registriesSection } from './registries.ts';
@@ -42,7 +41,7 @@ export const SEARCH_PATHS = [
  * of earlier runs recorded search signals, which would make a rebuild's fingerprint differ every run).
  */
 function servable(dataDir: string): boolean {
-  return isCurrentKeywordIndex(join(dataDir, 'current', 'runtime', KEYWORD_INDEX_DIR));
+  return isCurrentRuntime(join(dataDir, 'current'));
 }
 
 /** The full build of `count` listings; one an older checkout left in another format is built again from its catalog. */

@@ -1,9 +1,11 @@
 // A fresh checkout has no build: its first start builds the configured snapshot by running the build's CLI in a
-// child process with this process's environment (the shim never imports the build; they share only src/).
+// child process with this process's environment (the shim never imports the build; they share only src/). A build
+// an older checkout left in another format is built again the same way.
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { ConfigError, type Config } from '../src/config.ts';
 import { buildDirs, currentBuild } from '../src/artifacts/build-dirs.ts';
+import { isCurrentRuntime } from '../src/artifacts/runtime-manifest.ts';
 
 const BUILD_CLI = resolve(import.meta.dirname, '..', 'build', 'cli.ts');
 
@@ -11,9 +13,14 @@ const BUILD_CLI = resolve(import.meta.dirname, '..', 'build', 'cli.ts');
 export async function currentOrFirstBuild(config: Config): Promise<string> {
   const dirs = buildDirs(config.dataDir);
   const current = currentBuild(dirs);
-  if (current) return current;
+  // Without a build on start, a build in another format is left to loading, which names the fix.
+  if (current && (!config.buildOnStart || isCurrentRuntime(current))) return current;
   if (!config.buildOnStart) throw new ConfigError(`No build in ${config.dataDir}; run npm run build first.`);
-  console.log(`No build in ${config.dataDir}: building from ${config.exportPath} (first start only).`);
+  console.log(
+    current
+      ? `The build in ${config.dataDir} is in an older format: building again from ${config.exportPath}.`
+      : `No build in ${config.dataDir}: building from ${config.exportPath} (first start only).`,
+  );
   const env = { ...process.env, CATALOG_DATA_DIR: config.dataDir, CATALOG_EXPORT: config.exportPath, PUBLIC_BASE_URL: config.baseUrl };
   const code = await new Promise<number | null>((done, fail) => {
     const child = spawn(process.execPath, [BUILD_CLI, 'build'], { env, stdio: 'inherit' });
@@ -21,6 +28,6 @@ export async function currentOrFirstBuild(config: Config): Promise<string> {
     child.once('exit', done);
   });
   const built = currentBuild(dirs);
-  if (code !== 0 || !built) throw new Error(`the first build failed (exit code ${code}); see its output above`);
+  if (code !== 0 || !built) throw new Error(`the build on start failed (exit code ${code}); see its output above`);
   return built;
 }

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { CatalogStatsSchema, CategorySchema } from '../domain/schemas.ts';
 import { readColumns, writeColumns, type ColumnKind } from './columns-file.ts';
+import { isCurrentKeywordIndex } from '../search/index-file.ts';
 
 export const RUNTIME_FORMAT = 4;
 /** Folder of the keyword index inside the runtime artifacts. */
@@ -94,6 +95,13 @@ export function readRuntimeManifest(runtimeDir: string): RuntimeManifest {
   const manifest = RuntimeManifestSchema.parse(JSON.parse(readFileSync(join(runtimeDir, RUNTIME_MANIFEST_FILE), 'utf8')));
   if (manifest.format !== RUNTIME_FORMAT) throw new Error(`runtime artifacts format ${manifest.format}, expected ${RUNTIME_FORMAT}; rebuild`);
   return manifest;
+}
+
+/** Whether a build's runtime artifacts are in the formats this code reads: its manifest and its keyword index. */
+export function isCurrentRuntime(buildDir: string): boolean {
+  const path = join(buildDir, 'runtime', RUNTIME_MANIFEST_FILE);
+  if (!existsSync(path) || (JSON.parse(readFileSync(path, 'utf8')) as { format?: unknown }).format !== RUNTIME_FORMAT) return false;
+  return isCurrentKeywordIndex(join(buildDir, 'runtime', KEYWORD_INDEX_DIR));
 }
 
 export function writeRuntimeColumns(runtimeDir: string, columns: RuntimeColumns): RuntimeManifest['columns'] {
