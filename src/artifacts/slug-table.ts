@@ -28,12 +28,12 @@ export function buildSlugTable(slugs: readonly string[]): Uint32Array {
   return table;
 }
 
-/** The document whose slug `slugOf` gives as `slug`, or undefined. */
-export function findSlug(table: Uint32Array, slug: string, slugOf: (doc: number) => string): number | undefined {
+/** The document of `slug`, or undefined: `isSlug(doc)` tells whether a candidate's slug is `slug`. */
+export function findSlug(table: Uint32Array, slug: string, isSlug: (doc: number) => boolean): number | undefined {
   const mask = table.length - 1;
   for (let slot = slugHash(slug) & mask; table[slot] !== 0; slot = (slot + 1) & mask) {
     const doc = table[slot]! - 1;
-    if (slugOf(doc) === slug) return doc;
+    if (isSlug(doc)) return doc;
   }
   return undefined;
 }

@@ -88,10 +88,13 @@ describe('ids, slugs and filter postings', () => {
         expect(store.findDoc(slug)).toBe(doc);
         expect(store.findDoc(id)).toBe(doc);
         expect(store.findDoc(slug.toUpperCase())).toBe(doc);
+        // The id's type and repo in another case: the slug is found in place, the id compared without case.
+        expect(store.findDoc(id.slice(0, id.lastIndexOf('#')).toUpperCase() + id.slice(id.lastIndexOf('#')))).toBe(doc);
+        if (slug.length > 1) expect(store.findDoc(slug.slice(0, -1)) === doc).toBe(false);
       });
       const [type, rest] = ids[0]!.split(':') as [string, string];
       expect(store.findDoc(`${type === 'skill' ? 'mcp' : 'skill'}:${rest}`)).toBeUndefined();
-      for (const absent of ['', '#', 'no-such-listing-anywhere', `${ids[0]}-x`]) expect(store.findDoc(absent)).toBeUndefined();
+      for (const absent of ['', '#', 'no-such-listing-anywhere', `${ids[0]}-x`, `${ids[0]}\u00e9`, 'ünknown-listing']) expect(store.findDoc(absent)).toBeUndefined();
     } finally {
       store.close();
     }
