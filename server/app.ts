@@ -2,10 +2,11 @@
 // table and the route table from it, and wires the pipeline to node:http. Nothing else constructs shared state.
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { createRequire } from 'node:module';
 import { pino, type Logger } from 'pino';
-import type { Redis, RedisOptions } from 'ioredis';
+import type * as IORedis from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Config } from '../src/config.ts';
+import { lazyModule } from '../src/lazy-module.ts';
 import { createStaffGuard } from './auth/staff-guard.ts';
 import { LiveCatalog, loadSnapshot } from './catalog/snapshot.ts';
 import { inProcessFetch } from './http/in-process.ts';
@@ -45,12 +46,11 @@ export interface AppOptions {
   logger?: Logger;
 }
 
-/**
- * A Redis client for a deployment that names one. ioredis is loaded here rather than imported: its module graph is
- * ~30 ms of a start that does not use it (the quick start, a single shim), and it is CommonJS, so it loads synchronously.
- */
+/** ioredis, for a deployment that names a Redis: its module graph is ~30 ms of a start that does not use it. */
+const ioredis = lazyModule<typeof IORedis>('ioredis', import.meta.url);
+
 function connectRedis(url: string): Redis {
-  const { Redis: Client } = createRequire(import.meta.url)('ioredis') as { Redis: new (url: string, options: RedisOptions) => Redis };
+  const { Redis: Client } = ioredis();
   // No offline queue: when Redis is down, calls fail at once and the stores fall back instead of waiting.
   return new Client(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
 }

@@ -1,8 +1,10 @@
 // Verifies staff Bearer JWTs with jose. The key material is resolved once, when the verifier is built at
-// start, so a bad key file fails the start instead of every request.
+// start, so a bad key file fails the start instead of every request. jose is loaded only when a key is configured.
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createLocalJWKSet, createRemoteJWKSet, errors, jwtVerify, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import type * as Jose from 'jose';
+import type { JSONWebKeySet, JWTPayload, JWTVerifyGetKey } from 'jose';
+import { lazyModule } from '../../src/lazy-module.ts';
 import type { StaffProfile } from '../../src/domain/schemas.ts';
 import { ConfigError, type StaffAuthConfig } from '../../src/config.ts';
 
@@ -20,6 +22,8 @@ const MAX_TOKEN_LENGTH = 8192;
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
 type VerificationKey = KeyObject | Uint8Array | JWTVerifyGetKey;
+
+const jose = lazyModule<typeof Jose>('jose', import.meta.url);
 
 function readSource(variable: string, value: string): string {
   try {
@@ -48,6 +52,7 @@ class KeySourceError extends Error {
 /** An https URL fetched and cached by jose, inline JSON, or the path of a JWKS file. */
 function jwks(value: string): JWTVerifyGetKey {
   if (/^https?:\/\//i.test(value)) {
+    const { createRemoteJWKSet, errors } = jose();
     const remote = createRemoteJWKSet(new URL(value), { timeoutDuration: 5000, cooldownDuration: 30_000, cacheMaxAge: 10 * 60_000 });
     return async (header, token) => {
       try {
@@ -68,7 +73,7 @@ function jwks(value: string): JWTVerifyGetKey {
   }
   if (!set || typeof set !== 'object' || !Array.isArray((set as { keys?: unknown }).keys))
     throw new ConfigError('Invalid configuration: STAFF_JWT_JWKS: not a JWK Set (no "keys" array)');
-  return createLocalJWKSet(set as JSONWebKeySet);
+  return jose().createLocalJWKSet(set as JSONWebKeySet);
 }
 
 function resolveKey(key: StaffAuthConfig['key']): VerificationKey | undefined {
@@ -119,6 +124,7 @@ export function createStaffTokenVerifier(auth: StaffAuthConfig, baseUrl: string)
     async verify(token) {
       if (!key) return { ok: false, reason: 'no staff key is configured' };
       if (token.length > MAX_TOKEN_LENGTH || !COMPACT_JWS.test(token)) return { ok: false, reason: 'not a compact JWS' };
+      const { jwtVerify, errors } = jose();
       let payload: JWTPayload;
       try {
         // Overloads differ by key kind; each branch hands jose the key type it resolves.

@@ -43,26 +43,24 @@ function snippet(doc: Doc, terms: string[]): string {
   return (start > 0 ? '…' : '') + text.slice(start, start + SNIPPET_CHARS).trim() + (start + SNIPPET_CHARS < text.length ? '…' : '');
 }
 
-export function docsMcpServer(loadDocs: () => readonly Doc[], baseUrl: string): McpServer {
+export function docsMcpServer(loadDocs: () => Promise<readonly Doc[]>, baseUrl: string): McpServer {
   const summary = (doc: Doc) => ({ slug: doc.slug, title: doc.title, description: doc.description, url: baseUrl + doc.path });
-  let pages: { docs: readonly Doc[]; lowered: Array<{ doc: Doc; title: string; description: string; body: string }> } | undefined;
-  const read = () => {
-    if (!pages) {
-      const docs = loadDocs();
-      pages = { docs, lowered: docs.map((doc) => ({ doc, title: doc.title.toLowerCase(), description: doc.description.toLowerCase(), body: doc.body.toLowerCase() })) };
-    }
-    return pages;
-  };
+  type Pages = { docs: readonly Doc[]; lowered: Array<{ doc: Doc; title: string; description: string; body: string }> };
+  let pages: Promise<Pages> | undefined;
+  const read = () =>
+    (pages ??= loadDocs().then((docs) => ({
+      docs,
+      lowered: docs.map((doc) => ({ doc, title: doc.title.toLowerCase(), description: doc.description.toLowerCase(), body: doc.body.toLowerCase() })),
+    })));
 
   return createMcpServer({
     info: { name: MCP_DOCS_SERVER_NAME, title: `${BRAND} docs`, version: MCP_SERVER_VERSION, websiteUrl: `${baseUrl}/docs/` },
     instructions: MCP_DOCS_INSTRUCTIONS,
     resources: [],
     tools: [
-      mcpTool(DOCS_TOOLS.search_docs, (input) => {
+      mcpTool(DOCS_TOOLS.search_docs, async (input) => {
         const terms = [...new Set(words(input.query))];
-        const scored = read()
-          .lowered
+        const scored = (await read()).lowered
           .map((page) => ({
             page,
             score: terms.reduce(
@@ -75,13 +73,13 @@ export function docsMcpServer(loadDocs: () => readonly Doc[], baseUrl: string): 
           .sort((a, b) => b.score - a.score || a.page.doc.order - b.page.doc.order);
         return { query: input.query, results: scored.map(({ page }) => ({ ...summary(page.doc), snippet: snippet(page.doc, terms) })) };
       }),
-      mcpTool(DOCS_TOOLS.get_doc, (input) => {
-        const { docs } = read();
+      mcpTool(DOCS_TOOLS.get_doc, async (input) => {
+        const { docs } = await read();
         const doc = docs.find((page) => page.slug === input.slug.trim().toLowerCase().replace(/^\/?docs\//, '').replace(/\/$/, ''));
         if (!doc) throw new ToolFailure(`No docs page has the slug '${input.slug}'.`, `Call list_docs for the slugs: ${docs.map((page) => page.slug).join(', ')}.`);
         return { ...summary(doc), markdown: doc.body };
       }),
-      mcpTool(DOCS_TOOLS.list_docs, () => ({ docs: read().docs.map(summary) })),
+      mcpTool(DOCS_TOOLS.list_docs, async () => ({ docs: (await read()).docs.map(summary) })),
     ],
   });
 }

@@ -1,7 +1,6 @@
 // The agent surfaces of SERVICE.md 4.3: the catalog MCP endpoint (and its /mcp alias and SSE form), the docs MCP
 // endpoint, the A2A agent and /ask. One Idempotency-Key store and one SSE session registry serve them all.
 import { AGENT_PATHS } from '../../src/domain/agent-surfaces.ts';
-import { loadDocs } from '../../src/docs/index.ts';
 import { a2aHandler } from '../a2a/a2a.ts';
 import { askGetHandler, askPostHandler } from '../agents/ask.ts';
 import type { HandlersFor } from '../http/handler.ts';
@@ -34,7 +33,8 @@ export interface AgentStores {
 export function agentHandlers(services: Services, stores: AgentStores): HandlersFor<AgentOperations> {
   const deps: McpHttpDeps = { services, ...stores };
   const catalog = catalogMcpServer(services);
-  const docs = docsMcpServer(loadDocs, services.config.baseUrl);
+  // The docs pages, and yaml for their front matter, are loaded on the docs server's first call, not at start.
+  const docs = docsMcpServer(async () => (await import('../../src/docs/index.ts')).loadDocs(), services.config.baseUrl);
   // GET on a Streamable HTTP endpoint: the built document (discovery JSON, or the MCP hub page at /mcp), or 405 for
   // a client asking for a standalone SSE stream.
   const document = mcpGetHandler(services);

@@ -2,10 +2,14 @@
 // the raw file routes and the MCP skills extension all serve. Built once per snapshot on first use (one pass over
 // the skill listings), so a digest always describes the bytes the same snapshot serves.
 import { createHash } from 'node:crypto';
-import { parse as parseYaml } from 'yaml';
+import type * as Yaml from 'yaml';
+import { lazyModule } from '../../src/lazy-module.ts';
 import { SKILL_DESCRIPTION_MAX, SKILL_NAME_PATTERN } from '../../src/domain/skill-files.ts';
 import type { Listing, ListingFile } from '../../src/domain/schemas.ts';
 import { snapshotResource, type Snapshot } from '../catalog/snapshot.ts';
+
+/** A skill's front matter is read when the skills are first listed, not at start. */
+const yaml = lazyModule<typeof Yaml>('yaml', import.meta.url);
 
 export interface StoredSkillFile {
   path: string;
@@ -52,7 +56,7 @@ export function frontMatter(markdown: string): Record<string, unknown> {
   const match = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/.exec(markdown);
   if (!match) return {};
   try {
-    const parsed: unknown = parseYaml(match[1]!);
+    const parsed: unknown = yaml().parse(match[1]!);
     return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? { ...(parsed as Record<string, unknown>) } : {};
   } catch {
     return {};
