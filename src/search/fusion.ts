@@ -106,18 +106,39 @@ export function vectorCandidates(ready: VectorSources, query: Float32Array, admi
  * every listing in some list (documents are numbered by installs). Ties go to the lower id, as everywhere.
  */
 export function fuse(catalog: RankedCatalog, lists: ReadonlyArray<{ docs: readonly number[]; weight: number }>, popularity = 0): number[] {
-  const scores = new Map<number, number>();
+  const { scores, seen } = scratchOf(catalog);
+  const fused: number[] = [];
   for (const { docs, weight } of lists) {
     for (let i = 0; i < docs.length; i++) {
       const doc = docs[i]!;
-      scores.set(doc, (scores.get(doc) ?? 0) + weight / (RRF_K + i + 1));
+      if (seen[doc] === 0) {
+        seen[doc] = 1;
+        fused.push(doc);
+      }
+      scores[doc]! += weight / (RRF_K + i + 1);
     }
   }
   if (popularity > 0) {
     const scale = POPULARITY_SPAN / Math.max(1, catalog.count);
-    for (const [doc, score] of scores) scores.set(doc, score + popularity / (RRF_K + 1 + doc * scale));
+    for (const doc of fused) scores[doc]! += popularity / (RRF_K + 1 + doc * scale);
   }
   const { idRank } = catalog;
-  // Sorted as [doc, score] pairs: a comparator that looks both scores up in the map was most of the fusion's time.
-  return [...scores].sort((a, b) => b[1] - a[1] || idRank[a[0]]! - idRank[b[0]]!).map(([doc]) => doc);
+  fused.sort((a, b) => scores[b]! - scores[a]! || idRank[a]! - idRank[b]!);
+  for (const doc of fused) {
+    scores[doc] = 0;
+    seen[doc] = 0;
+  }
+  return fused;
+}
+
+/**
+ * Per catalog, a score and a seen mark per listing, all zero between calls: fusion adds into them and clears what it
+ * touched. A Map of the few hundred candidates and a sort of [doc, score] pairs cost more than these lookups.
+ */
+const scratch = new WeakMap<ArrayLike<number>, { scores: Float64Array; seen: Uint8Array }>();
+
+function scratchOf(catalog: RankedCatalog): { scores: Float64Array; seen: Uint8Array } {
+  let arrays = scratch.get(catalog.idRank);
+  if (!arrays || arrays.scores.length < catalog.count) scratch.set(catalog.idRank, (arrays = { scores: new Float64Array(catalog.count), seen: new Uint8Array(catalog.count) }));
+  return arrays;
 }

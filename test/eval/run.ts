@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util';
 import { EMBEDDINGS_STAGE } from '../../build/embeddings/embeddings-stage.ts';
 import { buildDirs, currentBuild, INDEX_STAGE, runBuild } from '../../build/pipeline.ts';
 import { loadSnapshot } from '../../server/catalog/snapshot.ts';
+import { isCurrentRuntime } from '../../src/artifacts/runtime-manifest.ts';
 import { DEFAULT_ENCODER_DIR, STATIC_ENCODER_MANIFEST } from '../../src/embeddings/static-encoder.ts';
 import { SemanticIndex } from '../../server/search/semantic-index.ts';
 import { evaluate, judgedSets, runQuery, systems, CUTOFF, DEV_SET } from './evaluate.ts';
@@ -42,12 +43,12 @@ async function evalBuild(): Promise<string> {
   const exportPath = resolve(import.meta.dirname, '../../data/listings.jsonl');
   const dataDir = join(tmpdir(), 'catalog-eval');
   const { size, mtimeMs } = statSync(exportPath);
-  // A new default encoder (or a configured model) makes a new build.
+  // A new default encoder (or a configured model) makes a new build, as does a build this code cannot read.
   const encoder = readFileSync(join(DEFAULT_ENCODER_DIR, STATIC_ENCODER_MANIFEST), 'utf8');
   const stamp = `${size}-${mtimeMs}-${createHash('sha256').update(encoder).update(process.env.CATALOG_EMBEDDING_MODEL_DIR ?? '').digest('hex')}`;
   const stampPath = join(dataDir, 'export.stamp');
   const existing = currentBuild(buildDirs(dataDir));
-  if (existing && existsSync(stampPath) && readFileSync(stampPath, 'utf8') === stamp && existsSync(join(existing, 'runtime', 'embeddings'))) return existing;
+  if (existing && isCurrentRuntime(existing) && existsSync(stampPath) && readFileSync(stampPath, 'utf8') === stamp && existsSync(join(existing, 'runtime', 'embeddings'))) return existing;
   console.error(`building ${exportPath} into ${dataDir} (index + embeddings stages)…`);
   const { buildDir } = await runBuild({ dataDir, exportPath, baseUrl: 'http://catalog.test', quiet: true, stages: [INDEX_STAGE, EMBEDDINGS_STAGE], embeddingModelDir: process.env.CATALOG_EMBEDDING_MODEL_DIR });
   writeFileSync(stampPath, stamp);

@@ -31,4 +31,20 @@ describe('fuse', () => {
     expect(fuse({ count: 3, idRank: [2, 1, 0] }, [{ docs: [0], weight: 1 }, { docs: [2], weight: 1 }])).toEqual([2, 0]);
     expect(fuse({ count: 3, idRank: [0, 1, 2] }, [])).toEqual([]);
   });
+
+  it('leaves nothing behind between calls, and counts a listing once whatever the weights', () => {
+    const idRank = [0, 1, 2, 3];
+    const catalog = { count: 4, idRank };
+    const lists = [
+      { docs: [3, 1], weight: 0 },
+      { docs: [1, 3, 3], weight: 1 },
+    ];
+    const first = fuse(catalog, lists, 0.2);
+    expect(first).toEqual(reference(4, idRank, lists, 0.2));
+    // 3 twice (1/62 + 1/63) outranks 1 once (1/61); each appears once.
+    expect(first).toEqual([3, 1]);
+    // The same call again on the same catalog (its scratch reused) answers the same.
+    expect(fuse(catalog, lists, 0.2)).toEqual(first);
+    expect(fuse(catalog, [{ docs: [2], weight: 1 }])).toEqual([2]);
+  });
 });
