@@ -14,7 +14,7 @@ import type { Stage, StageContext } from './stage.ts';
 export type { Stage, StageContext } from './stage.ts';
 import { buildRuntimeArtifacts } from './runtime-artifacts.ts';
 import { RuntimeWriter } from './runtime-writer.ts';
-import { readRuntimeManifest, type RuntimeManifest } from '../src/artifacts/runtime-manifest.ts';
+import { isCurrentRuntime, readRuntimeManifest, type RuntimeManifest } from '../src/artifacts/runtime-manifest.ts';
 import { readSearchTrend } from './search-trend.ts';
 
 export interface BuildOptions {
@@ -152,8 +152,8 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       const stages = options.stages ?? (await defaultStages());
       const fingerprint = buildFingerprint(db, options.baseUrl, options.embeddingModelDir, searchTrend, stages, options.gone);
       const serving = currentBuild(dirs);
-      if (serving && !options.force && existsSync(join(serving, 'build.json')) && JSON.parse(readFileSync(join(serving, 'build.json'), 'utf8')).fingerprint === fingerprint) {
-        // Same snapshot, origin, counters, code and model as the build being served: its output would be identical.
+      if (serving && !options.force && isCurrentRuntime(serving) && existsSync(join(serving, 'build.json')) && JSON.parse(readFileSync(join(serving, 'build.json'), 'utf8')).fingerprint === fingerprint) {
+        // Same snapshot, origin, counters, code and model as the build being served (and readable): its output would be identical.
         log(`unchanged: ${serving} is current`);
         const runtime = readRuntimeManifest(join(serving, 'runtime'));
         return { buildDir: serving, unchanged: true, timings, ingest: report, runtime };

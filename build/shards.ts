@@ -10,7 +10,7 @@ import { withUrl } from '../src/domain/listing-view.ts';
 import { currentBuild, type BuildDirs } from '../src/artifacts/build-dirs.ts';
 import { CHANGE_LOG_PATH, changeLog } from './change-log.ts';
 import { exportCatalog } from './export-writer.ts';
-import { readRuntimeManifest, RUNTIME_GONE_FILE, RUNTIME_IDS_FILE, RUNTIME_LISTINGS_FILE, runtimeFilesPath } from '../src/artifacts/runtime-manifest.ts';
+import { readRuntimeManifest, readSnapshotHash, RUNTIME_GONE_FILE, RUNTIME_IDS_FILE, RUNTIME_LISTINGS_FILE, runtimeFilesPath } from '../src/artifacts/runtime-manifest.ts';
 import type { Stage } from './stage.ts';
 import { SiteWriter } from './site-writer.ts';
 
@@ -70,7 +70,7 @@ async function writeExport(database: string, buildDir: string, writer: SiteWrite
 function writeChangeLog(dirs: BuildDirs, snapshotHash: string, writer: SiteWriter): ShardManifest['changes'] {
   // The stages run before `current` moves: it is still the build this one replaces.
   const previous = currentBuild(dirs);
-  const previousSnapshot = previous ? readRuntimeManifest(join(previous, 'runtime')).snapshotHash : undefined;
+  const previousSnapshot = previous ? readSnapshotHash(join(previous, 'runtime')) : undefined;
   const log = changeLog(
     previous && previousSnapshot ? { snapshotHash: previousSnapshot, exportFile: join(previous, 'site', SHARD_EXPORT_PATH) } : undefined,
     { snapshotHash, exportText: readFileSync(join(writer.root, SHARD_EXPORT_PATH), 'utf8') },

@@ -9,6 +9,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { ListingFileSchema } from '../../src/domain/schemas.ts';
 import { buildDirs, currentBuild } from '../../src/artifacts/build-dirs.ts';
+import { isCurrentRuntime } from '../../src/artifacts/runtime-manifest.ts';
 import { runBuild } from '../pipeline.ts';
 import type { ShardManifest } from '../shards.ts';
 import { parseShardManifest, SHARD_MANIFEST_PATH } from './shard-manifest.ts';
@@ -87,7 +88,8 @@ export async function ensureMirrorBuild(dir: string, options: { publicUrl?: stri
   const publicUrl = chosen.replace(/\/+$/, '');
   const wanted = { manifestSha256: digest(text), publicUrl };
   const current = currentBuild(buildDirs(mirrorDataDir(dir)));
-  if (!options.force && current && stamp.built?.manifestSha256 === wanted.manifestSha256 && stamp.built.publicUrl === publicUrl) {
+  // A build this code cannot read (made by an older checkout) is built again.
+  if (!options.force && current && isCurrentRuntime(current) && stamp.built?.manifestSha256 === wanted.manifestSha256 && stamp.built.publicUrl === publicUrl) {
     return { buildDir: current, built: false };
   }
   const manifest = parseShardManifest(text);

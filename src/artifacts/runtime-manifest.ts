@@ -97,6 +97,19 @@ export function readRuntimeManifest(runtimeDir: string): RuntimeManifest {
   return manifest;
 }
 
+/**
+ * The snapshot a build's runtime artifacts were made from, whatever their format (undefined when unreadable): the
+ * change log of a new build names the build it replaces, which an older checkout may have written.
+ */
+export function readSnapshotHash(runtimeDir: string): string | undefined {
+  try {
+    const { snapshotHash } = JSON.parse(readFileSync(join(runtimeDir, RUNTIME_MANIFEST_FILE), 'utf8')) as { snapshotHash?: unknown };
+    return typeof snapshotHash === 'string' ? snapshotHash : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Whether a build's runtime artifacts are in the formats this code reads: its manifest and its keyword index. */
 export function isCurrentRuntime(buildDir: string): boolean {
   const path = join(buildDir, 'runtime', RUNTIME_MANIFEST_FILE);

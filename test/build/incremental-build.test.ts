@@ -1,10 +1,12 @@
 // Guarantees a second build with unchanged input does no stage work and keeps serving the same build, while
 // a changed snapshot (or --force) builds anew; and that a failed build leaves the previous one serving.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { currentBuild, buildDirs, runBuild, INDEX_STAGE, type Stage } from '../../build/pipeline.ts';
 import { sampleRecords, tempDir, writeExport } from '../support/fixtures.ts';
+import { CHANGE_LOG_PATH } from '../../build/change-log.ts';
+import { RUNTIME_FORMAT, RUNTIME_MANIFEST_FILE } from '../../src/artifacts/runtime-manifest.ts';
 
 const BASE = 'http://catalog.test';
 
@@ -35,6 +37,26 @@ describe('incremental build', () => {
     const forced = await runBuild({ dataDir, exportPath: changed, baseUrl: BASE, quiet: true, stages: [INDEX_STAGE], force: true });
     expect(forced.unchanged).toBe(false);
     expect(forced.buildDir).not.toBe(third.buildDir);
+  });
+
+  it('builds over a current build an older checkout made (another runtime format), its change log from that build', async () => {
+    const dir = tempDir();
+    const records = sampleRecords(6);
+    const dataDir = join(dir, 'data');
+    const first = await runBuild({ dataDir, exportPath: writeExport(join(dir, 'export'), records), baseUrl: BASE, quiet: true });
+    const manifestPath = join(first.buildDir, 'runtime', RUNTIME_MANIFEST_FILE);
+    const older = { ...(JSON.parse(readFileSync(manifestPath, 'utf8')) as object), format: RUNTIME_FORMAT - 1 };
+    writeFileSync(manifestPath, JSON.stringify(older));
+    // Unchanged input: the older build is not taken as this code's output.
+    const again = await runBuild({ dataDir, exportPath: writeExport(join(dir, 'export'), records), baseUrl: BASE, quiet: true });
+    expect(again.unchanged).toBe(false);
+    writeFileSync(join(again.buildDir, 'runtime', RUNTIME_MANIFEST_FILE), JSON.stringify({ ...(JSON.parse(readFileSync(join(again.buildDir, 'runtime', RUNTIME_MANIFEST_FILE), 'utf8')) as object), format: RUNTIME_FORMAT - 1 }));
+    // A changed snapshot over it: the shards stage reads the build it replaces for the change log.
+    const next = await runBuild({ dataDir, exportPath: writeExport(join(dir, 'export2'), records.slice(1)), baseUrl: BASE, quiet: true });
+    expect(currentBuild(buildDirs(dataDir))).toBe(next.buildDir);
+    const changes = JSON.parse(readFileSync(join(next.buildDir, 'site', CHANGE_LOG_PATH), 'utf8')) as { from: string | null; removed: unknown[] };
+    expect(changes.from).toBe(first.runtime.snapshotHash);
+    expect(changes.removed).toHaveLength(1);
   });
 
   it('a failing stage leaves the previous build serving and removes the half-made one', async () => {

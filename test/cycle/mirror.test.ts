@@ -17,7 +17,7 @@ import { manifestEntries } from '../../build/mirror/shard-manifest.ts';
 import type { ShardManifest } from '../../build/shards.ts';
 import type { App } from '../../server/app.ts';
 import { loadConfig } from '../../src/config.ts';
-import { readGone } from '../../src/artifacts/runtime-manifest.ts';
+import { readGone, RUNTIME_FORMAT, RUNTIME_MANIFEST_FILE } from '../../src/artifacts/runtime-manifest.ts';
 import { CatalogStore } from '../../src/artifacts/runtime-store.ts';
 import { sampleRecords, writeExport } from '../support/fixtures.ts';
 import { startServer, TEST_BASE_URL, type TestServer } from '../support/server.ts';
@@ -296,6 +296,12 @@ describe('serve <mirror>', () => {
     expect(moved.built).toBe(true);
     expect(readFileSync(join(moved.buildDir, 'site/llms.txt'), 'utf8')).toContain('http://elsewhere.test/');
     expect(readFileSync(join(moved.buildDir, 'site/llms.txt'), 'utf8')).not.toContain(TEST_BASE_URL);
+    // A build an older checkout made (another runtime format) is built again rather than served and failed on.
+    const manifestPath = join(moved.buildDir, 'runtime', RUNTIME_MANIFEST_FILE);
+    writeFileSync(manifestPath, JSON.stringify({ ...(JSON.parse(readFileSync(manifestPath, 'utf8')) as object), format: RUNTIME_FORMAT - 1 }));
+    const again = await resolveServeTarget(dir);
+    expect(again.built).toBe(true);
+    expect(again.buildDir).not.toBe(moved.buildDir);
   });
 });
 
