@@ -14,7 +14,8 @@ export default defineConfig({
     sequence: { sequencer: SharedBuildLastSequencer },
     pool: 'forks',
     // A worker runs file after file: a fresh process per file cost ~1 s each (start, import the module graph).
-    // Files leave no global state behind (each closes its servers and removes its directories).
+    // Files leave no global state behind: each closes its servers, and temporary files live under the run's own
+    // directory (test/support/global-setup.ts), removed at the end.
     isolate: false,
     maxWorkers: 2,
     fileParallelism: true,

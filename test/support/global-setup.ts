@@ -12,6 +12,11 @@ import type {} from './shared-build.ts';
 const RUNNER = fileURLToPath(new URL('./shared-build-runner.ts', import.meta.url));
 
 export default function setup(project: TestProject): () => Promise<void> {
+  // Every temporary file of the run (test fixtures, servers' scratch files, nginx and Redis prefixes) goes under
+  // one directory, removed at the end: a file that forgets its directories, or a run stopped early, leaves
+  // nothing behind in the system's temporary directory. The test workers start after this and inherit it.
+  const runTmp = mkdtempSync(join(tmpdir(), 'catalog-run-'));
+  process.env.TMPDIR = runTmp;
   const existing = process.env.CATALOG_TEST_DATA_DIR;
   const dataDir = existing ?? mkdtempSync(join(tmpdir(), 'catalog-test-'));
   const statusFile = join(dataDir, 'shared-build.json');
@@ -28,8 +33,7 @@ export default function setup(project: TestProject): () => Promise<void> {
       process.kill(-builder.pid!, 'SIGTERM');
       await exited;
     }
-    if (existing) return;
-    // ~37k files: removing them takes seconds the run need not wait for.
-    spawn('rm', ['-rf', dataDir], { detached: true, stdio: 'ignore' }).unref();
+    // ~37k files in the shared build: removing them takes seconds the run need not wait for.
+    spawn('rm', ['-rf', runTmp, ...(existing ? [] : [dataDir])], { detached: true, stdio: 'ignore' }).unref();
   };
 }
