@@ -113,8 +113,11 @@ export function listingQuery(partial: Partial<ListingQuery> = {}): ListingQuery 
 function parseInteger(name: string, raw: string, min: number, max: number): number {
   if (!/^-?\d+$/.test(raw.trim())) throw invalidParameter(name, 'must be an integer');
   const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < min || value > max)
-    throw invalidParameter(name, max === Number.MAX_SAFE_INTEGER ? `must be at least ${min}` : `must be between ${min} and ${max}`);
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    // An unbounded parameter still has a largest value: past it, "must be at least 0" would misstate the fault.
+    if (max !== Number.MAX_SAFE_INTEGER) throw invalidParameter(name, `must be between ${min} and ${max}`);
+    throw invalidParameter(name, value < min ? `must be at least ${min}` : `must be at most ${Number.MAX_SAFE_INTEGER}`);
+  }
   return value;
 }
 

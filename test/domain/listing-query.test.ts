@@ -37,6 +37,7 @@ describe('parseListingQuery', () => {
         expect(refusal(`${spec.name}=1.5`).message).toContain('must be an integer');
         expect(refusal(`${spec.name}=${(spec.min ?? 0) - 1}`).code).toBe('invalid_parameter');
         if (spec.max !== undefined) expect(refusal(`${spec.name}=${spec.max + 1}`).message).toContain(`between ${spec.min} and ${spec.max}`);
+        else expect(refusal(`${spec.name}=99999999999999999999`).message).toContain(`must be at most ${Number.MAX_SAFE_INTEGER}`);
       }
     }
     expect(SORTS.map((sort) => parse(`sort=${sort}`).sort)).toEqual([...SORTS]);
