@@ -2,7 +2,7 @@
 // http.conf and server.conf to include, and nginx.conf, a complete example for one shim on 127.0.0.1:8081.
 // `npm run start:front` renders its own nginx.conf around the same two files.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { DEBIAN_BROTLI_STATIC_MODULE, renderHttpConf, renderNginxConf, renderServerConf, type SiteManifests } from '../src/front/nginx-front.ts';
 import { MANIFEST_FILES } from '../src/domain/static-serving.ts';
 import type { Stage } from './stage.ts';
@@ -24,8 +24,8 @@ export function writeFrontConfig(buildDir: string, baseUrl: string = recordedBas
   const siteRoot = join(buildDir, 'site');
   const dir = join(buildDir, 'front');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'http.conf'), renderHttpConf());
-  writeFileSync(join(dir, 'server.conf'), renderServerConf(siteRoot, readSiteManifests(siteRoot), baseUrl));
+  writeFileSync(join(dir, 'http.conf'), renderHttpConf(baseUrl, basename(buildDir)));
+  writeFileSync(join(dir, 'server.conf'), renderServerConf(siteRoot, readSiteManifests(siteRoot)));
   writeFileSync(
     join(dir, 'nginx.conf'),
     renderNginxConf({

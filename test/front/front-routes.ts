@@ -56,6 +56,13 @@ export function probeRequests(sample: { ids: string[]; slug: string; type: strin
     { name: 'OPTIONS on a static file', path: '/openapi.json', init: { method: 'OPTIONS', headers: {} } },
     { name: 'OPTIONS on a route', path: '/api/v1/listings', init: { method: 'OPTIONS', headers: {} } },
     { name: 'a listing by an encoded path-style id', path: `/api/v1/listings/${encodeURIComponent(sample.ids[1]!)}`, init: { headers: {} } },
+    // The Link header's cases on files the front serves: an entry point and a page with a query string, a file
+    // that takes no Link; API-Version as sent exactly and padded.
+    { name: 'the home page with a query', path: '/?ref=probe', init: { headers: {} } },
+    { name: 'a listing page with a query', path: `/listings/${sample.slug}/?ref=probe`, init: { headers: {} } },
+    { name: 'a file that takes no Link, with a query', path: '/llms.txt?ref=probe', init: { headers: {} } },
+    { name: 'a page with API-Version: 1', path: `/listings/${sample.slug}/`, init: { headers: { 'api-version': '1' } } },
+    { name: 'a file with a padded API-Version', path: '/openapi.json', init: { headers: { 'api-version': ' 1 ' } } },
   );
   return requests;
 }

@@ -4,7 +4,7 @@
 // which sees the client through X-Forwarded-For and keeps applying its rate limit.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedBuildDir } from '../support/shared-build.ts';
 import { nginxAvailable, startNginxFront, type NginxFront } from '../../server/front/nginx-process.ts';
@@ -157,6 +157,11 @@ describe('the generated front against the shim alone', () => {
       expect(res.status).toBe(503);
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
       expect(await res.json()).toMatchObject({ code: 'service_unavailable' });
+      // Its headers are the shim's: the build the front serves, and on an entry point every discovery link.
+      expect(res.headers.get('catalog-build')).toBe(basename(buildDir));
+      const entry = await fetch(`http://127.0.0.1:${port}/api/v1`);
+      expect(entry.status).toBe(503);
+      expect(entry.headers.get('link')).toContain('rel="service-desc"');
       // Files still come from nginx.
       expect((await fetch(`http://127.0.0.1:${port}/llms.txt`)).status).toBe(200);
     } finally {
