@@ -110,14 +110,22 @@ const TRY_FILES = '    try_files $catalog_try_1 $catalog_try_2 $catalog_try_3 @s
 function staticLocation(
   match: string,
   buildId: string,
-  options: { cacheControl: string; vary: string; extraHeaders?: Record<string, string>; type?: string; negotiated?: boolean; markdownToShim?: boolean },
+  options: {
+    cacheControl: string;
+    vary: string;
+    extraHeaders?: Record<string, string>;
+    type?: string;
+    negotiated?: boolean;
+    markdownToShim?: boolean;
+    tryFiles?: string;
+  },
 ): string {
   const lines = [`  location ${match} {`, STATIC_GATE];
   // A request that may prefer another representation is negotiated by the shim (RFC 9110 q-values and all).
   if (options.negotiated) lines.push('    if ($catalog_accept_default = 0) { return 418; }');
   if (options.markdownToShim) lines.push('    if ($catalog_accept_markdown) { return 418; }');
   if (options.type) lines.push(`    types { }\n    default_type ${nginxString(options.type)};`);
-  lines.push(TRY_FILES);
+  lines.push(options.tryFiles ?? TRY_FILES);
   lines.push(headerLines({ ...SHIM_RESPONSE_HEADERS, Vary: options.vary, ...options.extraHeaders, 'Cache-Control': options.cacheControl }, '    ', buildId));
   lines.push('  }');
   return lines.join('\n');
@@ -258,7 +266,16 @@ export function renderServerConf(siteRoot: string, manifests: SiteManifests): st
   out.push('', '  # Build assets: content-hashed names, cached for a year.');
   out.push(staticLocation(`^~ ${IMMUTABLE_PREFIX}`, buildId, { cacheControl: CACHE_CONTROL.immutable, vary: 'Accept-Encoding' }));
   out.push('', '  # Listing pages: the HTML file, or for an Accept naming Markdown the shim, which negotiates it.');
-  out.push(staticLocation(`~ ${nginxRegex(LISTING_PAGE_PATH)}`, buildId, { cacheControl: CACHE_CONTROL.revalidate, vary: LISTING_PAGE_VARY, markdownToShim: true }));
+  out.push(
+    staticLocation(`~ ${nginxRegex(LISTING_PAGE_PATH)}`, buildId, {
+      cacheControl: CACHE_CONTROL.revalidate,
+      vary: LISTING_PAGE_VARY,
+      markdownToShim: true,
+      // The shim's resolution for a path that is a directory, written out: its index.html with or without the slash
+      // (the three maps cost a regex per page; a slug has no dot, so "<slug>index.html" is never a file).
+      tryFiles: '    try_files ${uri}index.html $uri/index.html @shim;',
+    }),
+  );
   out.push('', '  # Every other file of the site, by the shim\'s resolution; no file: the shim.');
   out.push(staticLocation('/', buildId, { cacheControl: CACHE_CONTROL.revalidate, vary: 'Accept-Encoding' }));
   return out.join('\n') + '\n';
