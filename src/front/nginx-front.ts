@@ -271,8 +271,9 @@ export function renderServerConf(siteRoot: string, manifests: SiteManifests): st
       cacheControl: CACHE_CONTROL.revalidate,
       vary: LISTING_PAGE_VARY,
       markdownToShim: true,
-      // The shim's resolution for a path that is a directory, written out: its index.html with or without the slash
-      // (the three maps cost a regex per page; a slug has no dot, so "<slug>index.html" is never a file).
+      // The shim's resolution for a listing's directory, written out: its index.html with or without the slash (the
+      // three maps cost a regex per page; site/listings/ holds one directory per listing, so "<slug>index.html" is
+      // never a file there).
       tryFiles: '    try_files ${uri}index.html $uri/index.html @shim;',
     }),
   );

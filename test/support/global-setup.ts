@@ -13,8 +13,8 @@ const RUNNER = fileURLToPath(new URL('./shared-build-runner.ts', import.meta.url
 
 export default function setup(project: TestProject): () => Promise<void> {
   // Every temporary file of the run (test fixtures, servers' scratch files, nginx and Redis prefixes) goes under
-  // one directory, removed at the end: a file that forgets its directories, or a run stopped early, leaves
-  // nothing behind in the system's temporary directory. The test workers start after this and inherit it.
+  // one directory, removed at the end: a file that forgets its directories leaves nothing behind in the system's
+  // temporary directory. The test workers and the shared build start after this and inherit it.
   const runTmp = mkdtempSync(join(tmpdir(), 'catalog-run-'));
   process.env.TMPDIR = runTmp;
   const existing = process.env.CATALOG_TEST_DATA_DIR;
