@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nginxAvailable, startNginxFront, type NginxFront } from '../server/front/nginx-process.ts';
 import { freePort } from '../src/net/free-port.ts';
-import { load, serve, table, type LoadFigures } from './harness.ts';
+import { load, serve, table, wrkAvailable, wrkLoad, type LoadFigures } from './harness.ts';
 
 interface Row {
   name: string;
@@ -54,6 +54,9 @@ export async function servingSection(dataDir: string, count: number, seconds: nu
       stops.push(() => plain!.front.stop());
     }
 
+    // wrk when installed: a JavaScript client is itself the bottleneck on small answers (see wrkLoad).
+    const withWrk = wrkAvailable();
+    const measure = (origin: string, path: string, options: Parameters<typeof wrkLoad>[2]) => (withWrk ? wrkLoad(origin, path, options) : load(origin, [path], options));
     const results: Array<Record<string, string | number>> = [];
     const ratio = (a: LoadFigures, b: LoadFigures | undefined) => (b && b.requestsPerSecond ? `${(a.requestsPerSecond / b.requestsPerSecond).toFixed(2)}x` : '');
     for (const row of rows) {
@@ -65,11 +68,12 @@ export async function servingSection(dataDir: string, count: number, seconds: nu
       const bare = await serve('bench/bare-server.ts', { BODY_FILE: bodyFile, BODY_TYPE: answer.headers.get('content-type') ?? 'application/octet-stream' }, '/');
       try {
         const options = { seconds, ...(row.method ? { method: row.method, body: row.body, headers: { 'content-type': 'application/json' } } : {}) };
-        await load(shim.origin, [row.path], { ...options, seconds: 1 });
-        const viaShim = await load(shim.origin, [row.path], options);
-        const viaBare = await load(bare.origin, ['/'], { seconds });
-        const viaFront = front ? await load(front.origin, [row.path], options) : undefined;
-        const viaPlain = plain && row.file ? await load(plain.origin, [row.path], { seconds }) : undefined;
+        await measure(shim.origin, row.path, { ...options, seconds: 1 });
+        const viaShim = await measure(shim.origin, row.path, options);
+        // The same request (a batch's POST and body too): the bare server reads it before answering.
+        const viaBare = await measure(bare.origin, '/', options);
+        const viaFront = front ? await measure(front.origin, row.path, options) : undefined;
+        const viaPlain = plain && row.file ? await measure(plain.origin, row.path, { seconds }) : undefined;
         results.push({
           request: `${row.name} (${bytes.length} B)`,
           'shim req/s': viaShim.requestsPerSecond,
@@ -86,7 +90,7 @@ export async function servingSection(dataDir: string, count: number, seconds: nu
         await bare.stop();
       }
     }
-    console.log(`\n## serving at ${count.toLocaleString('en')} listings (${seconds} s per run, 16 connections; nginx with 1 worker)\n`);
+    console.log(`\n## serving at ${count.toLocaleString('en')} listings (${seconds} s per run, 16 connections, ${withWrk ? 'wrk' : 'autocannon'}; nginx with 1 worker)\n`);
     console.log(table(results));
     console.log(`\nshim: start to first answer ${Math.round(shim.readyMs)} ms; RSS after the runs ${shim.rssMB()} MB (peak ${shim.peakRssMB()} MB)`);
     if (!front) console.log('(nginx is not installed: no front or plain nginx rows)');
