@@ -5,7 +5,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', '.astro/**', '.catalog-bench/**', 'data/**', 'models/**', 'public/**'] },
+  { ignores: ['node_modules/**', 'dist/**', '.astro/**', '.catalog/**', '.catalog-bench/**', 'scratch/**', 'coverage/**', 'data/**', 'models/**', 'public/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
