@@ -11,7 +11,7 @@ import { byValueThenId, compareIds, popularityPrior, trendingScore } from '../sr
 import { KeywordIndexBuilder } from '../src/search/index-builder.ts';
 import { writeKeywordIndex } from '../src/search/index-file.ts';
 import { toStoredListing, type StoredListing } from '../src/domain/listing-view.ts';
-import type { ListingRecord, Category, ListingFile } from '../src/domain/schemas.ts';
+import { slugOfId, type ListingRecord, type Category, type ListingFile } from '../src/domain/schemas.ts';
 import { addDays, readMeta, type CatalogDb } from './sqlite-store.ts';
 import { KEYWORD_INDEX_DIR, RUNTIME_FILES_DIR, RUNTIME_FORMAT, RUNTIME_GONE_FILE, RUNTIME_IDS_FILE, RUNTIME_LISTINGS_FILE, RUNTIME_POSTING_KEYS_FILE, runtimeFilesPath, type RuntimeManifest } from '../src/artifacts/runtime-manifest.ts';
 import { buildSlugTable } from '../src/artifacts/slug-table.ts';
@@ -201,6 +201,7 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
   keys.forEach((key, k) => (postingStarts[k + 1] = postingStarts[k]! + postings.get(key)!.length));
   const postingData = new Uint32Array(postingStarts[keys.length]!);
   keys.forEach((key, k) => postingData.set(postings.get(key)!, postingStarts[k]!));
+  const slugs = ids.map(slugOfId);
   const idOffsets = new Uint32Array(count + 1);
   ids.forEach((id, i) => (idOffsets[i + 1] = idOffsets[i]! + Buffer.byteLength(id) + 1));
 
@@ -223,15 +224,15 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
     postings: postingData,
     postingStarts,
     idOffsets,
-    slugTable: buildSlugTable(ids.map((id) => id.slice(id.lastIndexOf('#') + 1))),
+    slugTable: buildSlugTable(slugs),
   });
   out.write(RUNTIME_IDS_FILE, ids.join('\n'));
   out.write(RUNTIME_POSTING_KEYS_FILE, keys.join('\n'));
-  const current = new Set(ids.map((id) => id.slice(id.lastIndexOf('#') + 1)));
+  const current = new Set(slugs);
   const gone: Record<string, string> = {};
   // A slug taken again by a listed listing answers as that listing, not as the removed one.
-  for (const { id, lastListed } of source.gone()) if (!current.has(id.slice(id.lastIndexOf('#') + 1))) gone[id] = lastListed;
-  for (const [id, lastListed] of options.gone ?? []) if (!current.has(id.slice(id.lastIndexOf('#') + 1)) && !(id in gone)) gone[id] = lastListed;
+  for (const { id, lastListed } of source.gone()) if (!current.has(slugOfId(id))) gone[id] = lastListed;
+  for (const [id, lastListed] of options.gone ?? []) if (!current.has(slugOfId(id)) && !(id in gone)) gone[id] = lastListed;
   out.write(RUNTIME_GONE_FILE, JSON.stringify(gone));
 
   writeKeywordIndex(out.folder(KEYWORD_INDEX_DIR), keywords.finish(popularity));

@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { LISTING_TYPES } from '../src/domain/listing-types.ts';
 import { withUrl } from '../src/domain/listing-view.ts';
+import { slugOfId } from '../src/domain/schemas.ts';
 import { currentBuild, type BuildDirs } from '../src/artifacts/build-dirs.ts';
 import { CHANGE_LOG_PATH, changeLog } from './change-log.ts';
 import { exportCatalog } from './export-writer.ts';
@@ -110,7 +111,7 @@ export const SHARDS_STAGE: Stage = {
     for await (const line of lines) {
       if (!line) continue;
       const id = ids[doc]!;
-      const slug = id.slice(id.lastIndexOf('#') + 1);
+      const slug = slugOfId(id);
       const type = id.slice(0, id.indexOf(':'));
       const json = withUrl(line, slug, ctx.baseUrl);
       for (const name of ['all', type]) {

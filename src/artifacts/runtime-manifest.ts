@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { CatalogStatsSchema, CategorySchema } from '../domain/schemas.ts';
+import { CatalogStatsSchema, CategorySchema, slugOfId } from '../domain/schemas.ts';
 import { readColumns, writeColumns, type ColumnKind } from './columns-file.ts';
 import { isCurrentKeywordIndex } from '../search/index-file.ts';
 
@@ -35,7 +35,7 @@ export function readGone(runtimeDir: string): Map<string, { id: string; lastList
   const gone = new Map<string, { id: string; lastListed: string }>();
   if (!existsSync(file)) return gone;
   for (const [id, lastListed] of Object.entries(GoneSchema.parse(JSON.parse(readFileSync(file, 'utf8'))))) {
-    gone.set(id.slice(id.lastIndexOf('#') + 1).toLowerCase(), { id, lastListed });
+    gone.set(slugOfId(id).toLowerCase(), { id, lastListed });
   }
   return gone;
 }

@@ -4,7 +4,7 @@
 import { closeSync, existsSync, openSync, read, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { readKeywordIndex, type KeywordIndexData } from '../search/index-file.ts';
-import type { CatalogStats, Category } from '../domain/schemas.ts';
+import { slugOfId, type CatalogStats, type Category } from '../domain/schemas.ts';
 import { KEYWORD_INDEX_DIR, readGone, readRuntimeColumns, readRuntimeManifest, RUNTIME_IDS_FILE, RUNTIME_POSTING_KEYS_FILE, type RuntimeColumns, type RuntimeManifest } from './runtime-manifest.ts';
 import { findSlug } from './slug-table.ts';
 import type { SortKey } from '../domain/ranking.ts';
@@ -173,8 +173,7 @@ export class CatalogStore {
   }
 
   slugOf(doc: number): string {
-    const id = this.idOf(doc);
-    return id.slice(id.lastIndexOf('#') + 1);
+    return slugOfId(this.idOf(doc));
   }
 
   /**

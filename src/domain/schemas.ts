@@ -5,6 +5,11 @@ import { LISTING_TYPES } from './listing-types.ts';
 import { CATEGORY_SLUG_PATTERN } from './categories.ts';
 import { LIMITS } from './limits.ts';
 
+/** The slug of a path-style listing id ({type}:{owner}/{repo}#{slug}, see ListingRecordSchema); a plain slug as is. */
+export function slugOfId(id: string): string {
+  return id.slice(id.lastIndexOf('#') + 1);
+}
+
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const REPO_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]*\/[A-Za-z0-9_.-]+$/;
 
