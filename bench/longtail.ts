@@ -9,7 +9,7 @@ import { STOP_WORDS } from '../src/search/tokenizer.ts';
 const VARIANTS = ['', '&type=skill', '&type=mcp', '&types=mcp,plugin', '&sort=stars', '&type=skill&sort=installs', '&category=developer-tools', '&limit=10', '&limit=50', '&type=marketplace'];
 
 /** Deterministic shuffle (LCG), so every run sends the same sequence. */
-function shuffle<T>(items: T[], seed = 7): T[] {
+export function shuffle<T>(items: T[], seed = 7): T[] {
   let state = seed;
   const next = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
   for (let i = items.length - 1; i > 0; i--) {
@@ -20,21 +20,26 @@ function shuffle<T>(items: T[], seed = 7): T[] {
 }
 
 /**
- * 20,000 distinct keyword searches: 2,000 real words of the catalog (by how many listings use them, from the
- * 40th most common on: very common and rare words alike) x ten filter/sort variants.
+ * `words` real words of the catalog's names and descriptions, by how many listings use them, from the 40th most
+ * common on: very common and rare words alike.
  */
-export function longTailPaths(listingsPath: string, words = 2000): string[] {
+export function catalogWords(listingsPath: string, words = 2000): string[] {
   const counts = new Map<string, number>();
   for (const line of readFileSync(listingsPath, 'utf8').split('\n')) {
     if (!line) continue;
     const record = JSON.parse(line) as { name: string; description: string };
     for (const word of new Set(`${record.name} ${record.description}`.toLowerCase().match(/[a-z][a-z0-9]{2,}/g) ?? [])) counts.set(word, (counts.get(word) ?? 0) + 1);
   }
-  const pool = [...counts.entries()]
+  return [...counts.entries()]
     .filter(([word]) => !STOP_WORDS.has(word))
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .slice(40, 40 + words)
     .map(([word]) => word);
+}
+
+/** 20,000 distinct keyword searches: 2,000 words of the catalog (catalogWords) x ten filter/sort variants. */
+export function longTailPaths(listingsPath: string, words = 2000): string[] {
+  const pool = catalogWords(listingsPath, words);
   const paths = VARIANTS.flatMap((variant) => pool.map((word) => `/api/v1/listings?q=${word}${variant}${variant.includes('limit') ? '' : '&limit=20'}`));
   return shuffle(paths);
 }
