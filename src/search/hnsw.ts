@@ -50,11 +50,12 @@ export const HNSW_MIN_ROWS = 50_000;
  * 53 MB. The candidates are ranked by the int8 vectors anyway, so the graph now sees the scores it serves.
  *
  * M 32 with ef 128 (200 in effect: the shim asks for SEMANTIC_CANDIDATES) missed the 0.95 recall@10 the graph is
- * held to: 0.9497 on the 3,900 distinct requests of the long-tail bench (2026-11-24, 100k, top 200 ranked exactly,
- * in-process, 2,000 of them; graphs are built in parallel, so recall moves ±0.002 between builds). Per search and
- * recall@10 for M / ef: 32 / 200 0.49 ms 0.950; 32 / 256 0.57 ms 0.962; 16 / 256 0.58 ms 0.951; 24 / 200 0.45 ms
- * 0.948; 24 / 224 0.47 ms 0.955; 24 / 240 0.49 ms 0.958 (kept: the recall with margin at the time M 32 took for
- * less, and a graph of 47 MB instead of 53, built in 14 s instead of 16).
+ * held to: 0.9497 on the 3,900 distinct semantic requests of the long-tail bench (2026-11-24, 100k, in-process,
+ * top 200 ranked exactly). On the first 2,000 of them, per search and recall@10 for M / ef (graphs are built in
+ * parallel, so recall moves by about ±0.002 between builds): 32 / 200 0.49 ms 0.950; 32 / 256 0.57 ms 0.962;
+ * 16 / 256 0.58 ms 0.951; 24 / 200 0.45 ms 0.948; 24 / 224 0.47 ms 0.955; 24 / 240 0.49 ms 0.958. Kept 24 / 240:
+ * the recall with margin in the time M 32 took without it, and a graph of 47 MB instead of 53, built in 14 s
+ * instead of 16.
  */
 export const HNSW_PARAMS = { connectivity: 24, expansionAdd: 256, expansionSearch: 240 } as const;
 
