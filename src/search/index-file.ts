@@ -54,7 +54,7 @@ interface Layout {
 
 export function writeKeywordIndex(dir: string, index: KeywordIndexData): void {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'terms.txt'), index.terms.text);
+  writeFileSync(join(dir, 'terms.txt'), index.terms.bytes);
   const arrays = {} as Layout['arrays'];
   let offset = 0;
   for (const name of ARRAYS) {
@@ -81,8 +81,7 @@ export function isCurrentKeywordIndex(dir: string): boolean {
 export function readKeywordIndex(dir: string): KeywordIndexData {
   const layout = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as Layout;
   if (layout.format !== KEYWORD_INDEX_FORMAT) throw new Error(`keyword index format ${layout.format}, expected ${KEYWORD_INDEX_FORMAT}; rebuild`);
-  const text = readFileSync(join(dir, 'terms.txt'), 'utf8');
-  const terms = TermTable.fromText(text, layout.terms);
+  const terms = TermTable.fromBytes(readFileSync(join(dir, 'terms.txt')), layout.terms);
   const file = readFileSync(join(dir, 'postings.bin'));
   // Typed-array views need aligned offsets: a large file's Buffer owns its ArrayBuffer from offset 0 and is used
   // as it is; a small one may sit anywhere in Node's pool and is copied into its own.

@@ -1,5 +1,7 @@
 // The keyword index's term table (src/search/term-table.ts) answers as a sorted array of strings would: the same
-// terms, lookups and prefix tests in code-unit order, for ASCII, accented, CJK and astral terms alike.
+// terms, lookups and prefix tests in code-unit order, for ASCII, accented, CJK and astral terms alike, from its
+// UTF-8 bytes (whose own order differs from code-unit order for astral characters against U+E000-U+FFFF).
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { TermTable } from '../../src/search/term-table.ts';
 
@@ -18,7 +20,8 @@ describe('TermTable', () => {
     expect(table.length).toBe(terms.length);
     expect([...table]).toEqual(terms);
     expect(terms.map((_, i) => table.at(i))).toEqual(terms);
-    expect([...TermTable.fromText(table.text, terms.length)]).toEqual(terms);
+    expect(table.bytes).toEqual(Buffer.from(terms.join('\n'), 'utf8'));
+    expect([...TermTable.fromBytes(table.bytes, terms.length)]).toEqual(terms);
   });
 
   it('finds every term and no other', () => {
@@ -46,12 +49,34 @@ describe('TermTable', () => {
     expect(TermTable.of([]).prefixRange('a')).toEqual([0, 0]);
   });
 
+  it('agrees with a sorted array on random terms of every script, astral ones beside U+E000-U+FFFF included', () => {
+    // Characters from each UTF-8 length, with the range where UTF-8 order and code-unit order part.
+    const char = fc.constantFrom('a', 'b', 'z', '0', 'é', 'ß', 'ж', '数', '据', '\uE000', '\uFA0E', '\uFB01', '\uFFFD', '\u{20000}', '\u{1F600}', '\u{10FFFF}');
+    const word = fc.array(char, { minLength: 1, maxLength: 4 }).map((chars) => chars.join(''));
+    fc.assert(
+      fc.property(fc.uniqueArray(word, { maxLength: 40 }), fc.array(word, { minLength: 1, maxLength: 10 }), (words, keys) => {
+        const sorted = [...words].sort();
+        const random = TermTable.of(sorted);
+        expect([...random]).toEqual(sorted);
+        for (const key of keys) {
+          const below = sorted.findIndex((term) => !(term < key));
+          expect(random.lowerBound(key)).toBe(below < 0 ? sorted.length : below);
+          expect(random.indexOf(key)).toBe(sorted.indexOf(key));
+          const inside = sorted.flatMap((term, i) => (term.startsWith(key) ? [i] : []));
+          const [from, to] = random.prefixRange(key);
+          expect(Array.from({ length: to - from }, (_, k) => from + k)).toEqual(inside);
+        }
+      }),
+      { numRuns: 300, seed: 11 },
+    );
+  });
+
   it('is empty without terms, and refuses text that holds another number of terms', () => {
     const empty = TermTable.of([]);
     expect(empty.length).toBe(0);
     expect(empty.indexOf('a')).toBe(-1);
     expect([...empty]).toEqual([]);
-    expect(() => TermTable.fromText('a\nb\nc', 2)).toThrow(/more than 2 terms/);
-    expect(() => TermTable.fromText('a\nb', 3)).toThrow(/holds 2 terms, not 3/);
+    expect(() => TermTable.fromBytes(Buffer.from('a\nb\nc'), 2)).toThrow(/more than 2 terms/);
+    expect(() => TermTable.fromBytes(Buffer.from('a\nb'), 3)).toThrow(/holds 2 terms, not 3/);
   });
 });
