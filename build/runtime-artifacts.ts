@@ -195,7 +195,8 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
   if (doc !== count) throw new Error(`expected ${count} listings, read ${doc}`);
   options.onProgress?.(count, count);
 
-  // Postings as one Uint32Array; keys sorted so the file is deterministic.
+  // Postings as one Uint32Array; keys sorted (code-unit order): the file is deterministic and the shim finds a key by
+  // binary search (TermTable).
   const keys = [...postings.keys()].sort();
   const postingStarts = new Uint32Array(keys.length + 1);
   keys.forEach((key, k) => (postingStarts[k + 1] = postingStarts[k]! + postings.get(key)!.length));

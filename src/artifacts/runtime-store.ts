@@ -7,6 +7,7 @@ import { readKeywordIndex, type KeywordIndexData } from '../search/index-file.ts
 import { slugOfId, type CatalogStats, type Category } from '../domain/schemas.ts';
 import { KEYWORD_INDEX_DIR, readGone, readRuntimeColumns, readRuntimeManifest, RUNTIME_IDS_FILE, RUNTIME_POSTING_KEYS_FILE, type RuntimeColumns, type RuntimeManifest } from './runtime-manifest.ts';
 import { findSlug } from './slug-table.ts';
+import { TermTable } from '../search/term-table.ts';
 import type { SortKey } from '../domain/ranking.ts';
 
 export type Columns = RuntimeColumns;
@@ -43,9 +44,11 @@ export class CatalogStore {
   readonly identity: Uint32Array;
   /** ids.txt: each document's id at columns.idOffsets (decoded on use: 100,000 strings made at start cost ~20 ms). */
   private readonly idText: Buffer;
-  /** posting-keys.txt, read at start; made into `postingKeys` (key → index in columns.postingStarts) on the first filter. */
-  private readonly postingKeyText: string;
-  private postingKeys: Map<string, number> | undefined;
+  /**
+   * posting-keys.txt (the build writes the keys sorted): key → its index in columns.postingStarts by binary search.
+   * Its bytes rather than a Map of 29,580 strings at 100k (3.3 MB of heap, and 20 ms to make on the first filter).
+   */
+  private readonly postingKeys: TermTable;
   private readonly gone: Map<string, { id: string; lastListed: string }>;
   private readonly fd: number;
   /** The start of listings.jsonl, held in memory: the most-installed listings (see RESIDENT_LISTING_BYTES). */
@@ -67,7 +70,7 @@ export class CatalogStore {
     this.count = manifest.count;
     this.columns = readRuntimeColumns(runtimeDir, manifest.columns);
     this.idText = readFileSync(join(runtimeDir, RUNTIME_IDS_FILE));
-    this.postingKeyText = readFileSync(join(runtimeDir, RUNTIME_POSTING_KEYS_FILE), 'utf8');
+    this.postingKeys = TermTable.fromBytes(readFileSync(join(runtimeDir, RUNTIME_POSTING_KEYS_FILE)), this.columns.postingStarts.length - 1);
     if (this.count > 0 && this.columns.idOffsets[this.count] !== this.idText.length + 1) throw new Error(`${RUNTIME_IDS_FILE} does not match its offsets; rebuild`);
     this.gone = readGone(runtimeDir);
     this.keywords = readKeywordIndex(join(runtimeDir, KEYWORD_INDEX_DIR));
@@ -240,10 +243,9 @@ export class CatalogStore {
   posting(key: string): Uint32Array {
     const cached = this.postingCache.get(key);
     if (cached) return cached;
-    this.postingKeys ??= new Map(this.postingKeyText.split('\n').map((name, k) => [name, k]));
-    const k = this.postingKeys.get(key);
+    const k = this.postingKeys.indexOf(key);
     // Unknown keys come from requests: not cached, so they cannot grow the cache.
-    if (k === undefined) return NO_DOCS;
+    if (k < 0) return NO_DOCS;
     const { postings, postingStarts } = this.columns;
     const list = postings.subarray(postingStarts[k]!, postingStarts[k + 1]!);
     this.postingCache.set(key, list);

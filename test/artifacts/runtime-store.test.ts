@@ -114,6 +114,7 @@ describe('ids, slugs and filter postings', () => {
       for (const [key, docs] of expected) expect([...store.posting(key)], key).toEqual(docs);
       expect(store.posting('o:no-such-owner-anywhere')).toHaveLength(0);
       expect(store.posting('')).toHaveLength(0);
+      for (const absent of ['c:', 'o:ünknown-owner', 'o:\u{1F600}', 'z:last']) expect(store.posting(absent), absent).toHaveLength(0);
     } finally {
       store.close();
     }
