@@ -1,5 +1,5 @@
 // Benchmark plumbing: scale catalogs cached by (count, seed), child processes for builds and servers,
-// autocannon runs, and /proc readings. Figures are compared within one run, never against fixed times.
+// autocannon and wrk runs, and /proc readings. Figures are compared within one run, never against fixed times.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

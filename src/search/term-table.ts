@@ -4,7 +4,7 @@
 // some terms are not Latin-1, so V8 held the joined text at two bytes a character (13.4 MB of heap at 100k, and the
 // heap's growth allowance on top) where its UTF-8 bytes are 6.8 MB outside the heap. Lookups decode in place and
 // compare code units, so the order is the one the build sorted by (UTF-8 byte order differs from it for astral
-// characters against U+E000-U+FFFF).
+// characters against U+E000-U+FFFF). The runtime's filter keys (posting-keys.txt, sorted the same way) use it too.
 
 const NEWLINE = 0x0a;
 
