@@ -88,16 +88,17 @@ export interface ListingWrap {
  * One answer body: `head`, the public JSON of each document comma-separated (wrapped, with `wrap`), then `tail`,
  * written into a single buffer sized first (the stored bytes less their closing brace, then the `,"url":"…"}`
  * suffix). A search page, a batch, a read by id and an /ask answer are each one allocation and one copy per
- * listing, with no string made of the listings.
+ * listing, with no string made of the listings. `allocate` gives the body's memory (the listing routes lease it:
+ * server/http/body-pool.ts).
  */
-export function listingsBody(baseUrl: string, snapshot: Snapshot, docs: ArrayLike<number>, head: Buffer = EMPTY, tail: Buffer = EMPTY, wrap?: ListingWrap): Buffer {
+export function listingsBody(baseUrl: string, snapshot: Snapshot, docs: ArrayLike<number>, head: Buffer = EMPTY, tail: Buffer = EMPTY, wrap?: ListingWrap, allocate: (size: number) => Buffer = Buffer.allocUnsafe): Buffer {
   const suffixes = suffixesOf(snapshot, baseUrl);
   const { store } = snapshot;
   const opens = wrap ? Array.from({ length: docs.length }, (_, i) => wrap.open(i)) : undefined;
   let size = head.length + tail.length + Math.max(0, docs.length - 1);
   for (let i = 0; i < docs.length; i++) size += store.rawSize(docs[i]!) - 1 + suffixes.size(docs[i]!);
   if (opens) for (const open of opens) size += open.length - 1 + wrap!.close.length;
-  const body = Buffer.allocUnsafe(size);
+  const body = allocate(size);
   let at = head.copy(body, 0);
   for (let i = 0; i < docs.length; i++) {
     if (i > 0) body[at++] = COMMA;

@@ -13,7 +13,9 @@ import { snapshotResource } from '../catalog/snapshot.ts';
 import { parseJsonBody } from '../http/body.ts';
 import { json, type HandlersFor, type Reply, type RequestContext } from '../http/handler.ts';
 import type { Services } from '../services.ts';
-import { createSearchCache } from '../catalog/search-cache.ts';
+import { createSearchCache, type CachedSearch } from '../catalog/search-cache.ts';
+import type { AdmittingCache } from '../catalog/admitting-cache.ts';
+import { leaseBody } from '../http/body-pool.ts';
 
 export const VERSIONING_POLICY = {
   current: '1',
@@ -48,6 +50,11 @@ type CatalogOperations =
   | 'getVersioningPolicy'
   | 'getSandbox';
 
+/** Offers an answer to the cache; a kept one holds a copy of its page, whose leased bytes are reused once written. */
+function keep(cache: AdmittingCache<CachedSearch>, key: string, answer: CachedSearch): void {
+  if (cache.offer(key, answer)) answer.body = Buffer.from(answer.body);
+}
+
 export function catalogHandlers(services: Services): HandlersFor<CatalogOperations> {
   const snapshot = () => services.catalog.current;
 
@@ -70,8 +77,8 @@ export function catalogHandlers(services: Services): HandlersFor<CatalogOperatio
     const cacheable = headers[SEARCH_MODE_HEADER] !== 'keyword-fallback';
     services.signals?.appeared(current, result.docs, query.offset);
     if (!versioned) {
-      const body = listingsBody(services.config.baseUrl, current, result.docs, OPEN_ARRAY, CLOSE_ARRAY);
-      if (cacheable) cache.offer(key, { body, headers, docs: result.docs, offset: query.offset });
+      const body = listingsBody(services.config.baseUrl, current, result.docs, OPEN_ARRAY, CLOSE_ARRAY, undefined, leaseBody);
+      if (cacheable) keep(cache, key, { body, headers, docs: result.docs, offset: query.offset });
       return json(200, body, headers);
     }
     let token: string | null = null;
@@ -87,8 +94,8 @@ export function catalogHandlers(services: Services): HandlersFor<CatalogOperatio
       `],"limit":${query.limit},"offset":${query.offset},"total":${result.total},"hasMore":${result.hasMore},` +
         `"next":${JSON.stringify(next)},"pageToken":${JSON.stringify(token)},"cursor":${JSON.stringify(token)}}`,
     );
-    const body = listingsBody(services.config.baseUrl, current, result.docs, OPEN_ITEMS, tail);
-    if (cacheable) cache.offer(key, { body, headers, docs: result.docs, offset: query.offset });
+    const body = listingsBody(services.config.baseUrl, current, result.docs, OPEN_ITEMS, tail, undefined, leaseBody);
+    if (cacheable) keep(cache, key, { body, headers, docs: result.docs, offset: query.offset });
     return json(200, body, headers);
   };
 
@@ -109,7 +116,7 @@ export function catalogHandlers(services: Services): HandlersFor<CatalogOperatio
       const doc = listingDoc(ctx);
       const current = snapshot();
       services.signals?.opened(current, doc);
-      return json(200, listingsBody(services.config.baseUrl, current, [doc]));
+      return json(200, listingsBody(services.config.baseUrl, current, [doc], undefined, undefined, undefined, leaseBody));
     },
     getListingFiles: (ctx) => json(200, snapshot().store.readFilesJson(listingDoc(ctx))),
     batchListings: async (ctx) => {
@@ -138,7 +145,7 @@ export function catalogHandlers(services: Services): HandlersFor<CatalogOperatio
           docs.push(doc);
         }
       }
-      return json(200, listingsBody(services.config.baseUrl, current, docs, OPEN_ITEMS, Buffer.from(`],"notFound":${JSON.stringify(notFound)}}`)));
+      return json(200, listingsBody(services.config.baseUrl, current, docs, OPEN_ITEMS, Buffer.from(`],"notFound":${JSON.stringify(notFound)}}`), undefined, leaseBody));
     },
     getCatalogStats: () => json(200, snapshot().store.stats),
     getMeta: () => json(200, { brand: BRAND, tagline: TAGLINE, disclaimer: DISCLAIMER, lastUpdated: snapshot().store.manifest.lastUpdated }),
