@@ -1,9 +1,9 @@
 // Memory for the bodies of the listing routes, reused once a body is written. A search page is 10 to 60 KB. Made
-// fresh for each request, the bodies of the ~1,000 requests between two young-generation collections lay dead in
-// malloc's heap until a collection freed them, and the heap kept that high-water mark as RSS. A leased body goes
-// back when its response has been handed to the kernel (write-batch.ts), and the next body of its size class is
-// written into the same memory. Measured at 100k listings, distinct keyword searches (the bench's q-unique, 20 s):
-// RSS 400-408 MB before, 380-388 MB after, at the same requests/s; malloc's heap 86-88 MB → 63-67 MB after 4 s.
+// fresh for each request, a body lay dead in malloc's heap until the next young-generation collection freed it, and
+// the heap kept the high-water mark of those dead bodies as RSS. A leased body goes back when its response has been
+// handed to the kernel (write-batch.ts), and the next body of its size class is written into the same memory.
+// Measured at 100k listings, distinct keyword searches (the bench's q-unique list, 20 s): RSS 400-408 MB before,
+// 380-388 MB after, at the same requests/s; malloc's heap after 4 s of them 86-88 MB before, 63-67 MB after.
 
 /** 4 KiB: smaller bodies come from Node's own buffer pool. */
 const MIN_CLASS = 12;

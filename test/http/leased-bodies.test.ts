@@ -68,7 +68,8 @@ describe('bodies in leased memory', () => {
     const socket = connect(Number(port), '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
     socket.write(paths.map((path, i) => `GET ${path} HTTP/1.1\r\nHost: x\r\n${i === paths.length - 1 ? 'Connection: close\r\n' : ''}\r\n`).join(''));
-    // Unread, the pipelined answers (~11 MB) fill the buffers; meanwhile other searches lease and give back memory.
+    // Unread, the pipelined answers (96 pages of up to 100 listings: megabytes) fill the buffers; meanwhile other
+    // searches lease and give back memory.
     await new Promise((resolve) => setTimeout(resolve, 200));
     const others = WORDS.flatMap((word) => ['skill', 'mcp'].map((type) => `/api/v1/listings?q=${word}&limit=100&type=${type}`));
     await Promise.all(others.map((path) => server.fetch(path).then((response) => response.arrayBuffer())));
