@@ -14,7 +14,7 @@ const KEPT_BYTES = 8 * 1024 * 1024;
 
 const free: ArrayBuffer[][] = Array.from({ length: MAX_CLASS + 1 }, () => []);
 /** Blocks out on lease: a block goes back at most once, so no two leases ever share memory. */
-const leased = new WeakSet<ArrayBuffer>();
+const leased = new WeakSet<ArrayBufferLike>();
 let keptBytes = 0;
 
 /** The power of two a block for `size` bytes has (2^class ≥ size). */
@@ -38,12 +38,13 @@ export function leaseBody(size: number): Buffer {
 
 /** Whether `body` was leased and is not yet given back. */
 export function isLeased(body: Buffer): boolean {
-  return body.buffer instanceof ArrayBuffer && leased.has(body.buffer);
+  return leased.has(body.buffer);
 }
 
 /** Returns a leased body's memory for reuse; any other buffer, or one given back already, is left to the collector. */
 export function giveBack(body: Buffer): void {
   const block = body.buffer;
+  // Leased blocks are all ArrayBuffers; the instanceof test only narrows the type for the free list.
   if (!(block instanceof ArrayBuffer) || !leased.delete(block)) return;
   if (keptBytes + block.byteLength > KEPT_BYTES) return;
   free[classOf(block.byteLength)]!.push(block);
