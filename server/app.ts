@@ -21,6 +21,7 @@ import { watchRedis } from './ops/redis-health.ts';
 import { createHandlers } from './routes/index.ts';
 import { rememberedSearch } from './search/remembered-search.ts';
 import { createHybridSearch } from './search/hybrid-search.ts';
+import { KeywordThread } from './search/keyword-thread.ts';
 import { SemanticIndex } from './search/semantic-index.ts';
 import { createConfiguredSignals } from './search-counters/index.ts';
 import type { Services } from './services.ts';
@@ -62,6 +63,7 @@ export function createApp(config: Config, options: AppOptions): App {
   const metrics = createMetrics();
   const redisHealth = watchRedis(redis, logger, metrics);
   const semantic = new SemanticIndex(logger);
+  const keywords = config.searchThread ? new KeywordThread({ onError: (error) => logger.error({ err: error }, 'the keyword worker failed; searches run on the main thread until another starts') }) : undefined;
   const limiter = createRateLimiter({ max: config.rateLimit.max, windowSeconds: config.rateLimit.windowSeconds, redis });
   // Which store decided: Redis while it is up, the per-process insurance limiter while it is not.
   const rateLimiter: RateLimiter = {
@@ -79,7 +81,7 @@ export function createApp(config: Config, options: AppOptions): App {
     catalog,
     redis,
     rateLimiter,
-    listingSearch: rememberedSearch(createHybridSearch(semantic)),
+    listingSearch: rememberedSearch(createHybridSearch(semantic, { keywords })),
     metrics,
     health: { redis: redisHealth, semantic: () => semantic.status },
   };
@@ -124,6 +126,7 @@ export function createApp(config: Config, options: AppOptions): App {
       });
       await signals?.close();
       await semantic.close();
+      await keywords?.close();
       catalog.current.close();
       redis?.disconnect();
     },

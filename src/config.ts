@@ -38,6 +38,7 @@ const EnvSchema = z.object({
   CATALOG_EMBEDDING_MODEL_DIR: z.string().trim().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CATALOG_BUILD_ON_START: boolish.default(true),
+  SEARCH_THREAD: boolish.default(true),
   STAFF_JWT_ISSUER: z.string().trim().optional(),
   STAFF_JWT_AUDIENCE: z.string().trim().optional(),
   STAFF_JWT_PUBLIC_KEY: z.string().optional(),
@@ -96,6 +97,8 @@ export interface Config {
   embeddingModelDir: string | undefined;
   logLevel: string;
   buildOnStart: boolean;
+  /** Keyword searches run in a worker thread (server/search/keyword-thread.ts); false: on the main thread. */
+  searchThread: boolean;
   staffAuth: StaffAuthConfig;
   /** searchTrend counters: appearances in first pages and opens, flushed every flushSeconds. */
   signals: { enabled: boolean; flushSeconds: number };
@@ -131,6 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     embeddingModelDir: e.CATALOG_EMBEDDING_MODEL_DIR || undefined,
     logLevel: e.LOG_LEVEL,
     buildOnStart: e.CATALOG_BUILD_ON_START,
+    searchThread: e.SEARCH_THREAD,
     staffAuth,
     signals: { enabled: e.SEARCH_SIGNALS, flushSeconds: e.SIGNALS_FLUSH_SECONDS },
     timeouts: {

@@ -6,6 +6,7 @@ import { basename, join } from 'node:path';
 import { createStaticFiles, type StaticFiles } from '../http/static-files.ts';
 import { CatalogStore } from '../../src/artifacts/runtime-store.ts';
 import { QueryEngine } from '../../src/search/query-engine.ts';
+import { sharingReader } from '../../src/artifacts/shared-file.ts';
 
 /** Something derived from one build (a lookup table, an answer cache): made once per snapshot, on first use. */
 export interface SnapshotResource<T> {
@@ -27,11 +28,15 @@ export class Snapshot {
   private readonly resources = new Map<SnapshotResource<unknown>, unknown>();
 
   readonly buildDir: string;
+  /** The store's whole-file reads by path, in shared memory: the keyword worker searches them without a copy. */
+  readonly sharedFiles: ReadonlyMap<string, Buffer>;
 
   constructor(buildDir: string) {
     this.buildDir = buildDir;
     this.buildId = basename(buildDir);
-    this.store = new CatalogStore(join(buildDir, 'runtime'));
+    const sharing = sharingReader();
+    this.store = new CatalogStore(join(buildDir, 'runtime'), { readFile: sharing.read });
+    this.sharedFiles = sharing.files;
     this.engine = new QueryEngine(this.store);
     this.files = createStaticFiles(join(buildDir, 'site'));
   }

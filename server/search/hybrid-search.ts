@@ -5,7 +5,8 @@
 // keywords: Search-Mode: keyword-fallback.
 import type { SearchRequest, SearchResult } from '../../src/search/query-engine.ts';
 import type { Snapshot } from '../catalog/snapshot.ts';
-import { keywordListingSearch, SEARCH_MODE_HEADER, type ListingAnswer, type ListingSearch } from './listing-search.ts';
+import { keywordListingSearch, SEARCH_MODE_HEADER, threadedKeywordSearch, type ListingAnswer, type ListingSearch } from './listing-search.ts';
+import type { KeywordThread } from './keyword-thread.ts';
 import { allWordsBoost, FUSION_WEIGHTS, fuse, SEMANTIC_CANDIDATES } from '../../src/search/fusion.ts';
 import type { SemanticSource } from './semantic-index.ts';
 
@@ -14,6 +15,8 @@ export type SearchMode = 'hybrid' | 'semantic' | 'keyword-fallback';
 export interface HybridSearchOptions {
   /** 'hybrid' (default): vectors fused with keywords; 'vector': vectors alone (for evaluation). */
   fuse?: 'hybrid' | 'vector';
+  /** Runs `q` searches off the event loop; absent: on this thread. */
+  keywords?: KeywordThread | undefined;
 }
 
 type Filters = Pick<SearchRequest, 'types' | 'category' | 'owner'>;
@@ -33,7 +36,7 @@ export function createHybridSearch(source: SemanticSource, options: HybridSearch
   };
 
   return async (snapshot, query) => {
-    if (query.semantic === undefined) return keywordListingSearch(snapshot, query);
+    if (query.semantic === undefined) return threadedKeywordSearch(options.keywords, snapshot, query);
     const ready = source.ready(snapshot);
     const vector = await ready?.embed(query.semantic);
     if (!ready || !vector || isZeroVector(vector)) return fallback(snapshot, query);

@@ -4,6 +4,7 @@
 import type { ListingQuery } from '../../src/domain/listing-query.ts';
 import { QueryEngine, type SearchResult } from '../../src/search/query-engine.ts';
 import type { Snapshot } from '../catalog/snapshot.ts';
+import type { KeywordThread } from './keyword-thread.ts';
 import { SEARCH_MATCH_HEADER, SEARCH_MODE_HEADER } from '../../src/domain/response-headers.ts';
 
 export { SEARCH_MATCH_HEADER, SEARCH_MODE_HEADER } from '../../src/domain/response-headers.ts';
@@ -26,6 +27,15 @@ export function keywordListingSearch(snapshot: Snapshot, query: ListingQuery): L
     const result = snapshot.engine.search({ ...QueryEngine.fromQuery(query, query.semantic), match: 'any' });
     return { result, headers: { [SEARCH_MODE_HEADER]: 'keyword-fallback' } };
   }
-  const result = snapshot.engine.search(QueryEngine.fromQuery(query, query.q));
+  return keywordAnswer(snapshot.engine.search(QueryEngine.fromQuery(query, query.q)));
+}
+
+/** The same answer for a `q` search, computed by the keyword worker when there is one (keyword-thread.ts). */
+export async function threadedKeywordSearch(thread: KeywordThread | undefined, snapshot: Snapshot, query: ListingQuery): Promise<ListingAnswer> {
+  if (!thread || query.semantic !== undefined) return keywordListingSearch(snapshot, query);
+  return keywordAnswer(await thread.search(snapshot, QueryEngine.fromQuery(query, query.q)));
+}
+
+function keywordAnswer(result: SearchResult): ListingAnswer {
   return { result, headers: result.partial ? { [SEARCH_MATCH_HEADER]: 'partial' } : {} };
 }

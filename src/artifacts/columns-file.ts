@@ -1,5 +1,6 @@
 // A file of named typed arrays with a JSON layout, read back as zero-copy views over one Buffer.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import { readFilePlain, type ReadFile } from './shared-file.ts';
 
 type Column = Uint8Array | Uint32Array | Float32Array | Float64Array;
 const CONSTRUCTORS = { Uint8Array, Uint32Array, Float32Array, Float64Array } as const;
@@ -25,14 +26,19 @@ export function writeColumns(path: string, columns: Record<string, Column>): Col
   return layout;
 }
 
-export function readColumns(path: string, layout: ColumnLayout): Record<string, Column> {
-  const file = readFileSync(path);
-  // Copy into a fresh, 8-byte aligned ArrayBuffer: Buffer pools may start at any offset.
-  const buffer = new ArrayBuffer(file.byteLength);
-  new Uint8Array(buffer).set(file);
+export function readColumns(path: string, layout: ColumnLayout, readFile: ReadFile = readFilePlain): Record<string, Column> {
+  const file = readFile(path);
+  // Typed-array views need aligned offsets: a file that owns its memory from offset 0 (a large or shared one) is
+  // viewed as it is; one in Node's buffer pool may start anywhere and is copied into a fresh ArrayBuffer.
+  let buffer: ArrayBufferLike = file.buffer;
+  if (file.byteOffset !== 0 || file.buffer.byteLength !== file.byteLength) {
+    buffer = new ArrayBuffer(file.byteLength);
+    new Uint8Array(buffer).set(file);
+  }
   const columns: Record<string, Column> = {};
   for (const [name, { kind, byteOffset, length }] of Object.entries(layout)) {
-    columns[name] = new CONSTRUCTORS[kind](buffer, byteOffset, length);
+    // The cast is for TypeScript only: views over a SharedArrayBuffer are made and read the same way.
+    columns[name] = new CONSTRUCTORS[kind](buffer as ArrayBuffer, byteOffset, length);
   }
   return columns;
 }

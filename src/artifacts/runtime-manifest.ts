@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { CatalogStatsSchema, CategorySchema, slugOfId } from '../domain/schemas.ts';
 import { readColumns, writeColumns, type ColumnKind } from './columns-file.ts';
+import type { ReadFile } from './shared-file.ts';
 import { isCurrentKeywordIndex } from '../search/index-file.ts';
 
 export const RUNTIME_FORMAT = 4;
@@ -122,9 +123,9 @@ export function writeRuntimeColumns(runtimeDir: string, columns: RuntimeColumns)
 }
 
 /** The columns of runtime/, each checked against its declared kind. */
-export function readRuntimeColumns(runtimeDir: string, layout: RuntimeManifest['columns']): RuntimeColumns {
+export function readRuntimeColumns(runtimeDir: string, layout: RuntimeManifest['columns'], readFile?: ReadFile): RuntimeColumns {
   for (const [name, kind] of Object.entries(RUNTIME_COLUMNS)) {
     if (layout[name]?.kind !== kind) throw new Error(`runtime column ${name} is ${layout[name]?.kind ?? 'missing'}, expected ${kind}; rebuild`);
   }
-  return readColumns(join(runtimeDir, RUNTIME_COLUMNS_FILE), layout) as RuntimeColumns;
+  return readColumns(join(runtimeDir, RUNTIME_COLUMNS_FILE), layout, readFile) as RuntimeColumns;
 }

@@ -8,6 +8,7 @@ import { slugOfId, type CatalogStats, type Category } from '../domain/schemas.ts
 import { KEYWORD_INDEX_DIR, readGone, readRuntimeColumns, readRuntimeManifest, RUNTIME_IDS_FILE, RUNTIME_POSTING_KEYS_FILE, type RuntimeColumns, type RuntimeManifest } from './runtime-manifest.ts';
 import { findSlug } from './slug-table.ts';
 import { TermTable } from '../search/term-table.ts';
+import { readFilePlain, type ReadFile } from './shared-file.ts';
 import type { SortKey } from '../domain/ranking.ts';
 
 export type Columns = RuntimeColumns;
@@ -62,18 +63,23 @@ export class CatalogStore {
   private resolveLoaded!: () => void;
   private readonly postingCache = new Map<string, Uint32Array>();
 
-  constructor(runtimeDir: string, memory: { residentBytes?: number; firstReadBytes?: number } = {}) {
-    const { residentBytes = RESIDENT_LISTING_BYTES, firstReadBytes = FIRST_READ_BYTES } = memory;
+  /**
+   * `readFile` reads the columns, ids, filter keys and keyword index whole (into shared memory for the shim, which
+   * hands them to its keyword worker: sharedFilesReader). `residentBytes` 0 holds no listing in memory (a store
+   * that only searches).
+   */
+  constructor(runtimeDir: string, memory: { residentBytes?: number; firstReadBytes?: number; readFile?: ReadFile } = {}) {
+    const { residentBytes = RESIDENT_LISTING_BYTES, firstReadBytes = FIRST_READ_BYTES, readFile = readFilePlain } = memory;
     this.dir = runtimeDir;
     const manifest = readRuntimeManifest(runtimeDir);
     this.manifest = manifest;
     this.count = manifest.count;
-    this.columns = readRuntimeColumns(runtimeDir, manifest.columns);
-    this.idText = readFileSync(join(runtimeDir, RUNTIME_IDS_FILE));
-    this.postingKeys = TermTable.fromBytes(readFileSync(join(runtimeDir, RUNTIME_POSTING_KEYS_FILE)), this.columns.postingStarts.length - 1);
+    this.columns = readRuntimeColumns(runtimeDir, manifest.columns, readFile);
+    this.idText = readFile(join(runtimeDir, RUNTIME_IDS_FILE));
+    this.postingKeys = TermTable.fromBytes(readFile(join(runtimeDir, RUNTIME_POSTING_KEYS_FILE)), this.columns.postingStarts.length - 1);
     if (this.count > 0 && this.columns.idOffsets[this.count] !== this.idText.length + 1) throw new Error(`${RUNTIME_IDS_FILE} does not match its offsets; rebuild`);
     this.gone = readGone(runtimeDir);
-    this.keywords = readKeywordIndex(join(runtimeDir, KEYWORD_INDEX_DIR));
+    this.keywords = readKeywordIndex(join(runtimeDir, KEYWORD_INDEX_DIR), readFile);
     if (this.keywords.count !== this.count) throw new Error(`keyword index has ${this.keywords.count} listings, expected ${this.count}; rebuild`);
     this.stats = manifest.stats;
     this.categories = manifest.categories;

@@ -8,6 +8,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TermTable } from './term-table.ts';
+import { readFilePlain, type ReadFile } from '../artifacts/shared-file.ts';
 
 export const KEYWORD_INDEX_FORMAT = 2;
 /** Postings per block of a long list: a search skips a block whose best possible score cannot reach its page. */
@@ -78,13 +79,13 @@ export function isCurrentKeywordIndex(dir: string): boolean {
   return existsSync(path) && (JSON.parse(readFileSync(path, 'utf8')) as Layout).format === KEYWORD_INDEX_FORMAT;
 }
 
-export function readKeywordIndex(dir: string): KeywordIndexData {
+export function readKeywordIndex(dir: string, readFile: ReadFile = readFilePlain): KeywordIndexData {
   const layout = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as Layout;
   if (layout.format !== KEYWORD_INDEX_FORMAT) throw new Error(`keyword index format ${layout.format}, expected ${KEYWORD_INDEX_FORMAT}; rebuild`);
-  const terms = TermTable.fromBytes(readFileSync(join(dir, 'terms.txt')), layout.terms);
-  const file = readFileSync(join(dir, 'postings.bin'));
-  // Typed-array views need aligned offsets: a large file's Buffer owns its ArrayBuffer from offset 0 and is used
-  // as it is; a small one may sit anywhere in Node's pool and is copied into its own.
+  const terms = TermTable.fromBytes(readFile(join(dir, 'terms.txt')), layout.terms);
+  const file = readFile(join(dir, 'postings.bin'));
+  // Typed-array views need aligned offsets: a large or shared file's Buffer owns its memory from offset 0 and is
+  // used as it is; a small one may sit anywhere in Node's pool and is copied into its own.
   let buffer: ArrayBufferLike = file.buffer;
   if (file.byteOffset !== 0 || file.buffer.byteLength !== file.byteLength) {
     buffer = new ArrayBuffer(file.byteLength);
@@ -92,7 +93,8 @@ export function readKeywordIndex(dir: string): KeywordIndexData {
   }
   const view = (name: ArrayName) => {
     const { kind, byteOffset, length } = layout.arrays[name];
-    return new CONSTRUCTORS[kind](buffer, byteOffset, length);
+    // The cast is for TypeScript only: views over a SharedArrayBuffer are made and read the same way.
+    return new CONSTRUCTORS[kind](buffer as ArrayBuffer, byteOffset, length);
   };
   return {
     count: layout.count,
