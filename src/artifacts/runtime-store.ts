@@ -16,13 +16,14 @@ export type Columns = RuntimeColumns;
 /**
  * Bytes of listings.jsonl kept in memory from its start. Documents are numbered by installs, so the prefix holds
  * the listings most often shown and their answers need no read from disk; the rest is read by offset (one system
- * call per run of listings, from the page cache, which is not the shim's memory). 40 MiB holds the most-installed
- * ~37,000 listings at 100k (about 1,150 bytes each) and all of the embedded snapshot (34 MB). Measured at 100k:
+ * call per run of listings, from the page cache, which is not the shim's memory). 24 MiB holds the most-installed
+ * ~22,000 listings at 100k (about 1,150 bytes each) and most of the embedded snapshot (34 MB). Measured at 100k:
  * holding all 114 MB instead of 64 MiB cost ~50 MB more RSS; 64 → 40 MiB saved another 25-40 MB after mixed and
  * distinct-keyword traffic (alternating runs) for ~+40 % system time on distinct keyword searches (~+4 % of their
- * CPU; requests/s within the runs' noise).
+ * CPU; requests/s within the runs' noise). 40 → 24 MiB, with the keyword worker's heap to pay for: 12-28 MB less
+ * after the same traffic, distinct keyword searches at the same requests/s (10.1-10.7k against 10.4-10.5k).
  */
-const RESIDENT_LISTING_BYTES = 40 * 1024 * 1024;
+const RESIDENT_LISTING_BYTES = 24 * 1024 * 1024;
 /**
  * The part of the resident prefix read before the store is ready; the rest is read in the background, in chunks,
  * so start-up does not wait for 100 MB (listings beyond what is loaded are read from disk meanwhile).
