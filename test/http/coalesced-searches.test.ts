@@ -4,6 +4,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../support/server.ts';
+import { pipelinedBodies } from '../support/raw-http.ts';
 import type { ListingSearch } from '../../server/search/listing-search.ts';
 
 let server: TestServer;
@@ -70,14 +71,7 @@ describe('concurrent requests for one search page', () => {
     const chunks: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     await new Promise((resolve) => socket.on('close', resolve));
-    const raw = Buffer.concat(chunks);
-    const bodies: string[] = [];
-    for (let at = 0; at < raw.length; ) {
-      const end = raw.indexOf('\r\n\r\n', at);
-      const length = Number(/content-length: (\d+)/i.exec(raw.toString('latin1', at, end))![1]);
-      bodies.push(raw.toString('utf8', end + 4, end + 4 + length));
-      at = end + 4 + length;
-    }
+    const bodies = pipelinedBodies(Buffer.concat(chunks));
     expect(bodies.length).toBe(pipeline.length);
     expect(bodies.at(-1)).toBe(expected);
     // One search for the shared page, by the first request, and one for each of the others.

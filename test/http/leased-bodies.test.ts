@@ -4,6 +4,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../support/server.ts';
+import { pipelinedBodies } from '../support/raw-http.ts';
 
 const WORDS = ['pdf', 'github', 'database', 'browser', 'test', 'docker', 'python', 'react', 'api', 'security', 'search', 'data', 'code', 'file', 'agent', 'design'];
 const SEARCHES = WORDS.flatMap((word) => [`/api/v1/listings?q=${word}&limit=50`, `/v1/listings?q=${word}&limit=40`]);
@@ -76,14 +77,7 @@ describe('bodies in leased memory', () => {
     const chunks: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     await new Promise((resolve) => socket.on('close', resolve));
-    const raw = Buffer.concat(chunks);
-    const bodies: string[] = [];
-    for (let at = 0; at < raw.length; ) {
-      const end = raw.indexOf('\r\n\r\n', at);
-      const length = Number(/content-length: (\d+)/i.exec(raw.toString('latin1', at, end))![1]);
-      bodies.push(raw.toString('utf8', end + 4, end + 4 + length));
-      at = end + 4 + length;
-    }
+    const bodies = pipelinedBodies(Buffer.concat(chunks));
     expect(bodies.length).toBe(paths.length);
     bodies.forEach((body, i) => expect(body, paths[i]).toBe(expected.get(paths[i]!)));
   });

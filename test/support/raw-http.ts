@@ -75,3 +75,15 @@ export function rawRequest(origin: string, parts: string[], options: { gapMs?: n
     });
   });
 }
+
+/** The bodies of the responses a socket received one after another (each with a Content-Length), in order. */
+export function pipelinedBodies(raw: Buffer): string[] {
+  const bodies: string[] = [];
+  for (let at = 0; at < raw.length; ) {
+    const end = raw.indexOf('\r\n\r\n', at);
+    const length = Number(/content-length: (\d+)/i.exec(raw.toString('latin1', at, end))![1]);
+    bodies.push(raw.toString('utf8', end + 4, end + 4 + length));
+    at = end + 4 + length;
+  }
+  return bodies;
+}
