@@ -1,10 +1,9 @@
 // Concurrent requests for a search page nobody has asked for yet (server/routes/catalog-routes.ts, flights): they
 // wait for the one search under way instead of each making its own search and body, and each still gets the whole
 // page, intact after the first request's leased body has gone back to the pool and been reused.
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../support/server.ts';
-import { pipelinedBodies } from '../support/raw-http.ts';
+import { unreadPipeline } from '../support/raw-http.ts';
 import type { ListingSearch } from '../../server/search/listing-search.ts';
 
 let server: TestServer;
@@ -52,26 +51,28 @@ describe('concurrent requests for one search page', () => {
     // A waiter whose client does not read yet: its answer waits in Node's queue behind a pipeline of large pages,
     // while the first response (a fast client's) is written, its leased body given back and reused by other searches.
     // Had the waiter been given that same memory, its queued answer would now hold another page.
-    const fillers = ['pdf', 'github', 'database', 'browser', 'test', 'docker'].flatMap((word) => [100, 99, 98].map((limit) => `/api/v1/listings?q=${word}&limit=${limit}`));
-    // Asked twice: kept by the answer cache, so the pipeline's fillers make no search.
+    // Enough large pages to fill the socket's buffers (megabytes), asked twice beforehand: kept by the answer cache,
+    // so the pipeline's fillers make no search and lease nothing.
+    const fillers = ['pdf', 'github', 'database', 'browser', 'test', 'docker', 'python', 'api'].flatMap((word) => [100, 99, 98, 97, 96, 95].map((limit) => `/api/v1/listings?q=${word}&limit=${limit}`));
     for (const path of [...fillers, ...fillers]) await text(path);
-    const shared = '/api/v1/listings?q=python&limit=100&sort=stars';
-    const others = ['react', 'security', 'search', 'design', 'agent', 'code'].flatMap((word) => ['skill', 'mcp'].map((type) => `/api/v1/listings?q=${word}&limit=100&type=${type}`));
-    const { port } = new URL(server.origin);
-    const socket = connect(Number(port), '127.0.0.1');
-    await new Promise((resolve) => socket.once('connect', resolve));
+    // The other searches lease blocks of the shared page's size class (pool blocks are powers of two): the first
+    // response's block, given back, is the next one leased.
+    const sizeClass = (body: string) => Math.ceil(Math.log2(Buffer.byteLength(body)));
+    const shared = '/api/v1/listings?q=react&limit=100&sort=stars';
+    const sharedClass = sizeClass(await text(shared + '&offset=0'));
+    const candidates = ['security', 'search', 'design', 'agent', 'code', 'data', 'file', 'web', 'cloud', 'git', 'chat', 'image'].map((word) => `/api/v1/listings?q=${word}&limit=100&sort=stars`);
+    const others: string[] = [];
+    for (const path of candidates) if (sizeClass(await text(path)) === sharedClass) others.push(path);
+    expect(others.length).toBeGreaterThanOrEqual(3);
     const before = searches;
     const first = text(shared);
     await new Promise((resolve) => setTimeout(resolve, 20));
     const pipeline = [...fillers, shared];
-    socket.write(pipeline.map((path, i) => `GET ${path} HTTP/1.1\r\nHost: x\r\n${i === pipeline.length - 1 ? 'Connection: close\r\n' : ''}\r\n`).join(''));
+    const client = await unreadPipeline(server.origin, pipeline);
     const expected = await first;
     // The waiter shared the first request's search; then other searches lease and give back the same size class.
     await Promise.all(others.map((path) => server.fetch(path).then((response) => response.arrayBuffer())));
-    const chunks: Buffer[] = [];
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    await new Promise((resolve) => socket.on('close', resolve));
-    const bodies = pipelinedBodies(Buffer.concat(chunks));
+    const bodies = await client.bodies();
     expect(bodies.length).toBe(pipeline.length);
     expect(bodies.at(-1)).toBe(expected);
     // One search for the shared page, by the first request, and one for each of the others.

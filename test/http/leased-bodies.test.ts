@@ -1,10 +1,9 @@
 // The listing routes write their bodies into leased memory that later responses reuse (server/http/body-pool.ts).
 // Over a real socket, under concurrency: every response carries its own answer, and an answer kept by the search
 // cache stays whole after its memory has gone on to other responses (the cache keeps a copy).
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../support/server.ts';
-import { pipelinedBodies } from '../support/raw-http.ts';
+import { unreadPipeline } from '../support/raw-http.ts';
 
 const WORDS = ['pdf', 'github', 'database', 'browser', 'test', 'docker', 'python', 'react', 'api', 'security', 'search', 'data', 'code', 'file', 'agent', 'design'];
 const SEARCHES = WORDS.flatMap((word) => [`/api/v1/listings?q=${word}&limit=50`, `/v1/listings?q=${word}&limit=40`]);
@@ -65,19 +64,13 @@ describe('bodies in leased memory', () => {
     const paths = WORDS.flatMap((word) => [100, 99, 98, 97, 96, 95].map((limit) => `/api/v1/listings?q=${word}&limit=${limit}`));
     const expected = new Map<string, string>();
     for (const path of paths) expected.set(path, await text(path));
-    const { port } = new URL(server.origin);
-    const socket = connect(Number(port), '127.0.0.1');
-    await new Promise((resolve) => socket.once('connect', resolve));
-    socket.write(paths.map((path, i) => `GET ${path} HTTP/1.1\r\nHost: x\r\n${i === paths.length - 1 ? 'Connection: close\r\n' : ''}\r\n`).join(''));
+    const client = await unreadPipeline(server.origin, paths);
     // Unread, the pipelined answers (96 pages of up to 100 listings: megabytes) fill the buffers; meanwhile other
     // searches lease and give back memory.
     await new Promise((resolve) => setTimeout(resolve, 200));
     const others = WORDS.flatMap((word) => ['skill', 'mcp'].map((type) => `/api/v1/listings?q=${word}&limit=100&type=${type}`));
     await Promise.all(others.map((path) => server.fetch(path).then((response) => response.arrayBuffer())));
-    const chunks: Buffer[] = [];
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    await new Promise((resolve) => socket.on('close', resolve));
-    const bodies = pipelinedBodies(Buffer.concat(chunks));
+    const bodies = await client.bodies();
     expect(bodies.length).toBe(paths.length);
     bodies.forEach((body, i) => expect(body, paths[i]).toBe(expected.get(paths[i]!)));
   });

@@ -76,14 +76,30 @@ export function rawRequest(origin: string, parts: string[], options: { gapMs?: n
   });
 }
 
-/** The bodies of the responses a socket received one after another (each with a Content-Length), in order. */
-export function pipelinedBodies(raw: Buffer): string[] {
-  const bodies: string[] = [];
-  for (let at = 0; at < raw.length; ) {
-    const end = raw.indexOf('\r\n\r\n', at);
-    const length = Number(/content-length: (\d+)/i.exec(raw.toString('latin1', at, end))![1]);
-    bodies.push(raw.toString('utf8', end + 4, end + 4 + length));
-    at = end + 4 + length;
-  }
-  return bodies;
+/**
+ * A client that sends GETs for `paths` pipelined on one connection (the last asks to close it) and reads nothing
+ * until `bodies()`: meanwhile the answers wait in the socket's buffers and in the server's queue. `bodies()` reads
+ * to the close and gives each answer's body, in order.
+ */
+export async function unreadPipeline(origin: string, paths: readonly string[]): Promise<{ bodies: () => Promise<string[]> }> {
+  const { port, hostname } = new URL(origin);
+  const socket = connect(Number(port), hostname);
+  await new Promise((resolve) => socket.once('connect', resolve));
+  socket.write(paths.map((path, i) => `GET ${path} HTTP/1.1\r\nHost: x\r\n${i === paths.length - 1 ? 'Connection: close\r\n' : ''}\r\n`).join(''));
+  return {
+    bodies: async () => {
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      await new Promise((resolve) => socket.on('close', resolve));
+      const raw = Buffer.concat(chunks);
+      const bodies: string[] = [];
+      for (let at = 0; at < raw.length; ) {
+        const end = raw.indexOf('\r\n\r\n', at);
+        const length = Number(/content-length: (\d+)/i.exec(raw.toString('latin1', at, end))![1]);
+        bodies.push(raw.toString('utf8', end + 4, end + 4 + length));
+        at = end + 4 + length;
+      }
+      return bodies;
+    },
+  };
 }
