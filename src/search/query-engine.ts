@@ -201,17 +201,18 @@ export class QueryEngine {
   /**
    * From one pass over the posting lists, the first page of a keyword search in mode 'any' (listings with every word
    * first) and of the same search in mode 'all' (the full matches, or the 'any' answer when fewer than PARTIAL_BELOW
-   * listings match every word), as semantic fusion wants both (server/search/hybrid-search.ts). Equal to two
+   * listings match every word), as semantic fusion wants both (server/search/hybrid-search.ts), and the full matches
+   * alone (`full`: the first of a partial answer). Equal to two
    * search() calls: full matches rank first in mode 'any', in the order mode 'all' gives them, so the page holds all
    * of them or only them.
    */
-  anyAndAllWords(request: Omit<SearchRequest, 'match' | 'sort' | 'offset'>): { any: number[]; all: number[] } {
+  anyAndAllWords(request: Omit<SearchRequest, 'match' | 'sort' | 'offset'>): { any: number[]; all: number[]; full: number[] } {
     const { docs } = this.search({ ...request, offset: 0, sort: undefined, match: 'any' });
     const words = this.lastQueryWords;
     const { hits } = this.searcher;
     // Every match of a one-word query matches all its words (and oneWord() leaves the hits untouched).
     const full = words === 1 ? docs : docs.filter((doc) => hits[doc] === words);
-    return { any: docs, all: words > 1 && full.length < PARTIAL_BELOW ? docs : full };
+    return { any: docs, all: words > 1 && full.length < PARTIAL_BELOW ? docs : full, full };
   }
 
   /** Listing query → search request (the parameters SERVICE.md 4.1 gives to /api/v1/listings). */

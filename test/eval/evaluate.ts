@@ -83,10 +83,14 @@ export interface SystemUnderTest {
   query(text: string): Partial<ListingQuery>;
 }
 
-/** The systems compared: `q` (keyword engine), vectors alone, and `semantic` as served (hybrid). */
+/**
+ * The systems compared: the keyword engine alone, `q` as served (its partial answers ranked by meaning), vectors
+ * alone, and `semantic` as served (hybrid).
+ */
 export function systems(semantic: SemanticSource): SystemUnderTest[] {
   return [
-    { name: 'q', search: async (snapshot, query) => keywordListingSearch(snapshot, query), query: (text) => ({ q: text }) },
+    { name: 'keywords', search: async (snapshot, query) => keywordListingSearch(snapshot, query), query: (text) => ({ q: text }) },
+    { name: 'q', search: createHybridSearch(semantic), query: (text) => ({ q: text }) },
     { name: 'vectors', search: createHybridSearch(semantic, { fuse: 'vector' }), query: (text) => ({ semantic: text }) },
     { name: 'hybrid', search: createHybridSearch(semantic), query: (text) => ({ semantic: text }) },
   ];
@@ -127,7 +131,7 @@ export async function evaluate(snapshot: Snapshot, semantic: SemanticSource, que
     const perQuery = [];
     for (const judged of queries) {
       const { ids, mode } = await runQuery(snapshot, system, judged);
-      if (mode === 'keyword-fallback' && system.name !== 'q') fallbacks++;
+      if (mode === 'keyword-fallback' && system.name !== 'keywords') fallbacks++;
       perQuery.push({ qid: judged.qid, query: judged.query, kind: judged.kind, ndcg: ndcgAt(ids, judged.relevant), recall: recallAt(ids, judged.relevant), rr: reciprocalRank(ids, judged.relevant), ids });
     }
     const byKind: Record<string, Metrics> = {};

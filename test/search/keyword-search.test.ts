@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import { ListingPageSchema, type ListingRecord } from '../../src/domain/schemas.ts';
 import { compareBy, popularityPrior, SORTS } from '../../src/domain/ranking.ts';
 import { indexTerms, nameKey, normalize, queryTokens, stem } from '../../src/search/tokenizer.ts';
+import { PARTIAL_BELOW } from '../../src/search/keyword-search.ts';
 import { snapshotRecords } from '../support/fixtures.ts';
 import { json, startInProcess, type TestServer } from '../support/server.ts';
 
@@ -20,10 +21,10 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-async function search(query: string): Promise<{ page: Page; match: string | null }> {
+async function search(query: string): Promise<{ page: Page; match: string | null; mode: string | null }> {
   const res = await server.fetch(`/api/v1/listings?${query}`);
   expect(res.status, query).toBe(200);
-  return { page: ListingPageSchema.parse(await json(res)), match: res.headers.get('Search-Match') };
+  return { page: ListingPageSchema.parse(await json(res)), match: res.headers.get('Search-Match'), mode: res.headers.get('Search-Mode') };
 }
 
 /** Every result of a cursor walk, in order. */
@@ -170,9 +171,10 @@ describe('ranking', () => {
     },
   );
 
-  it('answers partial matches only with Search-Match: partial, the most words first', async () => {
+  const has = (r: ListingRecord, word: string) => termsOf({ ...r, categories: [r.category, ...(r.categories ?? [])] }).has(stem(word));
+
+  it('answers partial matches only with Search-Match: partial, each result holding a query word', async () => {
     // Two words of the catalog that no listing has together (found from the records).
-    const has = (r: ListingRecord, word: string) => termsOf({ ...r, categories: [r.category, ...(r.categories ?? [])] }).has(stem(word));
     const pair = [['notion', 'kubernetes'], ['remotion', 'solana'], ['weather', 'figma']].find(([a, b]) => !records.some((r) => has(r, a!) && has(r, b!)))!;
     expect(pair).toBeDefined();
     const { page, match } = await search(`q=${pair.join('%20')}&limit=50`);
@@ -181,6 +183,37 @@ describe('ranking', () => {
     for (const item of page.items) expect(pair.some((word) => contains(item, word, word === pair[1])), item.id).toBe(true);
     const { match: single } = await search(`q=${pair[0]}`);
     expect(single).toBeNull();
+  });
+
+  it('ranks a partial answer by meaning (Search-Mode: hybrid) after the listings that hold every word', async () => {
+    expect(await server.app.semantic.settled).toBe('ready');
+    // Two catalog words that 1 to 9 listings hold together: fewer than PARTIAL_BELOW, so the answer is partial.
+    const words = ['slack', 'github', 'notion', 'figma', 'postgres', 'docker', 'kubernetes', 'stripe', 'pdf', 'excel', 'calendar', 'email', 'weather', 'jira', 'redis', 'gmail', 'discord', 'supabase'];
+    const holding = new Map(words.map((word) => [word, new Set<string>()]));
+    for (const r of records) {
+      const terms = termsOf({ ...r, categories: [r.category, ...(r.categories ?? [])] });
+      for (const word of words) if (terms.has(stem(word))) holding.get(word)!.add(r.id);
+    }
+    const joint = (x: string, y: string) => [...holding.get(x)!].filter((id) => holding.get(y)!.has(id));
+    const pairs = words.flatMap((x, i) => words.slice(i + 1).map((y) => [x, y] as const));
+    const [a, b] = pairs.find(([x, y]) => joint(x, y).length >= 1 && joint(x, y).length < PARTIAL_BELOW)!;
+    const full = joint(a, b);
+    const { page, match, mode } = await search(`q=${a}%20${b}&limit=50`);
+    expect([match, mode]).toEqual(['partial', 'hybrid']);
+    expect(new Set(page.items.slice(0, full.length).map((item) => item.id))).toEqual(new Set(full));
+    expect(page.items.length).toBeGreaterThan(full.length);
+    for (const item of page.items) expect(contains(item, a, false) || contains(item, b, true), item.id).toBe(true);
+    // The vectors rank listings that hold a word of the request, never one that holds none: over a whole answer.
+    const text = 'turn a PDF into structured text';
+    const tokens = queryTokens(text);
+    const { page: sentence, mode: sentenceMode } = await search(`q=${encodeURIComponent(text)}&limit=2000`);
+    expect(sentenceMode).toBe('hybrid');
+    expect(sentence.items.length).toBeGreaterThan(50);
+    for (const item of sentence.items) expect(tokens.some((token, i) => contains(item, token.surface, i === tokens.length - 1)), item.id).toBe(true);
+    // An explicit sort orders every partial match by that sort, as keywords find them.
+    const { page: sorted, mode: sortedMode } = await search(`q=${a}%20${b}&sort=stars&limit=50`);
+    expect(sortedMode).toBeNull();
+    expect(sorted.total).toBeGreaterThan(page.total);
   });
 });
 

@@ -90,11 +90,13 @@ describe('a semantic index that has not loaded', () => {
     const snapshot = loadSnapshot(await sharedBuildDir());
     try {
       const search = createHybridSearch(new SemanticIndex());
-      for (const partial of [{ semantic: 'query a postgres database' }, { semantic: 'database', q: 'postgres' }, { semantic: 'images', types: ['mcp' as const] }]) {
+      for (const partial of [{ semantic: 'query a postgres database' }, { semantic: 'database', q: 'postgres' }, { semantic: 'images', types: ['mcp' as const] }, { q: 'turn a PDF into structured text' }]) {
         const hybrid = await search(snapshot, query(partial));
         expect(hybrid.headers['Search-Mode']).toBe('keyword-fallback');
         expect(hybrid.result).toEqual(keywordListingSearch(snapshot, query(partial)).result);
       }
+      // The q request above is a partial answer (the one that vectors would rank).
+      expect((await search(snapshot, query({ q: 'turn a PDF into structured text' }))).headers['Search-Match']).toBe('partial');
     } finally {
       snapshot.store.close();
     }

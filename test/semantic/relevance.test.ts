@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedBuildDir } from '../support/shared-build.ts';
 import { loadSnapshot, type Snapshot } from '../../server/catalog/snapshot.ts';
-import { createHybridSearch } from '../../server/search/hybrid-search.ts';
+import { createHybridSearch, PARTIAL_VECTOR_POOL } from '../../server/search/hybrid-search.ts';
 import { allWordsBoost, FUSION_WEIGHTS, ONE_WORD_BOOST, POPULARITY_SPAN, RRF_K, SEMANTIC_CANDIDATES, SHORT_REQUEST_BOOST } from '../../src/search/fusion.ts';
 import { listingQuery, type ListingQuery } from '../../src/domain/listing-query.ts';
 
@@ -99,13 +99,16 @@ describe('in-process evaluation of the judged set', () => {
     expect(shared / (10 * words.length)).toBeGreaterThanOrEqual(ONE_WORD_SHARED);
   });
 
-  it('hybrid beats keyword search on nDCG@10, without falling back', async () => {
+  it('hybrid beats keyword search on nDCG@10, and q ranks its partial answers better than keywords alone, without falling back', async () => {
     const scores = Object.fromEntries((await evaluate(snapshot, semantic, queries)).map((s) => [s.name, s]));
     const ndcg = (name: string) => scores[name]!.byKind.overall!.ndcg;
     expect(scores.hybrid!.fallbacks).toBe(0);
     expect(scores.vectors!.fallbacks).toBe(0);
-    expect(ndcg('hybrid')).toBeGreaterThan(ndcg('q'));
+    expect(scores.q!.fallbacks).toBe(0);
+    expect(ndcg('hybrid')).toBeGreaterThan(ndcg('keywords'));
     expect(ndcg('hybrid')).toBeGreaterThan(ndcg('vectors'));
+    // Measured: 0.640 → 0.663. Most of the set's requests are sentences, answered partially.
+    expect(ndcg('q')).toBeGreaterThan(ndcg('keywords') + 0.01);
   });
 });
 
@@ -125,5 +128,11 @@ describe('/docs/ranking', () => {
     expect(section).toContain(`at most ${3 * SEMANTIC_CANDIDATES}`);
     expect(section).toContain('`q` restricts and `semantic` ranks');
     expect(section).toContain('keyword-fallback');
+  });
+
+  it('says how a partial q answer is ranked, with the code’s pool of keyword matches', () => {
+    const relevance = doc.split(/^## /m).find((s) => s.startsWith('Relevance\n')) ?? '';
+    expect(relevance).toContain(`among the ${PARTIAL_VECTOR_POOL} best keyword matches on any word`);
+    expect(relevance).toContain('`Search-Match: partial` and `Search-Mode: hybrid`');
   });
 });

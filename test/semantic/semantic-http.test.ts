@@ -27,6 +27,8 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const TEXT = 'something to let my agent query a database';
+/** A date some of the snapshot's listings were updated after and some before. */
+const SINCE = '2026-01-01T00:00:00Z';
 const enc = encodeURIComponent;
 
 async function page(query: string, mode: string | null = 'hybrid'): Promise<Page> {
@@ -47,7 +49,7 @@ async function everything(query: string): Promise<Set<string>> {
 }
 
 describe('filters', () => {
-  it.each([['type=mcp'], ['types=skill,plugin'], ['type=workflow'], ['category=databases'], ['owner=anthropics'], ['type=mcp&category=databases'], ['types=plugin,marketplace&owner=ANTHROPICS']])(
+  it.each([['type=mcp'], ['types=skill,plugin'], ['type=workflow'], ['category=databases'], ['owner=anthropics'], ['type=mcp&category=databases'], ['types=plugin,marketplace&owner=ANTHROPICS'], [`updatedSince=${enc(SINCE)}`], [`type=mcp&updatedSince=${enc(SINCE)}`]])(
     'with %s, every result is a listing the filter admits (the keyword engine’s own filter)',
     async (filter) => {
       const admitted = await everything(filter);
@@ -119,6 +121,14 @@ describe('q with semantic', () => {
   it('q restricts to its keyword matches and semantic ranks them (Search-Mode: semantic)', async () => {
     const matches = await everything('q=postgres');
     const body = await page(`q=postgres&semantic=${enc('read only access for my agent')}&limit=2000`, 'semantic');
+    expect(body.items.length).toBe(Math.min(matches.size, SEMANTIC_CANDIDATES));
+    for (const item of body.items) expect(matches.has(item.id), item.id).toBe(true);
+  });
+
+  it('q and semantic keep the date filter', async () => {
+    const matches = await everything(`q=postgres&updatedSince=${enc(SINCE)}`);
+    expect(matches.size).toBeLessThan((await everything('q=postgres')).size);
+    const body = await page(`q=postgres&updatedSince=${enc(SINCE)}&semantic=${enc('read only access for my agent')}&limit=2000`, 'semantic');
     expect(body.items.length).toBe(Math.min(matches.size, SEMANTIC_CANDIDATES));
     for (const item of body.items) expect(matches.has(item.id), item.id).toBe(true);
   });
