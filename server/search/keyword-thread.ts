@@ -15,7 +15,7 @@ export type ToKeywordWorker =
 
 export type FromKeywordWorker =
   | { kind: 'loaded'; id: number }
-  | { kind: 'found'; id: number; docs: Uint32Array<ArrayBuffer>; total: number; hasMore: boolean; order: SearchResult['order']; partial: boolean | undefined }
+  | { kind: 'found'; id: number; docs: number[]; total: number; hasMore: boolean; order: SearchResult['order']; partial: boolean | undefined }
   | { kind: 'failed'; id: number; message: string };
 
 /**
@@ -61,7 +61,7 @@ export class KeywordThread {
       try {
         const answer = await worker.request({ kind: 'search', buildDir: snapshot.buildDir, request }, this.timeoutMs);
         if (answer.kind === 'found') {
-          const result: SearchResult = { docs: Array.from(answer.docs), hasMore: answer.hasMore, total: answer.total, order: answer.order };
+          const result: SearchResult = { docs: answer.docs, hasMore: answer.hasMore, total: answer.total, order: answer.order };
           if (answer.partial !== undefined) result.partial = answer.partial;
           this.answered.worker++;
           return result;

@@ -37,7 +37,7 @@ function handle(message: Numbered<ToKeywordWorker>): FromKeywordWorker | undefin
       const loaded = engines.get(message.buildDir);
       if (!loaded) return { kind: 'failed', id: message.id, message: `the build ${message.buildDir} is not loaded` };
       const { docs, total, hasMore, order, partial } = loaded.engine.search(message.request);
-      return { kind: 'found', id: message.id, docs: Uint32Array.from(docs), total, hasMore, order, partial };
+      return { kind: 'found', id: message.id, docs, total, hasMore, order, partial };
     }
   }
 }
@@ -49,6 +49,5 @@ port.on('message', (message: Numbered<ToKeywordWorker>) => {
   } catch (error) {
     answer = { kind: 'failed', id: message.id, message: error instanceof Error ? error.message : String(error) };
   }
-  if (answer?.kind === 'found') port.postMessage(answer, [answer.docs.buffer]);
-  else if (answer) port.postMessage(answer);
+  if (answer) port.postMessage(answer);
 });
