@@ -2,9 +2,9 @@
 // `semantic` a hybrid of the listings' embedding vectors, the keyword engine and the popularity prior, fused
 // by weighted reciprocal rank (src/docs/ranking.md, "Semantic search"). A `q` answer that is partial (few listings
 // have every word: a request in plain words) is ranked by the same fusion after the listings with every word, its
-// vectors ranking the best keyword matches on any word. Without embeddings (no vectors in the build, model still loading, a query
-// with no word the model knows, or no answer from the vector worker in time) both run as keywords:
-// Search-Mode: keyword-fallback.
+// vectors ranking the best keyword matches on any word. Without embeddings (no vectors in the build, model still
+// loading, a query with no word the model knows, or no answer from the vector worker in time) both run as
+// keywords: Search-Mode: keyword-fallback.
 import type { SearchRequest, SearchResult } from '../../src/search/query-engine.ts';
 import type { Snapshot } from '../catalog/snapshot.ts';
 import { keywordListingSearch, SEARCH_MODE_HEADER, threadedKeywordSearch, type ListingAnswer, type ListingSearch } from './listing-search.ts';

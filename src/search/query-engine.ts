@@ -202,9 +202,8 @@ export class QueryEngine {
    * From one pass over the posting lists, the first page of a keyword search in mode 'any' (listings with every word
    * first) and of the same search in mode 'all' (the full matches, or the 'any' answer when fewer than PARTIAL_BELOW
    * listings match every word), as semantic fusion wants both (server/search/hybrid-search.ts), and the full matches
-   * alone (`full`: the first of a partial answer). Equal to two
-   * search() calls: full matches rank first in mode 'any', in the order mode 'all' gives them, so the page holds all
-   * of them or only them.
+   * alone (`full`, which lead a partial answer). Equal to two search() calls: full matches rank first in mode 'any',
+   * in the order mode 'all' gives them, so the page holds all of them or only them.
    */
   anyAndAllWords(request: Omit<SearchRequest, 'match' | 'sort' | 'offset'>): { any: number[]; all: number[]; full: number[] } {
     const { docs } = this.search({ ...request, offset: 0, sort: undefined, match: 'any' });
