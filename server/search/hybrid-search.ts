@@ -5,6 +5,7 @@
 // vectors ranking the best keyword matches on any word. Without embeddings (no vectors in the build, model still
 // loading, a query with no word the model knows, or no answer from the vector worker in time) both run as
 // keywords: Search-Mode: keyword-fallback.
+import type { ListingQuery } from '../../src/domain/listing-query.ts';
 import type { SearchRequest, SearchResult } from '../../src/search/query-engine.ts';
 import type { Snapshot } from '../catalog/snapshot.ts';
 import { keywordListingSearch, SEARCH_MODE_HEADER, threadedKeywordSearch, type ListingAnswer, type ListingSearch } from './listing-search.ts';
@@ -23,6 +24,16 @@ export interface HybridSearchOptions {
 
 type Filters = Pick<SearchRequest, 'types' | 'category' | 'owner' | 'updatedSince'>;
 
+/** The query's filters, applied to every candidate list (vectors and keywords alike). */
+function filtersOf(query: ListingQuery): Filters {
+  return { types: query.types, category: query.category, owner: query.owner, updatedSince: query.updatedSince };
+}
+
+/** The answer with the Search-Mode header that says how it was ranked. */
+function withMode(answer: ListingAnswer, mode: SearchMode): ListingAnswer {
+  return { result: answer.result, headers: { ...answer.headers, [SEARCH_MODE_HEADER]: mode } };
+}
+
 /**
  * The keyword matches on any word among which the vectors rank a partial `q` answer. On the judged requests
  * (score.mjs --param q on the embedded snapshot; dev nl / test/eval/own.jsonl nDCG@10): 256 → 0.189 / 0.663,
@@ -40,10 +51,7 @@ function isZeroVector(vec: Float32Array): boolean {
 export function createHybridSearch(source: SemanticSource, options: HybridSearchOptions = {}): ListingSearch {
   const fuseKeywords = (options.fuse ?? 'hybrid') === 'hybrid';
 
-  const fallback = (snapshot: Snapshot, query: Parameters<ListingSearch>[1]): ListingAnswer => {
-    const answer = keywordListingSearch(snapshot, query);
-    return { result: answer.result, headers: { ...answer.headers, [SEARCH_MODE_HEADER]: 'keyword-fallback' } };
-  };
+  const fallback = (snapshot: Snapshot, query: ListingQuery): ListingAnswer => withMode(keywordListingSearch(snapshot, query), 'keyword-fallback');
 
   /** The query's vector, or undefined when there is none (no embeddings yet, or no word the model knows). */
   const embedding = async (snapshot: Snapshot, text: string): Promise<{ ready: SemanticReady; vector: Float32Array } | undefined> => {
@@ -64,7 +72,7 @@ export function createHybridSearch(source: SemanticSource, options: HybridSearch
       FUSION_WEIGHTS.popularity,
     );
 
-  const page = (ranked: number[], query: Parameters<ListingSearch>[1]): SearchResult => {
+  const page = (ranked: number[], query: ListingQuery): SearchResult => {
     const end = query.offset + query.limit;
     return { docs: ranked.slice(query.offset, end), hasMore: ranked.length > end, total: ranked.length, order: query.sort ?? 'relevance' };
   };
@@ -75,19 +83,18 @@ export function createHybridSearch(source: SemanticSource, options: HybridSearch
    * any word (PARTIAL_VECTOR_POOL), so that every result holds a word of the request. The keyword answer, marked
    * as a fallback, when there are no vectors to rank by.
    */
-  const partialAnswer = async (snapshot: Snapshot, query: Parameters<ListingSearch>[1], keywordAnswer: ListingAnswer): Promise<ListingAnswer> => {
+  const partialAnswer = async (snapshot: Snapshot, query: ListingQuery, keywordAnswer: ListingAnswer): Promise<ListingAnswer> => {
     const text = query.q!;
-    const filters: Filters = { types: query.types, category: query.category, owner: query.owner, updatedSince: query.updatedSince };
     const embedded = await embedding(snapshot, text);
-    const keywords = embedded && snapshot.engine.anyAndAllWords({ q: text, ...filters, limit: PARTIAL_VECTOR_POOL });
+    const keywords = embedded && snapshot.engine.anyAndAllWords({ q: text, ...filtersOf(query), limit: PARTIAL_VECTOR_POOL });
     const nearest = keywords && (await embedded.ready.nearest(embedded.vector, Uint32Array.from(keywords.any).sort(), SEMANTIC_CANDIDATES));
-    if (!nearest) return { result: keywordAnswer.result, headers: { ...keywordAnswer.headers, [SEARCH_MODE_HEADER]: 'keyword-fallback' } };
+    if (!nearest) return withMode(keywordAnswer, 'keyword-fallback');
     const lists = { any: keywords.any.slice(0, SEMANTIC_CANDIDATES), all: keywords.all.slice(0, SEMANTIC_CANDIDATES) };
     const full = new Set(keywords.full);
     const ranked = [...keywords.full, ...fused(snapshot, text, nearest, lists).filter((doc) => !full.has(doc))];
     const result = page(ranked, query);
     result.partial = true;
-    return { result, headers: { ...keywordAnswer.headers, [SEARCH_MODE_HEADER]: 'hybrid' } };
+    return withMode({ result, headers: keywordAnswer.headers }, 'hybrid');
   };
 
   return async (snapshot, query) => {
@@ -101,7 +108,7 @@ export function createHybridSearch(source: SemanticSource, options: HybridSearch
     const { ready, vector } = embedded;
 
     const { engine, store } = snapshot;
-    const filters: Filters = { types: query.types, category: query.category, owner: query.owner, updatedSince: query.updatedSince };
+    const filters = filtersOf(query);
     let ranked: number[];
     let mode: SearchMode;
     if (query.q !== undefined) {
