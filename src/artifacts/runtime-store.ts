@@ -14,16 +14,21 @@ import type { SortKey } from '../domain/ranking.ts';
 export type Columns = RuntimeColumns;
 
 /**
- * Bytes of listings.jsonl kept in memory from its start. Documents are numbered by installs, so the prefix holds
- * the listings most often shown and their answers need no read from disk; the rest is read by offset (one system
- * call per run of listings, from the page cache, which is not the shim's memory). 24 MiB holds the most-installed
- * ~22,000 listings at 100k (about 1,150 bytes each) and most of the embedded snapshot (34 MB). Measured at 100k:
- * holding all 114 MB instead of 64 MiB cost ~50 MB more RSS; 64 → 40 MiB saved another 25-40 MB after mixed and
- * distinct-keyword traffic (alternating runs) for ~+40 % system time on distinct keyword searches (~+4 % of their
- * CPU; requests/s within the runs' noise). 40 → 24 MiB, with the keyword worker's heap to pay for: 12-28 MB less
- * after the same traffic, distinct keyword searches at the same requests/s (10.1-10.7k against 10.4-10.5k).
+ * Bytes of listings.jsonl kept in memory from its start. Documents are numbered by installs, so a prefix holds the
+ * listings most often shown; the rest is read by offset (one system call per run of listings, from the page cache).
+ * 128 MiB holds every listing of a catalog up to ~115,000 (about 1,150 bytes each): the embedded snapshot (34 MB)
+ * and the 100k bench catalog (114 MB) answer from memory alone; at 1M it holds the most-installed ~11 %.
+ *
+ * Measured at 100k on distinct keyword searches (q-unique after a warm pass, alternating runs, the shim's CPU a
+ * request by thread): 24 MiB → 10.6-10.9k requests/s, 133-136 µs (main thread 85-89 µs); 128 MiB → 12.8-13.3k,
+ * 113-117 µs (main thread 68-71 µs). With 24 MiB, 52 % of the listings those answers showed lay beyond the prefix
+ * (49 % with the prefix ordered by the ranking's popularity prior instead), and their reads were a fifth of the
+ * main thread's work. The cost is memory, +90 MB RSS at 100k after a mixed run (distinct keyword and semantic
+ * searches, MCP, /ask, pages, by id, batches, 2,000-listing pages): 353 → 443 MB without the semantic index,
+ * 485 → 565 MB with it. Before, 24 MiB kept the whole process, semantic index included, under 500 MB (64 → 40 →
+ * 24 MiB held 25-40 and then 12-28 MB less, at the same requests/s within those runs' noise).
  */
-const RESIDENT_LISTING_BYTES = 24 * 1024 * 1024;
+const RESIDENT_LISTING_BYTES = 128 * 1024 * 1024;
 /**
  * The part of the resident prefix read before the store is ready; the rest is read in the background, in chunks,
  * so start-up does not wait for 100 MB (listings beyond what is loaded are read from disk meanwhile).
@@ -55,6 +60,7 @@ export class CatalogStore {
   private readonly fd: number;
   /** The start of listings.jsonl, held in memory: the most-installed listings (see RESIDENT_LISTING_BYTES). */
   private readonly resident: Buffer;
+  private readonly residentCount: number;
   /** Bytes of `resident` read so far (from its start). */
   private loaded: number;
   private reading = false;
@@ -91,10 +97,16 @@ export class CatalogStore {
     const { offsets } = this.columns;
     let last = 0;
     while (last < this.count && offsets[last + 1]! <= residentBytes) last++;
+    this.residentCount = last;
     this.resident = Buffer.allocUnsafe(offsets[last]!);
     this.loaded = readSync(this.fd, this.resident, 0, Math.min(firstReadBytes, this.resident.length), 0);
     this.loadedAll = new Promise((resolve) => (this.resolveLoaded = resolve));
     this.readMore();
+  }
+
+  /** Listings held in memory once the resident prefix is read (the first `residentListings` documents). */
+  get residentListings(): number {
+    return this.residentCount;
   }
 
   /** Settles when the whole resident prefix is in memory (or could not be read: disk reads serve it then). */

@@ -1,7 +1,7 @@
 // The runtime store answers listing bytes from its resident prefix (the most-installed listings) or from disk by
 // offset; either way the bytes are exactly the stored line, including a run of documents that crosses the edge, while
-// the prefix is still being read in the background and after, whether read as views or copied into an answer, and a
-// store closed mid-read closes cleanly.
+// the prefix is still being read in the background and after, whether read as views or copied into an answer; a
+// catalog the size of the embedded snapshot is held whole; and a store closed mid-read closes cleanly.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -63,6 +63,23 @@ describe('listing bytes', () => {
     expect(copied(store, docs, 1)).toEqual(expected.map((line) => line!.slice(0, -1)));
     expect(store.readJson([3, edge - 1, 7, first])).toEqual([lines[3], lines[edge - 1], lines[7], lines[first]]);
     store.close();
+  });
+
+  it('holds every listing of a catalog the size of the embedded snapshot in memory by default', async () => {
+    // The runtime file is larger than the 24 MiB prefix this bound replaced: with it, a third of the listings
+    // would be read from disk.
+    expect(fileBytes).toBeGreaterThan(24 * 1024 * 1024);
+    const store = new CatalogStore(runtime);
+    try {
+      await store.whenResident();
+      expect(store.residentListings).toBe(store.count);
+      const small = new CatalogStore(runtime, { residentBytes: Math.floor(fileBytes / 2) });
+      expect(small.residentListings).toBeGreaterThan(0);
+      expect(small.residentListings).toBeLessThan(store.count);
+      small.close();
+    } finally {
+      store.close();
+    }
   });
 
   it('closes cleanly while the prefix is still being read', async () => {
