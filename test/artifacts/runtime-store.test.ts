@@ -66,7 +66,7 @@ describe('listing bytes', () => {
   });
 
   it('holds every listing of a catalog the size of the embedded snapshot in memory by default', async () => {
-    // The runtime file is larger than the 24 MiB prefix this bound replaced: with it, a third of the listings
+    // The runtime file is larger than the 24 MiB prefix this bound replaced: with it, a quarter of the listings
     // would be read from disk.
     expect(fileBytes).toBeGreaterThan(24 * 1024 * 1024);
     const store = new CatalogStore(runtime);
