@@ -67,7 +67,7 @@ export interface Served {
  * The environment (NAME=value before `node`) and Node flags `npm start` gives the shim (package.json is their one
  * home), so the bench runs what ships.
  */
-function startCommand(script: string): { env: Record<string, string>; flags: string[] } {
+export function startCommand(script: string): { env: Record<string, string>; flags: string[] } {
   const pkg = JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')) as { scripts: { start: string } };
   const words = pkg.scripts.start.split(/\s+/);
   if (!words.includes(script)) return { env: {}, flags: [] };

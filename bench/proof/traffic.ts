@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '../../src/net/free-port.ts';
+import { startCommand } from '../harness.ts';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -171,12 +172,15 @@ export interface Shim {
   stop(): Promise<void>;
 }
 
-/** Starts `npm start`'s entry (server/start.ts) as its own process and waits for /readyz. */
+/** Starts `npm start`'s entry (server/start.ts) as its own process, with `npm start`'s environment and Node flags, and waits for /healthz. */
 export async function startShim(env: Record<string, string>, port?: number): Promise<Shim> {
   port ??= await freePort();
-  const child = spawn(process.execPath, ['server/start.ts'], {
+  // Without them (MALLOC_ARENA_MAX=1, --max-semi-space-size=8) a proof measured a shim that is not the one that
+  // ships: V8's default young generation and glibc's arenas per thread hold more memory (server/heap-tuning.ts).
+  const start = startCommand('server/start.ts');
+  const child = spawn(process.execPath, [...start.flags, 'server/start.ts'], {
     cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
+    env: { ...process.env, ...start.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
