@@ -5,11 +5,10 @@
 import { Agent, request } from 'node:http';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { freePort } from '../../src/net/free-port.ts';
-import { startCommand } from '../harness.ts';
+import { ROOT, startCommand } from '../harness.ts';
 
-export const ROOT = join(import.meta.dirname, '..', '..');
+export { ROOT };
 
 export interface Req {
   method: 'GET' | 'POST';

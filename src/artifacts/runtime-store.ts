@@ -21,12 +21,13 @@ export type Columns = RuntimeColumns;
  *
  * Measured at 100k on distinct keyword searches (q-unique after a warm pass, alternating runs, the shim's CPU a
  * request by thread): 24 MiB → 10.6-10.9k requests/s, 133-136 µs (main thread 85-89 µs); 128 MiB → 12.8-13.3k,
- * 113-117 µs (main thread 68-71 µs). With 24 MiB, 52 % of the listings those answers showed lay beyond the prefix
- * (49 % with the prefix ordered by the ranking's popularity prior instead), and their reads were a fifth of the
- * main thread's work. The cost is memory, +90 MB RSS at 100k after a mixed run (distinct keyword and semantic
- * searches, MCP, /ask, pages, by id, batches, 2,000-listing pages): 353 → 443 MB without the semantic index,
- * 485 → 565 MB with it. Before, 24 MiB kept the whole process, semantic index included, under 500 MB (64 → 40 →
- * 24 MiB held 25-40 and then 12-28 MB less, at the same requests/s within those runs' noise).
+ * 113-117 µs (main thread 68-71 µs). An hour later, on a slower machine: 9.3-9.6k, 151-157 µs (main thread
+ * 96-101 µs) → 10.9-11.2k, 135-138 µs (main thread 81-83 µs). With 24 MiB, 52 % of the listings those answers
+ * showed lay beyond the prefix (49 % with the prefix ordered by the ranking's popularity prior instead), and
+ * `strace -c` counted 9.4 reads a request. The cost is memory, +90 MB RSS at 100k after a mixed run (distinct
+ * keyword and semantic searches, MCP, /ask, pages, by id, batches, 2,000-listing pages): 353 → 443 MB without the
+ * semantic index, 485 → 565 MB with it. Before, 24 MiB kept the whole process, semantic index included, under
+ * 500 MB (64 → 40 → 24 MiB held 25-40 and then 12-28 MB less, at the same requests/s within those runs' noise).
  */
 const RESIDENT_LISTING_BYTES = 128 * 1024 * 1024;
 /**
