@@ -61,7 +61,8 @@ export class CatalogStore {
   private readonly fd: number;
   /** The start of listings.jsonl, held in memory: the most-installed listings (see RESIDENT_LISTING_BYTES). */
   private readonly resident: Buffer;
-  private readonly residentCount: number;
+  /** Listings held in memory once the resident prefix is read (the first `residentListings` documents). */
+  readonly residentListings: number;
   /** Bytes of `resident` read so far (from its start). */
   private loaded: number;
   private reading = false;
@@ -98,16 +99,11 @@ export class CatalogStore {
     const { offsets } = this.columns;
     let last = 0;
     while (last < this.count && offsets[last + 1]! <= residentBytes) last++;
-    this.residentCount = last;
+    this.residentListings = last;
     this.resident = Buffer.allocUnsafe(offsets[last]!);
     this.loaded = readSync(this.fd, this.resident, 0, Math.min(firstReadBytes, this.resident.length), 0);
     this.loadedAll = new Promise((resolve) => (this.resolveLoaded = resolve));
     this.readMore();
-  }
-
-  /** Listings held in memory once the resident prefix is read (the first `residentListings` documents). */
-  get residentListings(): number {
-    return this.residentCount;
   }
 
   /** Settles when the whole resident prefix is in memory (or could not be read: disk reads serve it then). */
