@@ -7,8 +7,13 @@
 // document numbers, small enough to keep on first sight: a second request then costs the bytes, not the search.
 // Admitted on the second request instead (AdmittingCache), the product-run's distinct semantic searches fell from
 // 8.4k to 1.6k req/s and its MCP searches from 9.0k to 4.9k: each was searched twice, and once the keyword tail
-// filled the memory the frequency test kept them out. Full collections on distinct keyword searches went only from
-// 21 to 15 in 10 s for it.
+// filled the memory the frequency test kept them out.
+// A page of keyword results is not kept. The keyword worker makes one in tens of microseconds, and keeping every
+// distinct one cost more than that: each kept answer outlived the young generation and was evicted 5,000 answers
+// later as old-generation garbage. At 100k listings, 20,000 distinct keyword searches (q-unique) ran at 12.3-12.5k
+// req/s keeping them and 13.4-13.6k without, the main thread's time per request 73 µs against 66-67 µs (the same
+// hour, alternating runs). The listing routes still keep the bodies of keyword pages asked again (search-cache.ts),
+// and the agent surfaces (MCP, A2A, /ask) search with `semantic`, whose answers are kept.
 import { LRUCache } from 'lru-cache';
 import type { ListingQuery } from '../../src/domain/listing-query.ts';
 import { snapshotResource } from '../catalog/snapshot.ts';
@@ -16,12 +21,25 @@ import { SEARCH_MODE_HEADER, type ListingAnswer, type ListingSearch } from './li
 
 type Answer = ListingAnswer;
 
-/** Answers kept: each holds one page of document numbers (at most 100) and its headers. */
+/** Answers kept: each holds one page of document numbers and its headers. */
 export const REMEMBERED_SEARCHES = 5_000;
+
+/**
+ * A keyword answer is kept when it reaches deeper than this into the matches (offset + limit). The callers that ask
+ * for every match (the registry API and MCP's skills, which page through one search) then rank them once.
+ */
+export const KEYWORD_DEPTH_KEPT = 100;
 
 /** The exact query, every field that changes the answer (no hash: a collision would answer another query). */
 function queryKey(query: ListingQuery): string {
   return JSON.stringify([query.q, query.semantic, query.types, query.category, query.owner, query.updatedSince, query.sort, query.offset, query.limit]);
+}
+
+/** Whether an answer costs more to make again than to keep: vectors were searched, or keywords ranked a deep list. */
+function worthKeeping(query: ListingQuery, answer: Answer): boolean {
+  const mode = answer.headers[SEARCH_MODE_HEADER];
+  if (mode === 'keyword-fallback') return false;
+  return mode !== undefined || query.offset + query.limit > KEYWORD_DEPTH_KEPT;
 }
 
 export function rememberedSearch(search: ListingSearch, max = REMEMBERED_SEARCHES): ListingSearch {
@@ -33,7 +51,7 @@ export function rememberedSearch(search: ListingSearch, max = REMEMBERED_SEARCHE
     const kept = memory.get(key);
     if (kept) return kept;
     const answer = await search(snapshot, query);
-    if (answer.headers[SEARCH_MODE_HEADER] !== 'keyword-fallback') {
+    if (worthKeeping(query, answer)) {
       // Shared by every caller from now on: frozen, so a caller that reorders it fails loudly instead.
       Object.freeze(answer.result.docs);
       Object.freeze(answer.result);
