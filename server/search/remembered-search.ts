@@ -10,10 +10,12 @@
 // filled the memory the frequency test kept them out.
 // A page of keyword results is not kept. The keyword worker makes one in tens of microseconds, and keeping every
 // distinct one cost more than that: each kept answer outlived the young generation and was evicted 5,000 answers
-// later as old-generation garbage. At 100k listings, 20,000 distinct keyword searches (q-unique) ran at 12.3-12.5k
-// req/s keeping them and 13.4-13.6k without, the main thread's time per request 73 µs against 66-67 µs (the same
-// hour, alternating runs). The listing routes still keep the bodies of keyword pages asked again (search-cache.ts),
-// and the agent surfaces (MCP, A2A, /ask) search with `semantic`, whose answers are kept.
+// later as old-generation garbage. At 100k listings, 20,000 distinct keyword searches (q-unique) ran at 12.0-12.3k
+// req/s keeping them and 12.6-12.8k without, the main thread's time per request 73-75 µs against 71 µs (alternating
+// runs). Every `q` request still looks the memory up, since its answer may be hybrid (a partial match ranked by
+// vectors); skipping the lookup too measured ~2 µs less. The listing routes still keep the bodies of keyword pages
+// asked again (search-cache.ts), and the agent surfaces (MCP, A2A, /ask) search with `semantic`, whose answers are
+// kept.
 import { LRUCache } from 'lru-cache';
 import type { ListingQuery } from '../../src/domain/listing-query.ts';
 import { snapshotResource } from '../catalog/snapshot.ts';
