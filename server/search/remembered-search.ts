@@ -9,8 +9,8 @@
 // 8.4k to 1.6k req/s and its MCP searches from 9.0k to 4.9k: each was searched twice, and once the keyword tail
 // filled the memory the frequency test kept them out.
 // A page of keyword results is not kept. The keyword worker makes one in tens of microseconds, and keeping every
-// distinct one cost more than that: each kept answer outlived the young generation and was evicted 5,000 answers
-// later as old-generation garbage. At 100k listings, 20,000 distinct keyword searches (q-unique) ran at 12.0-12.3k
+// distinct one cost the main thread more than the repeats saved: freezing it, inserting it and evicting another, and
+// carrying it through the young generation into the old one. At 100k listings, 20,000 distinct keyword searches (q-unique) ran at 12.0-12.3k
 // req/s keeping them and 12.6-12.8k without, the main thread's time per request 73-75 µs against 71 µs (alternating
 // runs). Every `q` request still looks the memory up, since its answer may be hybrid (a partial match ranked by
 // vectors); skipping the lookup too measured ~2 µs less. The listing routes still keep the bodies of keyword pages
