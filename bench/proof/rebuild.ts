@@ -9,7 +9,8 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { ROOT, percentile, run, startShim, startTraffic, tally } from './traffic.ts';
+import { ROOT } from '../harness.ts';
+import { percentile, run, startShim, startTraffic, tally } from './traffic.ts';
 
 const source = process.argv[2];
 if (!source) throw new Error('usage: rebuild.ts <data dir with a build>');

@@ -8,8 +8,6 @@ import { readFileSync } from 'node:fs';
 import { freePort } from '../../src/net/free-port.ts';
 import { ROOT, startCommand } from '../harness.ts';
 
-export { ROOT };
-
 export interface Req {
   method: 'GET' | 'POST';
   path: string;

@@ -74,9 +74,12 @@ describe('listing bytes', () => {
       await store.whenResident();
       expect(store.residentListings).toBe(store.count);
       const small = new CatalogStore(runtime, { residentBytes: Math.floor(fileBytes / 2) });
-      expect(small.residentListings).toBeGreaterThan(0);
-      expect(small.residentListings).toBeLessThan(store.count);
-      small.close();
+      try {
+        expect(small.residentListings).toBeGreaterThan(0);
+        expect(small.residentListings).toBeLessThan(store.count);
+      } finally {
+        small.close();
+      }
     } finally {
       store.close();
     }
