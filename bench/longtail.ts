@@ -44,6 +44,21 @@ export function longTailPaths(listingsPath: string, words = 2000): string[] {
   return shuffle(paths);
 }
 
+/**
+ * Distinct misspelled keyword searches: catalog words of 5 letters or more with two inner neighbours swapped (one
+ * edit, first letter kept), x the same variants. A word the swap turns into another word of the catalog is searched
+ * as it is; the others take the typo-tolerance path (src/search/spelling.ts): a search that finds nothing, the
+ * closest terms, then the corrected search.
+ */
+export function misspelledPaths(listingsPath: string, words = 2000): string[] {
+  const pool = catalogWords(listingsPath, words)
+    .filter((word) => word.length >= 5)
+    .map((word) => word.slice(0, 2) + word[3] + word[2] + word.slice(4))
+    .filter((typo, i, all) => all.indexOf(typo) === i);
+  const paths = VARIANTS.flatMap((variant) => pool.map((word) => `/api/v1/listings?q=${word}${variant}${variant.includes('limit') ? '' : '&limit=20'}`));
+  return shuffle(paths);
+}
+
 /** Load over `paths` in order across all connections (one shared cursor), so no URL repeats within a pass. */
 export async function loadUnique(origin: string, paths: string[], options: { seconds: number; connections: number }): Promise<LoadFigures & { sent: number; distinct: number }> {
   let cursor = 0;

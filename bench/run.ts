@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { existsSync, rmSync } from 'node:fs';
 import { BENCH_DIR, load, run, scaleExport, serve, table, timedBuild } from './harness.ts';
 import { isCurrentRuntime } from '../src/artifacts/runtime-manifest.ts';
-import { longTailPaths, loadUnique } from './longtail.ts';
+import { longTailPaths, loadUnique, misspelledPaths } from './longtail.ts';
 import { semanticSection } from './semantic.ts';
 import { registriesSection } from './registries.ts';
 import { servingSection } from './serving.ts';
@@ -102,6 +102,7 @@ async function ensureSearchable(count: number): Promise<string> {
 async function longtailSection(): Promise<void> {
   const counts = (process.env.BENCH_LONGTAIL_COUNTS ?? String(COUNT)).split(',').map(Number);
   const paths = longTailPaths(join(import.meta.dirname, '..', 'data/listings.jsonl'));
+  const typos = misspelledPaths(join(import.meta.dirname, '..', 'data/listings.jsonl'));
   const rows: Array<Record<string, string | number>> = [];
   const notes: string[] = [];
   for (const count of counts) {
@@ -120,6 +121,7 @@ async function longtailSection(): Promise<void> {
         await load(bare.origin, ['/'], { seconds: 2, connections: 32 });
         const shimLoad = await loadUnique(shim.origin, measured, { seconds: SECONDS, connections: 32 });
         const bareLoad = await load(bare.origin, ['/'], { seconds: SECONDS, connections: 32 });
+        const typoLoad = await loadUnique(shim.origin, typos, { seconds: SECONDS, connections: 32 });
         rows.push(
           { listings: count.toLocaleString('en'), server: `bare node:http (${bodyBytes}-byte body)`, 'req/s': bareLoad.requestsPerSecond, 'p50 ms': bareLoad.p50, 'p99 ms': bareLoad.p99, 'ratio to bare': '1.00', errors: bareLoad.errors + bareLoad.non2xx },
           {
@@ -130,6 +132,15 @@ async function longtailSection(): Promise<void> {
             'p99 ms': shimLoad.p99,
             'ratio to bare': (shimLoad.requestsPerSecond / bareLoad.requestsPerSecond).toFixed(2),
             errors: shimLoad.errors + shimLoad.non2xx,
+          },
+          {
+            listings: count.toLocaleString('en'),
+            server: `shim: ${typos.length.toLocaleString('en')} distinct misspelled q`,
+            'req/s': typoLoad.requestsPerSecond,
+            'p50 ms': typoLoad.p50,
+            'p99 ms': typoLoad.p99,
+            'ratio to bare': (typoLoad.requestsPerSecond / bareLoad.requestsPerSecond).toFixed(2),
+            errors: typoLoad.errors + typoLoad.non2xx,
           },
         );
         notes.push(`${count.toLocaleString('en')}: ${shimLoad.sent.toLocaleString('en')} requests over ${shimLoad.distinct.toLocaleString('en')} distinct URLs; shim RSS after load ${shim.rssMB()} MB, peak ${shim.peakRssMB()} MB`);

@@ -144,6 +144,11 @@ export function openApiDocument(baseUrl: string): Json {
           description: 'partial: fewer than 10 listings contain every word of q, so the listings containing them all come first, then the best partial matches (listings with the most words). Absent when every result contains every word.',
           schema: { type: 'string', enum: ['partial'] },
         },
+        'Search-Corrected': {
+          description:
+            'The query searched instead of q, percent-encoded: q had no exact hits (no listing contains every word) and some of its words are in no listing, so each of those was replaced by the closest word of the catalog (one edit away, two from 8 characters; same first letter). Absent when q was searched as sent.',
+          schema: { type: 'string' },
+        },
       },
       responses: {
         BadRequest: { description: 'Invalid query, header or body; the message names the parameter', headers: errorHeaders, content: errorBody },

@@ -32,7 +32,7 @@ export async function browseSearch(services: Services, snapshot: Snapshot, searc
     const items = listingsJson(services.config.baseUrl, snapshot, result.docs).map((json) => JSON.parse(json) as Listing);
     services.signals?.appeared(snapshot, result.docs, query.offset);
     const nextCursor = result.hasMore ? encodeCursor(query.offset + query.limit, queryFingerprint(query)) : null;
-    return { ok: true, params, items, offset: query.offset, nextCursor };
+    return { ok: true, params, items, offset: query.offset, nextCursor, corrected: result.corrected };
   } catch (error) {
     if (error instanceof CatalogError) return { ok: false, params, message: error.message, resolution: error.resolution };
     throw error;

@@ -100,8 +100,9 @@ export function createHybridSearch(source: SemanticSource, options: HybridSearch
   return async (snapshot, query) => {
     if (query.semantic === undefined) {
       const answer = await threadedKeywordSearch(options.keywords, snapshot, query);
-      // An explicit sort orders every partial match by that sort: relevance has nothing to rank.
-      return answer.result.partial && !query.sort && fuseKeywords ? partialAnswer(snapshot, query, answer) : answer;
+      // An explicit sort orders every partial match by that sort: relevance has nothing to rank. A corrected
+      // answer is not the request's words, which the vectors would rank by.
+      return answer.result.partial && !query.sort && fuseKeywords && answer.result.corrected === undefined ? partialAnswer(snapshot, query, answer) : answer;
     }
     const embedded = await embedding(snapshot, query.semantic);
     if (!embedded) return fallback(snapshot, query);

@@ -15,7 +15,7 @@ export type ToKeywordWorker =
 
 export type FromKeywordWorker =
   | { kind: 'loaded'; id: number }
-  | { kind: 'found'; id: number; docs: number[]; total: number; hasMore: boolean; order: SearchResult['order']; partial: boolean | undefined }
+  | { kind: 'found'; id: number; docs: number[]; total: number; hasMore: boolean; order: SearchResult['order']; partial: boolean | undefined; corrected: string | undefined }
   | { kind: 'failed'; id: number; message: string };
 
 /**
@@ -63,6 +63,7 @@ export class KeywordThread {
         if (answer.kind === 'found') {
           const result: SearchResult = { docs: answer.docs, hasMore: answer.hasMore, total: answer.total, order: answer.order };
           if (answer.partial !== undefined) result.partial = answer.partial;
+          if (answer.corrected !== undefined) result.corrected = answer.corrected;
           this.answered.worker++;
           return result;
         }

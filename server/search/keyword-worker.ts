@@ -36,8 +36,8 @@ function handle(message: Numbered<ToKeywordWorker>): FromKeywordWorker | undefin
     case 'search': {
       const loaded = engines.get(message.buildDir);
       if (!loaded) return { kind: 'failed', id: message.id, message: `the build ${message.buildDir} is not loaded` };
-      const { docs, total, hasMore, order, partial } = loaded.engine.search(message.request);
-      return { kind: 'found', id: message.id, docs, total, hasMore, order, partial };
+      const { docs, total, hasMore, order, partial, corrected } = loaded.engine.search(message.request);
+      return { kind: 'found', id: message.id, docs, total, hasMore, order, partial, corrected };
     }
   }
 }

@@ -5,9 +5,9 @@ import type { ListingQuery } from '../../src/domain/listing-query.ts';
 import { QueryEngine, type SearchResult } from '../../src/search/query-engine.ts';
 import type { Snapshot } from '../catalog/snapshot.ts';
 import type { KeywordThread } from './keyword-thread.ts';
-import { SEARCH_MATCH_HEADER, SEARCH_MODE_HEADER } from '../../src/domain/response-headers.ts';
+import { SEARCH_CORRECTED_HEADER, SEARCH_MATCH_HEADER, SEARCH_MODE_HEADER } from '../../src/domain/response-headers.ts';
 
-export { SEARCH_MATCH_HEADER, SEARCH_MODE_HEADER } from '../../src/domain/response-headers.ts';
+export { SEARCH_CORRECTED_HEADER, SEARCH_MATCH_HEADER, SEARCH_MODE_HEADER } from '../../src/domain/response-headers.ts';
 
 /** The documents of one page of a search and the headers that say how they were found. */
 export interface ListingAnswer {
@@ -37,5 +37,8 @@ export async function threadedKeywordSearch(thread: KeywordThread | undefined, s
 }
 
 function keywordAnswer(result: SearchResult): ListingAnswer {
-  return { result, headers: result.partial ? { [SEARCH_MATCH_HEADER]: 'partial' } : {} };
+  const headers: Record<string, string> = {};
+  if (result.partial) headers[SEARCH_MATCH_HEADER] = 'partial';
+  if (result.corrected !== undefined) headers[SEARCH_CORRECTED_HEADER] = encodeURIComponent(result.corrected);
+  return { result, headers };
 }

@@ -20,7 +20,7 @@ export interface ParamSpec {
 }
 
 export const LISTING_QUERY_PARAMS: readonly ParamSpec[] = [
-  { name: 'q', kind: 'string', maxLength: LIMITS.q, description: 'Keyword match on name, description, repo or author.' },
+  { name: 'q', kind: 'string', maxLength: LIMITS.q, description: 'Keyword match on name, description, repo or author. When no listing holds every word, a word in no listing is replaced by the closest word of the catalog (response header Search-Corrected).' },
   {
     name: 'semantic',
     kind: 'string',

@@ -21,7 +21,7 @@ import {
 import { ARD_OPERATIONS, OWNER_OPERATIONS, SKILL_OPERATIONS, STANDARD_OPERATIONS } from './standard-operations.ts';
 import { defineOperations, type Operation, type ResponseDoc, type RouteOperationOf, type Schema } from './operation-types.ts';
 import { apiAliases } from './brand.ts';
-import { SEARCH_MATCH_HEADER, SEARCH_MODE_HEADER } from './response-headers.ts';
+import { SEARCH_CORRECTED_HEADER, SEARCH_MATCH_HEADER, SEARCH_MODE_HEADER } from './response-headers.ts';
 import { ASK_BODY, ASK_PARAMS } from './ask-input.ts';
 
 export type { Operation, ResponseDoc, Schema } from './operation-types.ts';
@@ -161,7 +161,7 @@ const OPERATION_TABLE = defineOperations([
     tag: 'catalog',
     servedBy: 'route',
     query: LISTING_QUERY_PARAMS,
-    responses: { 200: { description: 'A page of listings', content: json(ListingPageSchema), headers: [SEARCH_MODE_HEADER, SEARCH_MATCH_HEADER] } },
+    responses: { 200: { description: 'A page of listings', content: json(ListingPageSchema), headers: [SEARCH_MODE_HEADER, SEARCH_MATCH_HEADER, SEARCH_CORRECTED_HEADER] } },
   },
   {
     id: 'searchListingsRaw',
@@ -171,7 +171,7 @@ const OPERATION_TABLE = defineOperations([
     tag: 'catalog',
     servedBy: 'route',
     query: LISTING_QUERY_PARAMS.filter((p) => !p.v1Only),
-    responses: { 200: { description: 'Listings', content: json(z.array(ListingSchema)), headers: [SEARCH_MODE_HEADER, SEARCH_MATCH_HEADER] } },
+    responses: { 200: { description: 'Listings', content: json(z.array(ListingSchema)), headers: [SEARCH_MODE_HEADER, SEARCH_MATCH_HEADER, SEARCH_CORRECTED_HEADER] } },
   },
   {
     id: 'getListing',

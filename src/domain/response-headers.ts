@@ -32,7 +32,7 @@ export const PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
 };
 
 export const CORS_EXPOSED_HEADERS =
-  'API-Version, RateLimit, RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, Search-Mode, Search-Match, Idempotent-Replayed, WWW-Authenticate, ETag, X-Request-Id, Catalog-Build';
+  'API-Version, RateLimit, RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, Search-Mode, Search-Match, Search-Corrected, Idempotent-Replayed, WWW-Authenticate, ETag, X-Request-Id, Catalog-Build';
 export const CORS_ALLOWED_REQUEST_HEADERS =
   'Content-Type, API-Version, Idempotency-Key, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Last-Event-ID, X-Request-Id';
 
@@ -41,3 +41,8 @@ export const CORS_ALLOWED_REQUEST_HEADERS =
 export const SEARCH_MODE_HEADER = 'Search-Mode';
 /** `partial` when too few listings held every word and the best partial matches follow them. */
 export const SEARCH_MATCH_HEADER = 'Search-Match';
+/**
+ * The query searched instead of `q` when `q` had no exact hits and some of its words are in no listing (typo
+ * tolerance: src/search/spelling.ts), percent-encoded as in a URL.
+ */
+export const SEARCH_CORRECTED_HEADER = 'Search-Corrected';

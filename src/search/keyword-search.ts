@@ -7,7 +7,8 @@
 import { LRUCache } from 'lru-cache';
 import { idf, PREFIX_FACTOR } from '../domain/ranking.ts';
 import { BLOCK_SIZE, type KeywordIndexData } from './index-file.ts';
-import { hash32, nameKey, normalize, queryTokens, stem, type Token } from './tokenizer.ts';
+import { compounds, hash32, nameKey, normalize, parts, queryTokens, stem, type Token } from './tokenizer.ts';
+import { closestTerm } from './spelling.ts';
 import { StampSet } from './stamp-set.ts';
 import { smallestK, TopDocs } from './top-k.ts';
 
@@ -129,6 +130,11 @@ export class KeywordSearcher {
   private blockOrder = new Uint32Array(32);
   /** Query text → its resolution, the most recent RESOLVED_CACHE_SIZE. */
   private readonly resolved = new LRUCache<string, ResolvedQuery>({ max: RESOLVED_CACHE_SIZE });
+  /**
+   * Query text → its corrected text ('' for none), the most recent RESOLVED_CACHE_SIZE: a misspelled query comes
+   * back with other filters, sorts and pages, and finding the closest terms reads every term of a first letter.
+   */
+  private readonly corrections = new LRUCache<string, string>({ max: RESOLVED_CACHE_SIZE });
 
   constructor(index: KeywordIndexData) {
     this.index = index;
@@ -169,6 +175,32 @@ export class KeywordSearcher {
     for (let t = from; t < to; t++) keys[t - from] = (count - (offsets[t + 1]! - offsets[t]!)) * TERM_SPAN + (t - from);
     for (const key of smallestK(keys, keys.length, PREFIX_MAX_TERMS)) found.push(from + (key % TERM_SPAN));
     return found;
+  }
+
+  /**
+   * The query with each word that no listing holds (no term, nor a completion of the last word) replaced by the
+   * closest term of the index (spelling.ts), its words separated by spaces; undefined when no word was replaced.
+   */
+  correctedText(query: string): string | undefined {
+    let corrected = this.corrections.get(query);
+    if (corrected === undefined) this.corrections.set(query, (corrected = this.correct(query) ?? ''));
+    return corrected === '' ? undefined : corrected;
+  }
+
+  private correct(query: string): string | undefined {
+    const { offsets } = this.index;
+    const listings = (term: number) => offsets[term + 1]! - offsets[term]!;
+    const corrections = new Map<string, string>();
+    for (const word of this.resolve(query).words) {
+      if (word.terms.length > 0) continue;
+      const term = closestTerm(this.index.terms, listings, word.token.surface, word.token.term);
+      if (term >= 0) corrections.set(word.token.surface, this.index.terms.at(term));
+    }
+    if (corrections.size === 0) return undefined;
+    return compounds(query)
+      .flatMap(parts)
+      .map((part) => corrections.get(part) ?? part)
+      .join(' ');
   }
 
   /** The query's words as terms of the index (remembered for the most recent RESOLVED_CACHE_SIZE texts). */

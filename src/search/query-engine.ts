@@ -41,6 +41,11 @@ export interface SearchResult {
    * listings followed by the best partial matches (the Search-Match: partial response header).
    */
   partial?: boolean;
+  /**
+   * The query searched instead of `q` when `q` had no exact hits and some of its words are in no listing: those
+   * words replaced by the closest terms of the index (the Search-Corrected response header).
+   */
+  corrected?: string;
 }
 
 interface Filter {
@@ -376,10 +381,26 @@ export class QueryEngine {
     return total;
   }
 
+  /**
+   * A keyword search; when it has no exact hits (no listing holds every word) and some word is in no listing, the
+   * search of the corrected query instead, if that finds listings and, when the first found some, exact hits.
+   * Only in mode 'all', the mode of `q`: 'any' gathers candidates for semantic fusion, where every word helps.
+   */
   private keyword(request: SearchRequest, filter: Filter): SearchResult {
+    const result = this.keywordOf(request, filter, request.q!);
+    if (request.match === 'any' || (result.total > 0 && !result.partial)) return result;
+    const text = this.searcher.correctedText(request.q!);
+    if (text === undefined) return result;
+    const corrected = this.keywordOf(request, filter, text);
+    if (corrected.total === 0 || (result.total > 0 && corrected.partial)) return result;
+    corrected.corrected = text;
+    return corrected;
+  }
+
+  private keywordOf(request: SearchRequest, filter: Filter, text: string): SearchResult {
     const store = this.store;
     const order = request.sort ?? 'relevance';
-    const query = this.searcher.resolve(request.q!);
+    const query = this.searcher.resolve(text);
     this.lastQueryWords = query.words.length;
     if (query.words.length === 0) return { docs: [], hasMore: false, total: 0, order };
     const test = this.predicate(filter, false);

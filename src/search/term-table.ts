@@ -45,6 +45,16 @@ export class TermTable implements Iterable<string> {
     return this.bytes.toString('utf8', this.starts[i]!, this.starts[i + 1]! - 1);
   }
 
+  /** Where term i's UTF-8 starts in `bytes`. */
+  start(i: number): number {
+    return this.starts[i]!;
+  }
+
+  /** Bytes of term i's UTF-8: from its length in code units to three times it. */
+  byteLength(i: number): number {
+    return this.starts[i + 1]! - 1 - this.starts[i]!;
+  }
+
   *[Symbol.iterator](): Iterator<string> {
     for (let i = 0; i < this.length; i++) yield this.at(i);
   }

@@ -11,7 +11,8 @@ export type BrowseParams = Record<(typeof BROWSE_PARAMS)[number], string>;
 export const BROWSE_PAGE_SIZE = 20;
 
 export type BrowseOutcome =
-  | { ok: true; params: BrowseParams; items: Listing[]; offset: number; nextCursor: string | null }
+  /** `corrected`: the query searched instead of `q`, which no listing matched (Search-Corrected). */
+  | { ok: true; params: BrowseParams; items: Listing[]; offset: number; nextCursor: string | null; corrected: string | undefined }
   | { ok: false; params: BrowseParams; message: string; resolution: string };
 
 export interface BrowseLocals {
@@ -22,6 +23,17 @@ export interface BrowseLocals {
 
 export function browseParams(search: URLSearchParams): BrowseParams {
   return Object.fromEntries(BROWSE_PARAMS.map((name) => [name, search.get(name) ?? ''])) as BrowseParams;
+}
+
+/** The heading of the results: the query searched (the corrected one when `q` was corrected). */
+export function resultsHeading(q: string, corrected: string | undefined): string {
+  if (corrected !== undefined) return `Results for “${corrected}”`;
+  return q ? `Results for “${q}”` : 'Listings';
+}
+
+/** What the status line says first when `q` was corrected (empty when it was not). */
+export function correctionNote(q: string, corrected: string | undefined): string {
+  return corrected === undefined ? '' : `Showing matches for “${corrected}”: no listing holds every word of “${q}”. `;
 }
 
 /** The /browse URL of a query (empty parameters left out). */

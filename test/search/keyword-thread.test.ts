@@ -13,7 +13,7 @@ import { KeywordThread } from '../../server/search/keyword-thread.ts';
 
 const page = (request: Partial<SearchRequest>): SearchRequest => ({ offset: 0, limit: 20, ...request });
 
-/** Searches of every kind the engine answers: words, partial matches, filters, sorts, deep pages, no words. */
+/** Searches of every kind the engine answers: words, partial matches, filters, sorts, deep pages, typos, no words. */
 const REQUESTS: SearchRequest[] = [
   page({ q: 'postgres' }),
   page({ q: 'mcp server' }),
@@ -25,6 +25,7 @@ const REQUESTS: SearchRequest[] = [
   page({ q: 'skills', offset: 40, limit: 50 }),
   page({ q: 'figma design', types: ['mcp', 'plugin'] }),
   page({ q: 'zzzzqqqq-no-such-word' }),
+  page({ q: 'kubernetis' }),
   page({ types: ['workflow'], sort: 'installs' }),
   page({ q: 'slack', match: 'any' }),
 ];

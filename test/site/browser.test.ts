@@ -103,6 +103,18 @@ describe('what a person sees', () => {
     expect((page as Page & { errors: string[] }).errors).toEqual([]);
   });
 
+  it('/browse says, as a person types, when it shows matches for a corrected word', async () => {
+    const page = await open(withJs, '/browse?q=postgres');
+    const api = page.waitForResponse((response) => response.url().includes('/api/v1/listings?') && response.url().includes('q=telegarm'));
+    await page.locator('#browse-q').fill('telegarm');
+    await api;
+    await expect(page.getByRole('heading', { name: 'Results for “telegram”' }).waitFor()).resolves.toBeUndefined();
+    expect(await page.locator('#browse-status').innerText()).toMatch(/^Showing matches for “telegram”: no listing holds every word of “telegarm”\. Showing 1–/);
+    const first = await json<{ items: Listing[] }>(await server.fetch('/api/v1/listings?q=telegram&limit=20'));
+    await expect(page.locator('#browse-results > li').first().locator('a.title').innerText()).resolves.toBe(first.items[0]!.name);
+    expect((page as Page & { errors: string[] }).errors).toEqual([]);
+  });
+
   it('a skill page: name, labelled figures, the third-party install line and SKILL.md before the bundled files', async () => {
     const listing = await json<Listing>(await server.fetch(`/api/v1/listings/${SKILL_WITH_FILES}`));
     const page = await open(withJs, SITE_PATHS.listing(SKILL_WITH_FILES));

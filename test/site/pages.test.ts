@@ -225,6 +225,17 @@ describe('/browse', () => {
     expect(listedSlugs(second.html)[0]).not.toBe(slugs[0]);
   });
 
+  it('says when it searched a corrected query, and shows what the API shows for it', async () => {
+    const { status, html } = await page('/browse?q=kubrenetes');
+    expect(status).toBe(200);
+    expect(/<h2 id="results-heading">([^<]*)<\/h2>/.exec(html)?.[1]).toBe('Results for “kubernetes”');
+    expect(textOf(html)).toContain('Showing matches for “kubernetes”: no listing holds every word of “kubrenetes”. Showing 1–');
+    const api = await server.fetch(`/api/v1/listings?q=kubrenetes&limit=${BROWSE_PAGE_SIZE}`);
+    expect(api.headers.get('Search-Corrected')).toBe('kubernetes');
+    expect(listedSlugs(html)).toEqual((await json<{ items: Listing[] }>(api)).items.map((item) => item.slug));
+    expect(textOf((await page('/browse?q=kubernetes')).html)).not.toContain('Showing matches for');
+  });
+
   it('keeps the filters in the form and narrows the results', async () => {
     const { html } = await page('/browse?q=postgres&type=mcp&sort=stars');
     expect(html).toMatch(/<option value="mcp" selected>/);
