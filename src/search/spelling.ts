@@ -22,17 +22,18 @@ export function editsAllowed(length: number): number {
   return length >= TWO_EDITS_FROM_LENGTH ? 2 : 1;
 }
 
-/** Three rows of the distance table, reused: a term is compared without allocating. */
-const ROWS = [new Int32Array(CORRECTED_MAX_LENGTH + 8), new Int32Array(CORRECTED_MAX_LENGTH + 8), new Int32Array(CORRECTED_MAX_LENGTH + 8)];
+/** Three rows of the distance table, reused (grown for a longer term): a term is compared without allocating. */
+let rows = [new Int32Array(64), new Int32Array(64), new Int32Array(64)] as [Int32Array, Int32Array, Int32Array];
 
 /**
  * The optimal-string-alignment distance between code units `a[0..aLength)` and `b[bFrom..bFrom + bLength)`
  * (insertions, deletions, substitutions and swaps of two neighbouring characters), or `max + 1` as soon as it
- * must exceed `max`. `b` is at most CORRECTED_MAX_LENGTH + 6 long (the caller bounds it; the rows hold 8 more).
+ * must exceed `max`.
  */
 function distance(a: ArrayLike<number>, aLength: number, b: ArrayLike<number>, bFrom: number, bLength: number, max: number): number {
   if (Math.abs(aLength - bLength) > max) return max + 1;
-  let [before, previous, current] = ROWS as [Int32Array, Int32Array, Int32Array];
+  if (rows[0].length <= bLength) rows = [new Int32Array(bLength + 1), new Int32Array(bLength + 1), new Int32Array(bLength + 1)];
+  let [before, previous, current] = rows;
   for (let j = 0; j <= bLength; j++) previous[j] = j;
   for (let i = 1; i <= aLength; i++) {
     current[0] = i;
@@ -53,7 +54,6 @@ function distance(a: ArrayLike<number>, aLength: number, b: ArrayLike<number>, b
 
 /** The distance between two strings, as closestTerm counts it (`max + 1` when over `max`). */
 export function editDistance(a: string, b: string, max: number): number {
-  if (a.length > CORRECTED_MAX_LENGTH || b.length > CORRECTED_MAX_LENGTH + 4) return Math.abs(a.length - b.length) > max ? max + 1 : slowDistance(a, b, max);
   return distance(codes(a), a.length, codes(b), 0, b.length, max);
 }
 
@@ -108,22 +108,6 @@ function moreBitsThan(bits: number, n: number): boolean {
 
 function codes(text: string): number[] {
   return Array.from({ length: text.length }, (_, i) => text.charCodeAt(i));
-}
-
-/** The same distance without the row bound (strings longer than the rows). */
-function slowDistance(a: string, b: string, max: number): number {
-  const rows = [new Int32Array(b.length + 1), Int32Array.from({ length: b.length + 1 }, (_, j) => j), new Int32Array(b.length + 1)];
-  let [before, previous, current] = rows as [Int32Array, Int32Array, Int32Array];
-  for (let i = 1; i <= a.length; i++) {
-    current[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      let d = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2]! + 1);
-      current[j] = d;
-    }
-    [before, previous, current] = [previous, current, before];
-  }
-  return Math.min(previous[b.length]!, max + 1);
 }
 
 /**
