@@ -8,16 +8,33 @@ export function normalize(text: string): string {
   return text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
 }
 
-/** Runs of text that a word boundary inside a name (hyphen, underscore, dot, slash, camelCase) splits into parts. */
-const COMPOUND = /[\p{L}\p{N}]+(?:[-_./:+@'’][\p{L}\p{N}]+)*/gu;
+/**
+ * Words whose symbols are part of the word: one or two letters and "++" or "#" (C++, C#, F#; a version may follow:
+ * C++20), or a word written with a leading dot (.NET, .env). Read as letters only, "c#" was the letter c and ".net" the word net, so that
+ * q=c# found C listings and q=.net "safety-net".
+ */
+const SYMBOL_WORD = String.raw`(?<![\p{L}\p{N}])\p{L}{1,2}(?:\+\+|#)(?![\p{L}+#])|(?<![\p{L}\p{N}._-])\.\p{L}[\p{L}\p{N}]*(?![\p{L}\p{N}]|[./][\p{L}\p{N}])`;
+const IS_SYMBOL_WORD = new RegExp(`^(?:${SYMBOL_WORD})$`, 'u');
+/**
+ * Runs of text that a word boundary inside a name (hyphen, underscore, dot, slash, camelCase) splits into parts,
+ * or symbol words. A compound's later part stops before "++" or "#", so "C/C++" is "C" and then "C++".
+ */
+const COMPOUND = new RegExp(String.raw`${SYMBOL_WORD}|[\p{L}\p{N}]+(?:[-_./:+@'’][\p{L}\p{N}]+(?![\p{L}\p{N}]|\+\+|#))*`, 'gu');
 const PART_BREAK = /[-_./:+@'’]+|(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N}{2,})/u;
 
-/** The parts of one compound, normalized: "GitHubMCP" → git, hub, mcp; "find-skills" → find, skills. */
+/** The parts of one compound, normalized: "GitHubMCP" → git, hub, mcp; "find-skills" → find, skills; "C#" → c#. */
 export function parts(compound: string): string[] {
+  if (IS_SYMBOL_WORD.test(compound)) return [normalize(compound)];
   return compound
     .split(PART_BREAK)
     .map(normalize)
     .filter((part) => part.length > 0);
+}
+
+/** The letters of a symbol word ("c#" → "c", ".net" → "net"), which the index holds too; undefined for other words. */
+function lettersOf(part: string): string | undefined {
+  const letters = part.replace(/[^\p{L}\p{N}]+/gu, '');
+  return letters !== part && letters.length > 0 ? letters : undefined;
 }
 
 /** Compounds of a text in order: "find-skills, for GitHubMCP" → [find-skills, for, GitHubMCP]. */
@@ -87,6 +104,9 @@ export function indexTerms(text: string, wholeText = false): string[] {
       const part = group[i]!;
       // Names keep their stop words, so a listing named "do" or "the-agent" is found by its whole name.
       if (wholeText || !STOP_WORDS.has(part)) out.push(stem(part));
+      // A symbol word is also found by its letters (q=net finds .NET), but not the other way round (q=c# is not c).
+      const letters = lettersOf(part);
+      if (letters !== undefined && !STOP_WORDS.has(letters)) out.push(stem(letters));
       let joined = part;
       for (let j = i + 1; j < group.length && j - i < MAX_SPAN_PARTS; j++) {
         joined += group[j]!;

@@ -131,6 +131,41 @@ describe('names match by their parts', () => {
   });
 });
 
+describe('symbol words: c#, c++, f#, .net', () => {
+  const records = snapshotRecords();
+  // Written as a word of its own: not inside a longer word ("abc#", "asp.net").
+  const written: Record<string, RegExp> = {
+    'c#': /(?<![\p{L}\p{N}])c#(?![\p{L}+#])/u,
+    'c++': /(?<![\p{L}\p{N}])c\+\+(?![\p{L}+#])/u,
+    'f#': /(?<![\p{L}\p{N}])f#(?![\p{L}+#])/u,
+    '.net': /(?<![\p{L}\p{N}._-])\.net(?![\p{L}\p{N}]|[./][\p{L}\p{N}])/u,
+  };
+  const fields = (r: { name: string; repo: string; author: string; description: string; tags: readonly string[]; categories?: readonly string[] }) =>
+    normalize([r.name, r.repo, r.author, ...r.tags, ...(r.categories ?? []), r.description].join(' \n '));
+
+  it.each(Object.keys(written))('q=%s finds exactly the listings that write it, and no listing that only has its letters', async (word) => {
+    const items = await walk(`q=${encodeURIComponent(word)}`);
+    const expected = records.filter((r) => written[word]!.test(fields(r))).map((r) => r.id);
+    expect(expected.length, `listings writing ${word}`).toBeGreaterThan(0);
+    expect(items.map((item) => item.id).sort()).toEqual([...expected].sort());
+  });
+
+  it('a C# listing comes first for q=c#, a C++ one for q=c++ (they were C listings before)', async () => {
+    for (const word of ['c#', 'c++']) {
+      const { page } = await search(`q=${encodeURIComponent(word)}&limit=5`);
+      for (const item of page.items) expect(written[word]!.test(fields(item)), `${item.name} for q=${word}`).toBe(true);
+    }
+  });
+
+  it('the letters of a symbol word still find it: q=net finds the .NET listings', async () => {
+    const dotnet = records.filter((r) => written['.net']!.test(fields(r))).slice(0, 5);
+    for (const record of dotnet) {
+      const items = await walk(`q=net&owner=${encodeURIComponent(record.repo.split('/')[0]!)}`, 100);
+      expect(items.map((item) => item.id), record.name).toContain(record.id);
+    }
+  });
+});
+
 describe('ranking', () => {
   const records = snapshotRecords();
   const popularity = (r: Pick<ListingRecord, 'type' | 'installs' | 'stars'>) => popularityPrior(r.type, r.installs, r.stars);

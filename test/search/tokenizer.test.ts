@@ -2,7 +2,7 @@
 // diacritics folded, stop words dropped from queries, and a stemmer that only removes inflections, so a word
 // is never collapsed onto an unrelated shorter one (the FlexSearch stemmer cut "notion" to "not").
 import { describe, expect, it } from 'vitest';
-import { indexTerms, nameKey, normalize, queryTokens, stem } from '../../src/search/tokenizer.ts';
+import { compounds, indexTerms, nameKey, normalize, queryTokens, stem } from '../../src/search/tokenizer.ts';
 
 describe('stem', () => {
   it.each([
@@ -78,6 +78,46 @@ describe('queryTokens', () => {
 
   it('splits a query the way names are split', () => {
     expect(queryTokens('find-skills').map((t) => t.surface)).toEqual(['find', 'skills']);
+  });
+});
+
+describe('symbol words', () => {
+  it.each([
+    ['C#', ['C#']],
+    ['c++', ['c++']],
+    ['F# scripts', ['F#', 'scripts']],
+    ['C/C++ and C#', ['C', 'C++', 'and', 'C#']],
+    ['clang/C++', ['clang', 'C++']],
+    ['C++20', ['C++', '20']],
+    ['.NET Core', ['.NET', 'Core']],
+    ['C#/.NET', ['C#', '.NET']],
+    ['uses .env files', ['uses', '.env', 'files']],
+    ['.NET-based', ['.NET', 'based']],
+    ['foo-c#', ['foo', 'c#']],
+  ])('%s is read as %j', (text, expected) => {
+    expect(compounds(text)).toEqual(expected);
+  });
+
+  it('keeps words where the symbols are not part of a word: inside names, after three letters, hashtags', () => {
+    expect(compounds('ASP.NET')).toEqual(['ASP.NET']);
+    expect(compounds('Node.js')).toEqual(['Node.js']);
+    expect(compounds('abc++')).toEqual(['abc']);
+    expect(compounds('#hashtag')).toEqual(['hashtag']);
+    expect(compounds('example.com')).toEqual(['example.com']);
+    expect(indexTerms('ASP.NET')).not.toContain('.net');
+  });
+
+  it('indexes a symbol word and its letters; a query for the symbol word asks for the symbol word only', () => {
+    expect(indexTerms('Written in C# for .NET')).toEqual(expect.arrayContaining(['c#', 'c', '.net', 'net']));
+    expect(queryTokens('c#').map((t) => t.term)).toEqual(['c#']);
+    expect(queryTokens('C++ .NET f#').map((t) => t.term)).toEqual(['c++', '.net', 'f#']);
+    // The letter c of a query is not c#: a C# listing is found by c only through the letters it also indexes.
+    expect(queryTokens('c').map((t) => t.term)).toEqual(['c']);
+  });
+
+  it('gives a name with a symbol word its own exact-name key', () => {
+    expect(nameKey('C# MCP')).toBe(nameKey('c# mcp'));
+    expect(nameKey('C# MCP')).not.toBe(nameKey('C MCP'));
   });
 });
 
