@@ -215,6 +215,10 @@ export class KeywordSearcher {
   private resolveWords(query: string): ResolvedQuery {
     const { offsets, count } = this.index;
     const tokens = queryTokens(query);
+    // A part of a compound also matches the compound joined ("front-end": front or frontend, and end or
+    // frontend, so listings writing "frontend" match too); how many of the query's words share each joined form.
+    const sharing = new Map<string, number>();
+    for (const token of tokens) if (token.joined !== undefined) sharing.set(token.joined, (sharing.get(token.joined) ?? 0) + 1);
     const words = tokens.map((token, i): QueryWord => {
       const terms: number[] = [];
       const factors: number[] = [];
@@ -223,9 +227,10 @@ export class KeywordSearcher {
         terms.push(whole);
         factors.push(1);
       }
+      const joined = token.joined === undefined ? -1 : this.termId(token.joined);
       if (i === tokens.length - 1 && token.surface.length >= PREFIX_MIN_LENGTH) {
         for (const t of this.prefixTerms(token.surface)) {
-          if (t !== whole) terms.push(t);
+          if (t !== whole && t !== joined) terms.push(t);
         }
       }
       let cost = 0;
@@ -236,6 +241,15 @@ export class KeywordSearcher {
       for (let k = factors.length; k < terms.length; k++) {
         const t = terms[k]!;
         factors.push((PREFIX_FACTOR * prefixIdf) / idf(count, offsets[t + 1]! - offsets[t]!));
+      }
+      if (joined >= 0 && joined !== whole) {
+        // The word's share of the joined form, or more when the part is rarer than the joined form: "plug-in"
+        // means "plugin", a common word, and must not rank below the listings that only write "plugs".
+        const listings = (t: number) => offsets[t + 1]! - offsets[t]!;
+        const share = 1 / sharing.get(token.joined!)!;
+        terms.push(joined);
+        factors.push(whole >= 0 ? Math.max(share, idf(count, listings(whole)) / idf(count, listings(joined))) : share);
+        cost += listings(joined);
       }
       return { token, terms, factors, cost, blocks: terms.map((t) => this.firstBlock(t)) };
     });

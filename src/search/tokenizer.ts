@@ -86,6 +86,12 @@ function acceptable(word: string, proposed: string): boolean {
 export interface Token {
   surface: string;
   term: string;
+  /**
+   * For a part of a compound written in the query ("front-end", "e-mail", "GitHubMCP"), the term of the compound
+   * joined ("frontend"): the index holds it for every listing that writes the compound, and for those that write it
+   * as one word, so a part matches it too.
+   */
+  joined?: string;
 }
 
 const MAX_SPAN_PARTS = 4;
@@ -125,18 +131,39 @@ export function fieldLength(text: string): number {
   return n;
 }
 
-/** The words of a query, in order, stop words dropped (unless the query is nothing else), repeats dropped. */
+const APOSTROPHE = /['’]/;
+
+/**
+ * The words of a query, in order, stop words dropped (unless the query is nothing else), repeats dropped. A part
+ * of a compound carries the compound's joined term; a compound of stop words only ("to-do") is its joined word.
+ */
 export function queryTokens(query: string): Token[] {
-  const all = compounds(query).flatMap(parts);
-  const content = all.filter((word) => !STOP_WORDS.has(word));
-  const words = content.length > 0 ? content : all;
+  const all: Token[] = [];
+  for (const compound of compounds(query)) {
+    const words = parts(compound);
+    if (words.length === 1) {
+      all.push({ surface: words[0]!, term: stem(words[0]!) });
+      continue;
+    }
+    // An apostrophe ends a possessive or a contraction ("client's", "don't"), not the parts of one word.
+    if (APOSTROPHE.test(compound)) {
+      for (const word of words) all.push({ surface: word, term: stem(word) });
+      continue;
+    }
+    const whole = words.join('');
+    if (words.every((word) => STOP_WORDS.has(word)) && !STOP_WORDS.has(whole)) {
+      all.push({ surface: whole, term: stem(whole) });
+      continue;
+    }
+    for (const word of words) all.push({ surface: word, term: stem(word), joined: stem(whole) });
+  }
+  const content = all.filter((token) => !STOP_WORDS.has(token.surface));
   const seen = new Set<string>();
   const out: Token[] = [];
-  for (const surface of words) {
-    const term = stem(surface);
-    if (seen.has(term)) continue;
-    seen.add(term);
-    out.push({ surface, term });
+  for (const token of content.length > 0 ? content : all) {
+    if (seen.has(token.term)) continue;
+    seen.add(token.term);
+    out.push(token);
   }
   return out;
 }

@@ -166,6 +166,35 @@ describe('symbol words: c#, c++, f#, .net', () => {
   });
 });
 
+describe('a compound in the query also matches it written as one word', () => {
+  it.each([
+    ['web-hook', 'webhook'],
+    ['front-end', 'frontend'],
+    ['e-mail', 'email'],
+    ['plug-in', 'plugin'],
+    ['real-time', 'realtime'],
+    ['to-do', 'todo'],
+  ])('q=%s finds every listing holding %s, and only listings holding its parts or the joined word', async (compound, joined) => {
+    const found = await walk(`q=${compound}`, 200);
+    const ids = new Set(found.map((item) => item.id));
+    // The joined word itself, not its completions ("emailable" answers q=email as a prefix).
+    const ofJoined = (await walk(`q=${joined}`, 200)).filter((item) => termsOf(item).has(stem(joined)));
+    expect(ofJoined.length).toBeGreaterThan(10);
+    expect(ofJoined.filter((item) => !ids.has(item.id)).map((item) => item.id)).toEqual([]);
+    const words = queryTokens(compound);
+    const misses = found.filter((item) => !termsOf(item).has(stem(joined)) && !words.every((word, i) => contains(item, word.surface, i === words.length - 1)));
+    expect(misses.map((item) => item.id)).toEqual([]);
+  });
+
+  it('ranks the listings writing the compound joined first when the parts are a common word and a stop word', async () => {
+    // "plug-in" is "plug" once "in" is dropped: listings that only write "plugs" outranked every plugin.
+    const { page } = await search('q=plug-in&limit=10');
+    const withPlugin = page.items.filter((item) => termsOf(item).has('plugin'));
+    expect(withPlugin.length).toBeGreaterThanOrEqual(8);
+    expect(termsOf(page.items[0]!).has('plugin')).toBe(true);
+  });
+});
+
 describe('ranking', () => {
   const records = snapshotRecords();
   const popularity = (r: Pick<ListingRecord, 'type' | 'installs' | 'stars'>) => popularityPrior(r.type, r.installs, r.stars);

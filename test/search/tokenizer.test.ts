@@ -81,6 +81,27 @@ describe('queryTokens', () => {
   });
 });
 
+describe('compounds in a query', () => {
+  it('gives each part of a compound the joined compound too', () => {
+    expect(queryTokens('front-end')).toEqual([
+      { surface: 'front', term: 'front', joined: 'frontend' },
+      { surface: 'end', term: 'end', joined: 'frontend' },
+    ]);
+    expect(queryTokens('GitHubMCP').map((t) => t.joined)).toEqual(['githubmcp', 'githubmcp', 'githubmcp']);
+    expect(queryTokens('plug-in')).toEqual([{ surface: 'plug', term: 'plug', joined: 'plugin' }]);
+    expect(queryTokens('slack bot').every((t) => t.joined === undefined)).toBe(true);
+  });
+
+  it('reads a compound of stop words as its joined word, and a possessive or contraction as no compound', () => {
+    expect(queryTokens('to-do app')).toEqual([
+      { surface: 'todo', term: 'todo' },
+      { surface: 'app', term: 'app' },
+    ]);
+    expect(queryTokens("client's").every((t) => t.joined === undefined)).toBe(true);
+    expect(queryTokens("don't stop").every((t) => t.joined === undefined)).toBe(true);
+  });
+});
+
 describe('symbol words', () => {
   it.each([
     ['C#', ['C#']],
