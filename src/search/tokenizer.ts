@@ -10,8 +10,8 @@ export function normalize(text: string): string {
 
 /**
  * Words whose symbols are part of the word: one or two letters and "++" or "#" (C++, C#, F#; a version may follow:
- * C++20), or a word written with a leading dot (.NET, .env). Read as letters only, "c#" was the letter c and ".net" the word net, so that
- * q=c# found C listings and q=.net "safety-net".
+ * C++20), or a word written with a leading dot (.NET, .env). Read as letters only, "c#" was the letter c and
+ * ".net" the word net, so that q=c# found C listings and q=.net "safety-net".
  */
 const SYMBOL_WORD = String.raw`(?<![\p{L}\p{N}])\p{L}{1,2}(?:\+\+|#)(?![\p{L}+#])|(?<![\p{L}\p{N}._-])\.\p{L}[\p{L}\p{N}]*(?![\p{L}\p{N}]|[./][\p{L}\p{N}])`;
 const IS_SYMBOL_WORD = new RegExp(`^(?:${SYMBOL_WORD})$`, 'u');
