@@ -3,9 +3,37 @@
 import { stemmer } from 'stemmer';
 import { eng } from 'stopword';
 
-/** Lower-case, diacritics folded ("Café" → "cafe"). */
+const NON_ASCII = /[\u0080-\uffff]/;
+
+/** Lower-case, diacritics folded ("Café" → "cafe"); Hangul syllables stay whole (NFKD splits them into letters). */
 export function normalize(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+  // Most text is ASCII, which has nothing to fold: the Unicode passes were a fifth of tokenizing the catalog.
+  if (!NON_ASCII.test(text)) return text.toLowerCase();
+  return text.normalize('NFKD').replace(/\p{M}+/gu, '').normalize('NFC').toLowerCase();
+}
+
+/**
+ * Chinese and Japanese are written without spaces between words, so a run of their characters is not a word: it is
+ * indexed and searched as its overlapping pairs of characters, as Lucene's CJK bigrams do ("小红书" → 小红, 红书), and
+ * Korean with them. Read as one word, "微信" (WeChat) found 1 of the 18 listings that write it.
+ */
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const CJK_RUN = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+)/u;
+
+/** A part with CJK characters as its other letters and the pairs of its CJK characters (one alone stays one). */
+function cjkParts(part: string): string[] {
+  const out: string[] = [];
+  part.split(CJK_RUN).forEach((segment, i) => {
+    if (segment.length === 0) return;
+    if (i % 2 === 0) {
+      out.push(segment);
+      return;
+    }
+    const chars = [...segment];
+    if (chars.length === 1) out.push(segment);
+    for (let c = 0; c + 1 < chars.length; c++) out.push(chars[c]! + chars[c + 1]!);
+  });
+  return out;
 }
 
 /**
@@ -25,10 +53,11 @@ const PART_BREAK = /[-_./:+@'’]+|(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{
 /** The parts of one compound, normalized: "GitHubMCP" → git, hub, mcp; "find-skills" → find, skills; "C#" → c#. */
 export function parts(compound: string): string[] {
   if (IS_SYMBOL_WORD.test(compound)) return [normalize(compound)];
-  return compound
+  const split = compound
     .split(PART_BREAK)
     .map(normalize)
     .filter((part) => part.length > 0);
+  return CJK.test(compound) ? split.flatMap(cjkParts) : split;
 }
 
 /** The letters of a symbol word ("c#" → "c", ".net" → "net"), which the index holds too; undefined for other words. */
@@ -113,13 +142,15 @@ export function indexTerms(text: string, wholeText = false): string[] {
       // A symbol word is also found by its letters (q=net finds .NET), but not the other way round (q=c# is not c).
       const letters = lettersOf(part);
       if (letters !== undefined && !STOP_WORDS.has(letters)) out.push(stem(letters));
+      // Pairs of CJK characters are not joined: they overlap, and their joins would be no word.
+      if (CJK.test(part)) continue;
       let joined = part;
-      for (let j = i + 1; j < group.length && j - i < MAX_SPAN_PARTS; j++) {
+      for (let j = i + 1; j < group.length && j - i < MAX_SPAN_PARTS && !CJK.test(group[j]!); j++) {
         joined += group[j]!;
         out.push(stem(joined));
       }
     }
-    if (group.length > MAX_SPAN_PARTS) out.push(stem(group.join('')));
+    if (group.length > MAX_SPAN_PARTS && !group.some((part) => CJK.test(part))) out.push(stem(group.join('')));
   }
   return out;
 }
@@ -145,8 +176,9 @@ export function queryTokens(query: string): Token[] {
       all.push({ surface: words[0]!, term: stem(words[0]!) });
       continue;
     }
-    // An apostrophe ends a possessive or a contraction ("client's", "don't"), not the parts of one word.
-    if (APOSTROPHE.test(compound)) {
+    // An apostrophe ends a possessive or a contraction ("client's", "don't"), not the parts of one word; the
+    // parts of a CJK run are pairs of its characters.
+    if (APOSTROPHE.test(compound) || CJK.test(compound)) {
       for (const word of words) all.push({ surface: word, term: stem(word) });
       continue;
     }

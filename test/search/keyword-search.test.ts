@@ -131,6 +131,23 @@ describe('names match by their parts', () => {
   });
 });
 
+describe('CJK words: found inside longer runs of text', () => {
+  const records = snapshotRecords();
+  const fields = (r: { name: string; repo: string; author: string; description: string; tags: readonly string[]; categories?: readonly string[] }) =>
+    normalize([r.name, r.repo, r.author, ...r.tags, ...(r.categories ?? []), r.description].join(' \n '));
+
+  // WeChat, translation, database, stocks: each written inside longer Chinese text by most listings that have it.
+  it.each(['微信', '翻译', '数据库', '股票'])('q=%s finds every listing that writes it, and only those', async (word) => {
+    const expected = records.filter((r) => fields(r).includes(word)).map((r) => r.id);
+    expect(expected.length, `listings writing ${word}`).toBeGreaterThan(3);
+    const items = await walk(`q=${encodeURIComponent(word)}`);
+    const pairs = queryTokens(word).map((t) => t.term);
+    for (const item of items) expect(pairs.every((pair) => fields(item).includes(pair)), `${item.name} for q=${word}`).toBe(true);
+    expect(items.map((item) => item.id)).toEqual(expect.arrayContaining(expected));
+    if (pairs.length === 1) expect(items.length).toBe(expected.length);
+  });
+});
+
 describe('symbol words: c#, c++, f#, .net', () => {
   const records = snapshotRecords();
   // Written as a word of its own: not inside a longer word ("abc#", "asp.net").

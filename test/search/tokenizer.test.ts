@@ -102,6 +102,27 @@ describe('compounds in a query', () => {
   });
 });
 
+describe('CJK text', () => {
+  it('is read as overlapping pairs of characters, a lone character as itself', () => {
+    expect(indexTerms('小红书')).toEqual(['小红', '红书']);
+    expect(queryTokens('微信公众号').map((t) => t.term)).toEqual(['微信', '信公', '公众', '众号']);
+    expect(indexTerms('书')).toEqual(['书']);
+  });
+
+  it('keeps the other letters of a part as their own word and joins no pair', () => {
+    expect(indexTerms('xhs小红书工具')).toEqual(['xhs', '小红', '红书', '书工', '工具']);
+    expect(indexTerms('飞书-docs', true)).toEqual(expect.arrayContaining(['飞书', 'doc']));
+    expect(indexTerms('飞书-docs', true).filter((term) => term.includes('飞书') && term !== '飞书')).toEqual([]);
+    expect(queryTokens('小红书').every((t) => t.joined === undefined)).toBe(true);
+  });
+
+  it('keeps Hangul syllables whole and folds Latin diacritics as before', () => {
+    expect(normalize('한국어')).toBe('한국어');
+    expect(queryTokens('데이터베이스').map((t) => t.term)).toEqual(['데이', '이터', '터베', '베이', '이스']);
+    expect(normalize('Café')).toBe('cafe');
+  });
+});
+
 describe('symbol words', () => {
   it.each([
     ['C#', ['C#']],
