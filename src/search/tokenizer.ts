@@ -20,7 +20,10 @@ export function normalize(text: string): string {
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const CJK_RUN = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+)/u;
 
-/** A part with CJK characters as its other letters and the pairs of its CJK characters (one alone stays one). */
+/**
+ * A part holding CJK characters: each run of its other letters as one word, each CJK run as overlapping pairs of
+ * characters (a lone character as itself).
+ */
 function cjkParts(part: string): string[] {
   const out: string[] = [];
   part.split(CJK_RUN).forEach((segment, i) => {
