@@ -188,12 +188,10 @@ export class KeywordSearcher {
   }
 
   private correct(query: string): string | undefined {
-    const { offsets } = this.index;
-    const listings = (term: number) => offsets[term + 1]! - offsets[term]!;
     const corrections = new Map<string, string>();
     for (const word of this.resolve(query).words) {
       if (word.terms.length > 0) continue;
-      const term = closestTerm(this.index.terms, listings, word.token.surface, word.token.term);
+      const term = closestTerm(this.index.terms, (t) => this.listings(t), word.token.surface, word.token.term);
       if (term >= 0) corrections.set(word.token.surface, this.index.terms.at(term));
     }
     if (corrections.size === 0) return undefined;
@@ -201,6 +199,11 @@ export class KeywordSearcher {
       .flatMap(parts)
       .map((part) => corrections.get(part) ?? part)
       .join(' ');
+  }
+
+  /** Listings holding a term: the length of its list. */
+  private listings(term: number): number {
+    return this.index.offsets[term + 1]! - this.index.offsets[term]!;
   }
 
   /** The query's words as terms of the index (remembered for the most recent RESOLVED_CACHE_SIZE texts). */
@@ -213,7 +216,7 @@ export class KeywordSearcher {
   }
 
   private resolveWords(query: string): ResolvedQuery {
-    const { offsets, count } = this.index;
+    const { count } = this.index;
     const tokens = queryTokens(query);
     // A part of a compound also matches the compound joined ("front-end": front or frontend, and end or
     // frontend, so listings writing "frontend" match too); how many of the query's words share each joined form.
@@ -234,22 +237,21 @@ export class KeywordSearcher {
         }
       }
       let cost = 0;
-      for (const t of terms) cost += offsets[t + 1]! - offsets[t]!;
+      for (const t of terms) cost += this.listings(t);
       // A prefix match is worth the prefix as one word: its rarity is that of all the terms it stands for
       // (idf of their summed frequency), not the rarity of one long completion ("skills" → "skillselion").
       const prefixIdf = idf(count, Math.min(count, cost));
       for (let k = factors.length; k < terms.length; k++) {
         const t = terms[k]!;
-        factors.push((PREFIX_FACTOR * prefixIdf) / idf(count, offsets[t + 1]! - offsets[t]!));
+        factors.push((PREFIX_FACTOR * prefixIdf) / idf(count, this.listings(t)));
       }
       if (joined >= 0 && joined !== whole) {
         // The word's share of the joined form, or more when the part is rarer than the joined form: "plug-in"
         // means "plugin", a common word, and must not rank below the listings that only write "plugs".
-        const listings = (t: number) => offsets[t + 1]! - offsets[t]!;
         const share = 1 / sharing.get(token.joined!)!;
         terms.push(joined);
-        factors.push(whole >= 0 ? Math.max(share, idf(count, listings(whole)) / idf(count, listings(joined))) : share);
-        cost += listings(joined);
+        factors.push(whole >= 0 ? Math.max(share, idf(count, this.listings(whole)) / idf(count, this.listings(joined))) : share);
+        cost += this.listings(joined);
       }
       return { token, terms, factors, cost, blocks: terms.map((t) => this.firstBlock(t)) };
     });

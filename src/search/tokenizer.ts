@@ -137,6 +137,8 @@ const MAX_SPAN_PARTS = 4;
 export function indexTerms(text: string, wholeText = false): string[] {
   const out: string[] = [];
   const groups = wholeText ? [compounds(text).flatMap(parts)] : compounds(text).map(parts);
+  // Checked once per text: most hold no CJK, and the test per part and join was a regex each.
+  const cjk = CJK.test(text) ? (part: string) => CJK.test(part) : () => false;
   for (const group of groups) {
     for (let i = 0; i < group.length; i++) {
       const part = group[i]!;
@@ -146,14 +148,14 @@ export function indexTerms(text: string, wholeText = false): string[] {
       const letters = lettersOf(part);
       if (letters !== undefined && !STOP_WORDS.has(letters)) out.push(stem(letters));
       // Pairs of CJK characters are not joined: they overlap, and their joins would be no word.
-      if (CJK.test(part)) continue;
+      if (cjk(part)) continue;
       let joined = part;
-      for (let j = i + 1; j < group.length && j - i < MAX_SPAN_PARTS && !CJK.test(group[j]!); j++) {
+      for (let j = i + 1; j < group.length && j - i < MAX_SPAN_PARTS && !cjk(group[j]!); j++) {
         joined += group[j]!;
         out.push(stem(joined));
       }
     }
-    if (group.length > MAX_SPAN_PARTS && !group.some((part) => CJK.test(part))) out.push(stem(group.join('')));
+    if (group.length > MAX_SPAN_PARTS && !group.some(cjk)) out.push(stem(group.join('')));
   }
   return out;
 }
