@@ -7,7 +7,7 @@
 import { LRUCache } from 'lru-cache';
 import { idf, PREFIX_FACTOR } from '../domain/ranking.ts';
 import { BLOCK_SIZE, type KeywordIndexData } from './index-file.ts';
-import { compounds, hash32, nameKey, normalize, parts, queryTokens, stem, type Token } from './tokenizer.ts';
+import { compounds, hash32, nameKey, normalize, parts, queryPhrases, queryTokens, type Token } from './tokenizer.ts';
 import { closestTerm } from './spelling.ts';
 import { StampSet } from './stamp-set.ts';
 import { smallestK, TopDocs } from './top-k.ts';
@@ -88,7 +88,7 @@ export interface ResolvedQuery {
   readonly words: readonly QueryWord[];
   /** hash32 of the query's name key, compared with each listing's for the exact-name bonus. */
   readonly nameKey: number;
-  /** Term ids of adjacent query words written joined ("google drive" → googledrive). */
+  /** Term ids of neighbouring query words joined with the stop words between them ("speech to text" → speechtotext). */
   readonly pairs: readonly number[];
 }
 
@@ -256,8 +256,8 @@ export class KeywordSearcher {
       return { token, terms, factors, cost, blocks: terms.map((t) => this.firstBlock(t)) };
     });
     const pairs: number[] = [];
-    for (let i = 0; i + 1 < tokens.length; i++) {
-      const t = this.termId(stem(tokens[i]!.surface + tokens[i + 1]!.surface));
+    for (const phrase of new Set(queryPhrases(query))) {
+      const t = this.termId(phrase);
       if (t >= 0) pairs.push(t);
     }
     return { words, nameKey: hash32(nameKey(normalize(query))), pairs };

@@ -169,11 +169,8 @@ export function fieldLength(text: string): number {
 
 const APOSTROPHE = /['’]/;
 
-/**
- * The words of a query, in order, stop words dropped (unless the query is nothing else), repeats dropped. A part
- * of a compound carries the compound's joined term; a compound of stop words only ("to-do") is its joined word.
- */
-export function queryTokens(query: string): Token[] {
+/** The words of a query in order, stop words included: each part of each compound as a token (see queryTokens). */
+function queryWords(query: string): Token[] {
   const all: Token[] = [];
   for (const compound of compounds(query)) {
     const words = parts(compound);
@@ -194,13 +191,49 @@ export function queryTokens(query: string): Token[] {
     }
     for (const word of words) all.push({ surface: word, term: stem(word), joined: stem(whole) });
   }
-  const content = all.filter((token) => !STOP_WORDS.has(token.surface));
+  return all;
+}
+
+/** Positions of the words that count: the content words, or every word of a query of stop words only. */
+function countedWords(all: readonly Token[]): number[] {
+  const content = all.flatMap((token, i) => (STOP_WORDS.has(token.surface) ? [] : [i]));
+  return content.length > 0 ? content : all.map((_, i) => i);
+}
+
+/**
+ * The words of a query, in order, stop words dropped (unless the query is nothing else), repeats dropped. A part
+ * of a compound carries the compound's joined term; a compound of stop words only ("to-do") is its joined word.
+ */
+export function queryTokens(query: string): Token[] {
+  const all = queryWords(query);
   const seen = new Set<string>();
   const out: Token[] = [];
-  for (const token of content.length > 0 ? content : all) {
+  for (const i of countedWords(all)) {
+    const token = all[i]!;
     if (seen.has(token.term)) continue;
     seen.add(token.term);
     out.push(token);
+  }
+  return out;
+}
+
+/**
+ * Each pair of neighbouring query words joined with the stop words written between them, as a listing's name
+ * joins them when it writes them in that order (indexTerms): "speech to text" → speechtotext, which
+ * "Speech-to-Text" holds and "text-to-speech" does not. Without the stop words the pair was "speechtext", which
+ * no name holds, so word order went unrewarded.
+ */
+export function queryPhrases(query: string): string[] {
+  const all = queryWords(query);
+  const counted = countedWords(all);
+  const out: string[] = [];
+  for (let k = 0; k + 1 < counted.length; k++) {
+    const from = counted[k]!;
+    const to = counted[k + 1]!;
+    if (to - from >= MAX_SPAN_PARTS) continue;
+    let joined = '';
+    for (let i = from; i <= to; i++) joined += all[i]!.surface;
+    out.push(stem(joined));
   }
   return out;
 }

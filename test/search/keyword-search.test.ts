@@ -241,6 +241,20 @@ describe('ranking', () => {
     }
   });
 
+  it.each([
+    ['speech to text', 'text to speech'],
+    ['text to speech', 'speech to text'],
+    ['figma to cursor', 'cursor to figma'],
+  ])('word order counts: listings named "%s" come before those named "%s" for that query', async (asked, reversed) => {
+    const { page } = await search(`q=${encodeURIComponent(asked)}&limit=50`);
+    const names = page.items.map((item) => nameKey(item.name));
+    const lastAsked = names.lastIndexOf(nameKey(asked));
+    const firstReversed = names.indexOf(nameKey(reversed));
+    expect(lastAsked, names.join(', ')).toBeGreaterThanOrEqual(0);
+    expect(firstReversed, names.join(', ')).toBeGreaterThanOrEqual(0);
+    expect(lastAsked, names.join(', ')).toBeLessThan(firstReversed);
+  });
+
   it.each(['skills', 'react', 'design', 'pdf', 'github', 'browser'])(
     'the most-installed listing with "%s" in its name is on the first page of q=%s',
     async (word) => {

@@ -2,7 +2,7 @@
 // diacritics folded, stop words dropped from queries, and a stemmer that only removes inflections, so a word
 // is never collapsed onto an unrelated shorter one (the FlexSearch stemmer cut "notion" to "not").
 import { describe, expect, it } from 'vitest';
-import { compounds, indexTerms, nameKey, normalize, queryTokens, stem } from '../../src/search/tokenizer.ts';
+import { compounds, indexTerms, nameKey, normalize, queryPhrases, queryTokens, stem } from '../../src/search/tokenizer.ts';
 
 describe('stem', () => {
   it.each([
@@ -59,6 +59,22 @@ describe('indexTerms', () => {
 
   it('leaves stop words out of descriptions', () => {
     expect(indexTerms('the server for the browser')).toEqual([stem('server'), stem('browser')]);
+  });
+});
+
+describe('queryPhrases', () => {
+  it('joins neighbouring words with the stop words between them, as names index them', () => {
+    expect(queryPhrases('speech to text')).toEqual(['speechtotext']);
+    expect(indexTerms('Speech-to-Text', true)).toContain('speechtotext');
+    expect(indexTerms('Text-to-Speech', true)).not.toContain('speechtotext');
+    expect(queryPhrases('google drive files')).toEqual(['googledrive', stem('drivefiles')]);
+    expect(queryPhrases('to-do list')).toEqual([stem('todolist')]);
+  });
+
+  it('leaves out words too far apart for a name to join them, and a one-word query', () => {
+    expect(queryPhrases('slack and all of the teams')).toEqual([]);
+    expect(queryPhrases('slack')).toEqual([]);
+    expect(queryPhrases('the who')).toEqual(['thewho']);
   });
 });
 
