@@ -86,6 +86,19 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([...(eng as string[]).fil
 /** Words ending in "s" that are not plurals, so must not lose it. */
 const INVARIANT = new Set(['news', 'ios', 'macos', 'canvas', 'redis', 'atlas', 'bias', 'chaos', 'cosmos', 'kubernetes', 'series', 'species', 'status', 'analysis', 'axios', 'sass', 'less', 'https', 'aws', 'gas', 'dns', 'cms', 'sms', 'css', 'os']);
 
+/**
+ * Plurals no suffix rule reaches, each to its singular: Latin and Greek ones common in software ("indices",
+ * "vertices", "analyses") and a few English ones. Porter cut them to terms of their own ("indic", "analys").
+ * Plurals that are also another word's inflection stay out ("leaves", "lives", "bases").
+ */
+const IRREGULAR = new Map([
+  ['indices', 'index'], ['vertices', 'vertex'], ['matrices', 'matrix'], ['appendices', 'appendix'],
+  ['analyses', 'analysis'], ['hypotheses', 'hypothesis'], ['syntheses', 'synthesis'], ['diagnoses', 'diagnosis'],
+  ['theses', 'thesis'], ['crises', 'crisis'], ['parentheses', 'parenthesis'], ['criteria', 'criterion'],
+  ['phenomena', 'phenomenon'], ['children', 'child'], ['mice', 'mouse'], ['knives', 'knife'], ['halves', 'half'],
+  ['shelves', 'shelf'], ['wolves', 'wolf'],
+]);
+
 /** What a stem may have cut off the word: inflections only (plural, -ed, -ing, a final e or y). */
 const INFLECTION = /^(?:s|es|ies|ied|ed|d|ing|e|y|'s)$/;
 
@@ -96,7 +109,10 @@ const INFLECTION = /^(?:s|es|ies|ied|ed|d|ing|e|y|'s)$/;
  * the stem of "remote"), "registration" stays (Porter: "registr"), "management" stays (Porter: "manag").
  */
 export function stem(word: string): string {
-  if (word.length <= 3 || INVARIANT.has(word) || /\d/.test(word) || word.endsWith('js') || word.endsWith('ss')) return word;
+  const singular = IRREGULAR.get(word);
+  if (singular !== undefined) return stem(singular);
+  // A final "s" after "si" is no plural ending: "analysis", "hypothesis" (Porter: "hypothesi").
+  if (word.length <= 3 || INVARIANT.has(word) || /\d/.test(word) || word.endsWith('js') || word.endsWith('ss') || word.endsWith('sis')) return word;
   const proposed = stemmer(word);
   if (proposed === word) return word;
   if (proposed.length >= 3 && acceptable(word, proposed)) return proposed;

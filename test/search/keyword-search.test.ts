@@ -183,6 +183,18 @@ describe('symbol words: c#, c++, f#, .net', () => {
   });
 });
 
+describe('irregular plurals find their singular', () => {
+  it.each([
+    ['indices', 'index'],
+    ['analyses', 'analysis'],
+  ])('q=%s finds every listing holding %s', async (plural, singular) => {
+    const found = new Set((await walk(`q=${plural}`, 200)).map((item) => item.id));
+    const holding = (await walk(`q=${singular}`, 200)).filter((item) => termsOf(item).has(stem(singular)));
+    expect(holding.length).toBeGreaterThan(10);
+    expect(holding.filter((item) => !found.has(item.id)).map((item) => item.id)).toEqual([]);
+  });
+});
+
 describe('a compound in the query also matches it written as one word', () => {
   it.each([
     ['web-hook', 'webhook'],

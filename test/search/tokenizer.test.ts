@@ -14,6 +14,13 @@ describe('stem', () => {
     ['registrations', 'registration'],
     ['vulnerabilities', 'vulnerability'],
     ['testing', 'test'],
+    ['indices', 'index'],
+    ['indexes', 'index'],
+    ['vertices', 'vertex'],
+    ['analyses', 'analysis'],
+    ['hypotheses', 'hypothesis'],
+    ['criteria', 'criterion'],
+    ['children', 'child'],
   ])('%s and %s share a term', (inflected, base) => {
     expect(stem(inflected)).toBe(stem(base));
   });
@@ -29,6 +36,9 @@ describe('stem', () => {
     ['management', 'manage'],
     ['generation', 'general'],
     ['news', 'new'],
+    ['devices', 'dev'],
+    ['prices', 'prix'],
+    ['basis', 'base'],
   ])('%s does not collapse onto %s', (word, other) => {
     expect(stem(word)).not.toBe(stem(other));
   });
