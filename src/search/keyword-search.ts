@@ -7,7 +7,7 @@
 import { LRUCache } from 'lru-cache';
 import { idf, PREFIX_FACTOR } from '../domain/ranking.ts';
 import { BLOCK_SIZE, type KeywordIndexData } from './index-file.ts';
-import { compounds, hash32, nameKey, normalize, parts, queryPhrases, queryTokens, type Token } from './tokenizer.ts';
+import { compounds, hash32, joinsParts, nameKey, normalize, parts, queryPhrases, queryTokens, type Token } from './tokenizer.ts';
 import { closestTerm } from './spelling.ts';
 import { StampSet } from './stamp-set.ts';
 import { smallestK, TopDocs } from './top-k.ts';
@@ -195,9 +195,10 @@ export class KeywordSearcher {
       if (term >= 0) corrections.set(word.token.surface, this.index.terms.at(term));
     }
     if (corrections.size === 0) return undefined;
+    // A compound keeps its parts together, so that "fornt-end" is searched as "front-end", which also matches
+    // "frontend", and not as the two words "front end".
     return compounds(query)
-      .flatMap(parts)
-      .map((part) => corrections.get(part) ?? part)
+      .map((compound) => parts(compound).map((part) => corrections.get(part) ?? part).join(joinsParts(compound) ? '-' : ' '))
       .join(' ');
   }
 

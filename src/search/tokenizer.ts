@@ -185,6 +185,15 @@ export function fieldLength(text: string): number {
 
 const APOSTROPHE = /['’]/;
 
+/**
+ * Whether a compound's parts are one word written in parts ("front-end", "GitHubMCP"), which a query also matches
+ * joined. An apostrophe ends a possessive or a contraction ("client's", "don't"), not the parts of one word; the
+ * parts of a CJK run are pairs of its characters.
+ */
+export function joinsParts(compound: string): boolean {
+  return !APOSTROPHE.test(compound) && !CJK.test(compound);
+}
+
 /** The words of a query in order, stop words included: each part of each compound as a token (see queryTokens). */
 function queryWords(query: string): Token[] {
   const all: Token[] = [];
@@ -194,9 +203,7 @@ function queryWords(query: string): Token[] {
       all.push({ surface: words[0]!, term: stem(words[0]!) });
       continue;
     }
-    // An apostrophe ends a possessive or a contraction ("client's", "don't"), not the parts of one word; the
-    // parts of a CJK run are pairs of its characters.
-    if (APOSTROPHE.test(compound) || CJK.test(compound)) {
+    if (!joinsParts(compound)) {
       for (const word of words) all.push({ surface: word, term: stem(word) });
       continue;
     }

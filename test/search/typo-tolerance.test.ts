@@ -119,6 +119,17 @@ describe('a misspelled q, through the listing route', () => {
     }
   });
 
+  it('keeps a corrected compound whole, so it still matches written as one word', async () => {
+    expect(isTerm('front') && isTerm('frontend'), 'front, frontend').toBe(true);
+    const typo = swapped('front', 2);
+    expect(isTerm(typo), typo).toBe(false);
+    const wrong = await search(`q=${typo}-end&limit=20`);
+    const right = await search('q=front-end&limit=20');
+    expect(wrong.corrected).toBe('front-end');
+    expect(wrong.page.total).toBe(right.page.total);
+    expect(wrong.page.items.map((item) => item.id)).toEqual(right.page.items.map((item) => item.id));
+  });
+
   it('keeps sorts, filters and the raw route', async () => {
     const typo = swapped('telegram', 5);
     const sorted = await search(`q=${typo}&sort=stars&type=mcp&limit=10`);
