@@ -21,6 +21,8 @@ describe('stem', () => {
     ['hypotheses', 'hypothesis'],
     ['criteria', 'criterion'],
     ['children', 'child'],
+    ['devices', 'device'],
+    ['prices', 'price'],
   ])('%s and %s share a term', (inflected, base) => {
     expect(stem(inflected)).toBe(stem(base));
   });
@@ -36,8 +38,6 @@ describe('stem', () => {
     ['management', 'manage'],
     ['generation', 'general'],
     ['news', 'new'],
-    ['devices', 'dev'],
-    ['prices', 'prix'],
     ['basis', 'base'],
   ])('%s does not collapse onto %s', (word, other) => {
     expect(stem(word)).not.toBe(stem(other));
