@@ -7,7 +7,7 @@
 import { LRUCache } from 'lru-cache';
 import { idf, PREFIX_FACTOR } from '../domain/ranking.ts';
 import { BLOCK_SIZE, type KeywordIndexData } from './index-file.ts';
-import { compounds, hash32, joinsParts, nameKey, normalize, parts, queryPhrases, queryTokens, type Token } from './tokenizer.ts';
+import { compounds, hash32, joinsParts, nameKey, normalize, parseQuery, parts, type Token } from './tokenizer.ts';
 import { closestTerm } from './spelling.ts';
 import { StampSet } from './stamp-set.ts';
 import { smallestK, TopDocs } from './top-k.ts';
@@ -218,7 +218,7 @@ export class KeywordSearcher {
 
   private resolveWords(query: string): ResolvedQuery {
     const { count } = this.index;
-    const tokens = queryTokens(query);
+    const { tokens, phrases } = parseQuery(query);
     // A part of a compound also matches the compound joined ("front-end": front or frontend, and end or
     // frontend, so listings writing "frontend" match too); how many of the query's words share each joined form.
     const sharing = new Map<string, number>();
@@ -257,7 +257,7 @@ export class KeywordSearcher {
       return { token, terms, factors, cost, blocks: terms.map((t) => this.firstBlock(t)) };
     });
     const pairs: number[] = [];
-    for (const phrase of new Set(queryPhrases(query))) {
+    for (const phrase of new Set(phrases)) {
       const t = this.termId(phrase);
       if (t >= 0) pairs.push(t);
     }

@@ -17,8 +17,9 @@ export function normalize(text: string): string {
  * indexed and searched as its overlapping pairs of characters, as Lucene's CJK bigrams do ("小红书" → 小红, 红书), and
  * Korean with them. Read as one word, "微信" (WeChat) found 1 of the 18 listings that write it.
  */
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-const CJK_RUN = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+)/u;
+const CJK_CLASS = String.raw`[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]`;
+const CJK = new RegExp(CJK_CLASS, 'u');
+const CJK_RUN = new RegExp(`(${CJK_CLASS}+)`, 'u');
 
 /**
  * A part holding CJK characters: each run of its other letters as one word, each CJK run as overlapping pairs of
@@ -194,7 +195,7 @@ export function joinsParts(compound: string): boolean {
   return !APOSTROPHE.test(compound) && !CJK.test(compound);
 }
 
-/** The words of a query in order, stop words included: each part of each compound as a token (see queryTokens). */
+/** The words of a query in order, stop words included: each part of each compound as a token (see parseQuery). */
 function queryWords(query: string): Token[] {
   const all: Token[] = [];
   for (const compound of compounds(query)) {
@@ -223,42 +224,43 @@ function countedWords(all: readonly Token[]): number[] {
   return content.length > 0 ? content : all.map((_, i) => i);
 }
 
-/**
- * The words of a query, in order, stop words dropped (unless the query is nothing else), repeats dropped. A part
- * of a compound carries the compound's joined term; a compound of stop words only ("to-do") is its joined word.
- */
-export function queryTokens(query: string): Token[] {
+/** A query as search reads it. */
+export interface ParsedQuery {
+  /**
+   * Its words, in order, stop words dropped (unless the query is nothing else), repeats dropped. A part of a
+   * compound carries the compound's joined term; a compound of stop words only ("to-do") is its joined word.
+   */
+  tokens: Token[];
+  /**
+   * Each pair of neighbouring words joined with the stop words written between them, as a listing's name joins
+   * them when it writes them in that order (indexTerms): "speech to text" → speechtotext, which "Speech-to-Text"
+   * holds and "text-to-speech" does not. Without the stop words the pair was "speechtext", which no name holds,
+   * so word order went unrewarded.
+   */
+  phrases: string[];
+}
+
+export function parseQuery(query: string): ParsedQuery {
   const all = queryWords(query);
+  const counted = countedWords(all);
   const seen = new Set<string>();
-  const out: Token[] = [];
-  for (const i of countedWords(all)) {
+  const tokens: Token[] = [];
+  for (const i of counted) {
     const token = all[i]!;
     if (seen.has(token.term)) continue;
     seen.add(token.term);
-    out.push(token);
+    tokens.push(token);
   }
-  return out;
-}
-
-/**
- * Each pair of neighbouring query words joined with the stop words written between them, as a listing's name
- * joins them when it writes them in that order (indexTerms): "speech to text" → speechtotext, which
- * "Speech-to-Text" holds and "text-to-speech" does not. Without the stop words the pair was "speechtext", which
- * no name holds, so word order went unrewarded.
- */
-export function queryPhrases(query: string): string[] {
-  const all = queryWords(query);
-  const counted = countedWords(all);
-  const out: string[] = [];
+  const phrases: string[] = [];
   for (let k = 0; k + 1 < counted.length; k++) {
     const from = counted[k]!;
     const to = counted[k + 1]!;
     if (to - from >= MAX_SPAN_PARTS) continue;
     let joined = '';
     for (let i = from; i <= to; i++) joined += all[i]!.surface;
-    out.push(stem(joined));
+    phrases.push(stem(joined));
   }
-  return out;
+  return { tokens, phrases };
 }
 
 /** Key of a whole name or query for the exact-name match: normalized, separators and spaces dropped. */

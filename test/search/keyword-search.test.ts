@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { ListingPageSchema, type ListingRecord } from '../../src/domain/schemas.ts';
 import { compareBy, popularityPrior, SORTS } from '../../src/domain/ranking.ts';
-import { indexTerms, nameKey, normalize, queryTokens, stem } from '../../src/search/tokenizer.ts';
+import { indexTerms, nameKey, normalize, parseQuery, stem } from '../../src/search/tokenizer.ts';
 import { PARTIAL_BELOW } from '../../src/search/keyword-search.ts';
 import { snapshotRecords } from '../support/fixtures.ts';
 import { json, startInProcess, type TestServer } from '../support/server.ts';
@@ -114,7 +114,7 @@ describe('names match by their parts', () => {
     expect(sample.length).toBeGreaterThan(3);
     for (const record of sample) {
       const owner = record.repo.split('/')[0]!;
-      for (const part of queryTokens(record.name.replace(/([a-z])([A-Z])/g, '$1 $2'))) {
+      for (const part of parseQuery(record.name.replace(/([a-z])([A-Z])/g, '$1 $2')).tokens) {
         const items = await walk(`q=${encodeURIComponent(part.surface)}&owner=${encodeURIComponent(owner)}&type=${record.type}`, 100);
         expect(items.map((item) => item.id), `${record.name} by "${part.surface}"`).toContain(record.id);
       }
@@ -141,7 +141,7 @@ describe('CJK words: found inside longer runs of text', () => {
     const expected = records.filter((r) => fields(r).includes(word)).map((r) => r.id);
     expect(expected.length, `listings writing ${word}`).toBeGreaterThan(3);
     const items = await walk(`q=${encodeURIComponent(word)}`);
-    const pairs = queryTokens(word).map((t) => t.term);
+    const pairs = parseQuery(word).tokens.map((t) => t.term);
     for (const item of items) expect(pairs.every((pair) => fields(item).includes(pair)), `${item.name} for q=${word}`).toBe(true);
     expect(items.map((item) => item.id)).toEqual(expect.arrayContaining(expected));
     if (pairs.length === 1) expect(items.length).toBe(expected.length);
@@ -210,7 +210,7 @@ describe('a compound in the query also matches it written as one word', () => {
     const ofJoined = (await walk(`q=${joined}`, 200)).filter((item) => termsOf(item).has(stem(joined)));
     expect(ofJoined.length).toBeGreaterThan(10);
     expect(ofJoined.filter((item) => !ids.has(item.id)).map((item) => item.id)).toEqual([]);
-    const words = queryTokens(compound);
+    const words = parseQuery(compound).tokens;
     const misses = found.filter((item) => !termsOf(item).has(stem(joined)) && !words.every((word, i) => contains(item, word.surface, i === words.length - 1)));
     expect(misses.map((item) => item.id)).toEqual([]);
   });
@@ -312,7 +312,7 @@ describe('ranking', () => {
     for (const item of page.items) expect(contains(item, a, false) || contains(item, b, true), item.id).toBe(true);
     // The vectors rank listings that hold a word of the request, never one that holds none: over a whole answer.
     const text = 'turn a PDF into structured text';
-    const tokens = queryTokens(text);
+    const tokens = parseQuery(text).tokens;
     const { page: sentence, mode: sentenceMode } = await search(`q=${encodeURIComponent(text)}&limit=2000`);
     expect(sentenceMode).toBe('hybrid');
     expect(sentence.items.length).toBeGreaterThan(50);

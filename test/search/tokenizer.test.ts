@@ -2,7 +2,7 @@
 // diacritics folded, stop words dropped from queries, and a stemmer that only removes inflections, so a word
 // is never collapsed onto an unrelated shorter one (the FlexSearch stemmer cut "notion" to "not").
 import { describe, expect, it } from 'vitest';
-import { compounds, indexTerms, nameKey, normalize, queryPhrases, queryTokens, stem } from '../../src/search/tokenizer.ts';
+import { compounds, indexTerms, nameKey, normalize, parseQuery, stem } from '../../src/search/tokenizer.ts';
 
 describe('stem', () => {
   it.each([
@@ -72,25 +72,25 @@ describe('indexTerms', () => {
   });
 });
 
-describe('queryPhrases', () => {
+describe('parseQuery: phrases', () => {
   it('joins neighbouring words with the stop words between them, as names index them', () => {
-    expect(queryPhrases('speech to text')).toEqual(['speechtotext']);
+    expect(parseQuery('speech to text').phrases).toEqual(['speechtotext']);
     expect(indexTerms('Speech-to-Text', true)).toContain('speechtotext');
     expect(indexTerms('Text-to-Speech', true)).not.toContain('speechtotext');
-    expect(queryPhrases('google drive files')).toEqual(['googledrive', stem('drivefiles')]);
-    expect(queryPhrases('to-do list')).toEqual([stem('todolist')]);
+    expect(parseQuery('google drive files').phrases).toEqual(['googledrive', stem('drivefiles')]);
+    expect(parseQuery('to-do list').phrases).toEqual([stem('todolist')]);
   });
 
   it('leaves out words too far apart for a name to join them, and a one-word query', () => {
-    expect(queryPhrases('slack and all of the teams')).toEqual([]);
-    expect(queryPhrases('slack')).toEqual([]);
-    expect(queryPhrases('the who')).toEqual(['thewho']);
+    expect(parseQuery('slack and all of the teams').phrases).toEqual([]);
+    expect(parseQuery('slack').phrases).toEqual([]);
+    expect(parseQuery('the who').phrases).toEqual(['thewho']);
   });
 });
 
-describe('queryTokens', () => {
+describe('parseQuery: tokens', () => {
   it('drops stop words and repeats, keeps the typed form for prefix matching', () => {
-    expect(queryTokens('How do I find the best skills for Notion? skill')).toEqual([
+    expect(parseQuery('How do I find the best skills for Notion? skill').tokens).toEqual([
       { surface: 'find', term: 'find' },
       { surface: 'best', term: 'best' },
       { surface: 'skills', term: stem('skills') },
@@ -99,39 +99,39 @@ describe('queryTokens', () => {
   });
 
   it('keeps a query made only of stop words', () => {
-    expect(queryTokens('the').map((t) => t.surface)).toEqual(['the']);
+    expect(parseQuery('the').tokens.map((t) => t.surface)).toEqual(['the']);
   });
 
   it('splits a query the way names are split', () => {
-    expect(queryTokens('find-skills').map((t) => t.surface)).toEqual(['find', 'skills']);
+    expect(parseQuery('find-skills').tokens.map((t) => t.surface)).toEqual(['find', 'skills']);
   });
 });
 
 describe('compounds in a query', () => {
   it('gives each part of a compound the joined compound too', () => {
-    expect(queryTokens('front-end')).toEqual([
+    expect(parseQuery('front-end').tokens).toEqual([
       { surface: 'front', term: 'front', joined: 'frontend' },
       { surface: 'end', term: 'end', joined: 'frontend' },
     ]);
-    expect(queryTokens('GitHubMCP').map((t) => t.joined)).toEqual(['githubmcp', 'githubmcp', 'githubmcp']);
-    expect(queryTokens('plug-in')).toEqual([{ surface: 'plug', term: 'plug', joined: 'plugin' }]);
-    expect(queryTokens('slack bot').every((t) => t.joined === undefined)).toBe(true);
+    expect(parseQuery('GitHubMCP').tokens.map((t) => t.joined)).toEqual(['githubmcp', 'githubmcp', 'githubmcp']);
+    expect(parseQuery('plug-in').tokens).toEqual([{ surface: 'plug', term: 'plug', joined: 'plugin' }]);
+    expect(parseQuery('slack bot').tokens.every((t) => t.joined === undefined)).toBe(true);
   });
 
   it('reads a compound of stop words as its joined word, and a possessive or contraction as no compound', () => {
-    expect(queryTokens('to-do app')).toEqual([
+    expect(parseQuery('to-do app').tokens).toEqual([
       { surface: 'todo', term: 'todo' },
       { surface: 'app', term: 'app' },
     ]);
-    expect(queryTokens("client's").every((t) => t.joined === undefined)).toBe(true);
-    expect(queryTokens("don't stop").every((t) => t.joined === undefined)).toBe(true);
+    expect(parseQuery("client's").tokens.every((t) => t.joined === undefined)).toBe(true);
+    expect(parseQuery("don't stop").tokens.every((t) => t.joined === undefined)).toBe(true);
   });
 });
 
 describe('CJK text', () => {
   it('is read as overlapping pairs of characters, a lone character as itself', () => {
     expect(indexTerms('小红书')).toEqual(['小红', '红书']);
-    expect(queryTokens('微信公众号').map((t) => t.term)).toEqual(['微信', '信公', '公众', '众号']);
+    expect(parseQuery('微信公众号').tokens.map((t) => t.term)).toEqual(['微信', '信公', '公众', '众号']);
     expect(indexTerms('书')).toEqual(['书']);
   });
 
@@ -139,12 +139,12 @@ describe('CJK text', () => {
     expect(indexTerms('xhs小红书工具')).toEqual(['xhs', '小红', '红书', '书工', '工具']);
     expect(indexTerms('飞书-docs', true)).toEqual(expect.arrayContaining(['飞书', 'doc']));
     expect(indexTerms('飞书-docs', true).filter((term) => term.includes('飞书') && term !== '飞书')).toEqual([]);
-    expect(queryTokens('小红书').every((t) => t.joined === undefined)).toBe(true);
+    expect(parseQuery('小红书').tokens.every((t) => t.joined === undefined)).toBe(true);
   });
 
   it('keeps Hangul syllables whole and folds Latin diacritics as before', () => {
     expect(normalize('한국어')).toBe('한국어');
-    expect(queryTokens('데이터베이스').map((t) => t.term)).toEqual(['데이', '이터', '터베', '베이', '이스']);
+    expect(parseQuery('데이터베이스').tokens.map((t) => t.term)).toEqual(['데이', '이터', '터베', '베이', '이스']);
     expect(normalize('Café')).toBe('cafe');
   });
 });
@@ -177,10 +177,10 @@ describe('symbol words', () => {
 
   it('indexes a symbol word and its letters; a query for the symbol word asks for the symbol word only', () => {
     expect(indexTerms('Written in C# for .NET')).toEqual(expect.arrayContaining(['c#', 'c', '.net', 'net']));
-    expect(queryTokens('c#').map((t) => t.term)).toEqual(['c#']);
-    expect(queryTokens('C++ .NET f#').map((t) => t.term)).toEqual(['c++', '.net', 'f#']);
+    expect(parseQuery('c#').tokens.map((t) => t.term)).toEqual(['c#']);
+    expect(parseQuery('C++ .NET f#').tokens.map((t) => t.term)).toEqual(['c++', '.net', 'f#']);
     // The letter c of a query is not c#: a C# listing is found by c only through the letters it also indexes.
-    expect(queryTokens('c').map((t) => t.term)).toEqual(['c']);
+    expect(parseQuery('c').tokens.map((t) => t.term)).toEqual(['c']);
   });
 
   it('gives a name with a symbol word its own exact-name key', () => {
