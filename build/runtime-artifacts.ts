@@ -24,12 +24,13 @@ export interface SourceRow {
   installs: number;
   stars: number;
   trending: number;
+  name: string;
 }
 
 /** How the index stage reads the store, pass by pass; every pass yields the default order (installs desc, id asc). */
 interface RuntimeSource {
   meta(): { snapshotHash: string; lastUpdated: string };
-  /** Pass 1: every listing's numbers. */
+  /** Pass 1: every listing's numbers, and its name. */
   rows(): Iterable<SourceRow>;
   /** Pass 2: every listing as stored (its trending and searchTrend are set from pass 1 before writing). */
   listings(): Iterable<StoredListing>;
@@ -62,10 +63,12 @@ function catalogDbSource(db: CatalogDb): RuntimeSource {
       return { snapshotHash: meta.snapshotHash ?? '', lastUpdated: meta.lastUpdated ?? new Date(0).toISOString() };
     },
     *rows() {
-      const query = db.prepare('SELECT l.id, l.type, l.installs, l.stars, h.daily FROM listing l JOIN install_history h ON h.listing_id = l.id ORDER BY l.installs DESC, l.id ASC');
-      for (const [id, type, installs, stars, daily] of query.raw().iterate() as Iterable<[string, ListingType, number, number, string]>) {
+      const query = db.prepare(
+        "SELECT l.id, l.type, l.installs, l.stars, h.daily, json_extract(l.record, '$.name') FROM listing l JOIN install_history h ON h.listing_id = l.id ORDER BY l.installs DESC, l.id ASC",
+      );
+      for (const [id, type, installs, stars, daily, name] of query.raw().iterate() as Iterable<[string, ListingType, number, number, string, string]>) {
         const history = (JSON.parse(daily) as number[]).slice(-TRENDING_HISTORY_DAYS);
-        yield { id, type, installs, stars, trending: trendingScore(history) };
+        yield { id, type, installs, stars, trending: trendingScore(history), name };
       }
     },
     *listings() {
@@ -102,7 +105,7 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
   out.folder(RUNTIME_FILES_DIR);
   const meta = source.meta();
 
-  // Pass 1: the numbers that decide the document order (installs desc, id asc) and the other sorts.
+  // Pass 1: the numbers that decide the document order (installs desc, id asc) and the other sorts, and the names.
   const rows: SourceRow[] = [];
   for (const row of source.rows()) rows.push(row);
   const count = rows.length;
@@ -114,7 +117,10 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
   const searchTrend = new Float32Array(count);
   const popularity = new Float32Array(count);
   const updated = new Uint32Array(count);
+  // The names first: which word pairs of descriptions the keyword index holds joined (KeywordIndexBuilder.addName).
+  const keywords = new KeywordIndexBuilder();
   rows.forEach((row, doc) => {
+    keywords.addName(row.name);
     ids[doc] = row.id;
     type[doc] = typeCode(row.type);
     installs[doc] = Math.min(row.installs, 0xffffffff);
@@ -144,7 +150,6 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
   };
 
   // Pass 2: listing JSON lines in document order, the search indexes and the filter postings.
-  const keywords = new KeywordIndexBuilder();
   const postings = new Map<string, number[]>();
   const post = (key: string, doc: number) => {
     const list = postings.get(key);

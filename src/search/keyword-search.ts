@@ -5,7 +5,7 @@
 // that cannot reach it (topOfWord). Synchronous and allocation-free per document; one searcher per loaded index,
 // used by one thread.
 import { LRUCache } from 'lru-cache';
-import { idf, PREFIX_FACTOR } from '../domain/ranking.ts';
+import { idf, PHRASE_FIELDS, PREFIX_FACTOR } from '../domain/ranking.ts';
 import { BLOCK_SIZE, type KeywordIndexData } from './index-file.ts';
 import { compounds, hash32, joinsParts, nameKey, normalize, parseQuery, parts, type Token } from './tokenizer.ts';
 import { closestTerm } from './spelling.ts';
@@ -106,7 +106,7 @@ export class KeywordSearcher {
   readonly score: Float32Array;
   /** Query words each candidate matched. */
   readonly hits: Uint8Array;
-  /** Adjacent query-word pairs each candidate has joined in its name. */
+  /** Adjacent query-word pairs each candidate has joined in its name or description. */
   readonly phrases: Uint8Array;
   private readonly wordScore: Float32Array;
   private readonly candidates: Uint32Array;
@@ -349,13 +349,13 @@ export class KeywordSearcher {
     return score;
   }
 
-  /** Adjacent query-word pairs a document has joined in its name (as addPhrases counts them). */
+  /** Adjacent query-word pairs a document has joined in its name or description (as addPhrases counts them). */
   phrasesOf(doc: number, pairs: readonly number[]): number {
     const { offsets, docs, fields } = this.index;
     let phrases = 0;
     for (const term of pairs) {
       const lo = lowerBound(docs, offsets[term]!, offsets[term + 1]!, doc);
-      if (lo < offsets[term + 1]! && docs[lo] === doc && (fields[lo]! & 1) !== 0) phrases++;
+      if (lo < offsets[term + 1]! && docs[lo] === doc && (fields[lo]! & PHRASE_FIELDS) !== 0) phrases++;
     }
     return phrases;
   }
@@ -637,8 +637,7 @@ export class KeywordSearcher {
     for (const term of query.pairs) {
       const end = offsets[term + 1]!;
       for (let p = offsets[term]!; p < end; p++) {
-        // Bit 0: the name field.
-        if ((fields[p]! & 1) !== 0 && this.seen.has(docs[p]!)) this.phrases[docs[p]!]!++;
+        if ((fields[p]! & PHRASE_FIELDS) !== 0 && this.seen.has(docs[p]!)) this.phrases[docs[p]!]!++;
       }
     }
   }

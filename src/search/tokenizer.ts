@@ -177,6 +177,46 @@ export function indexTerms(text: string, wholeText = false): string[] {
   return out;
 }
 
+/** The terms of a name that join two or more of its parts ("find-skills" → findskills), not a part's own. */
+export function nameJoins(name: string): string[] {
+  const own = new Set(compounds(name).flatMap(parts).map(stem));
+  return indexTerms(name, true).filter((term) => !own.has(term));
+}
+
+/**
+ * Neighbouring words of running text joined as parseQuery joins a query's, with the stop words written between them
+ * ("JSON Schema" → jsonschema, "speech to text" → speechtotext, up to MAX_SPAN_PARTS words). Only words of one
+ * part join, and only across spaces: punctuation ends a run ("code. Review" is no pair), and so does a compound,
+ * whose own joins indexTerms holds ("Google's API" is no "sapi"). The build indexes the pairs of a description
+ * that some listing's name joins (nameJoins, KeywordIndexBuilder.addName).
+ */
+export function wordPairs(text: string): string[] {
+  const out: string[] = [];
+  // The last content word and the stop words after it (empty: no content word to join to).
+  let run: string[] = [];
+  let end = 0;
+  for (const match of text.matchAll(COMPOUND)) {
+    const compound = match[0];
+    const between = text.slice(end, match.index);
+    end = match.index + compound.length;
+    const words = parts(compound);
+    const single = words.length === 1 && !CJK.test(compound) && !IS_SYMBOL_WORD.test(compound);
+    if (!single || !SPACES.test(between)) run = [];
+    if (!single) continue;
+    const word = words[0]!;
+    if (STOP_WORDS.has(word)) {
+      if (run.length > 0) run.push(word);
+      if (run.length >= MAX_SPAN_PARTS) run = [];
+      continue;
+    }
+    if (run.length > 0) out.push(stem(run.join('') + word));
+    run = [word];
+  }
+  return out;
+}
+
+const SPACES = /^\s*$/;
+
 /** Number of words a field counts for length normalization (parts, stop words included). */
 export function fieldLength(text: string): number {
   let n = 0;

@@ -9,7 +9,7 @@ import { KeywordIndexBuilder, type SearchableListing } from '../../src/search/in
 import { readKeywordIndex, writeKeywordIndex } from '../../src/search/index-file.ts';
 import { KeywordSearcher, NAMED_MAX, PREFIX_MAX_TERMS, RESOLVED_CACHE_SIZE, type WordRanking } from '../../src/search/keyword-search.ts';
 import { BLOCK_SIZE } from '../../src/search/index-file.ts';
-import { relevanceScore } from '../../src/domain/ranking.ts';
+import { relevanceScore, SEARCH_FIELDS } from '../../src/domain/ranking.ts';
 import { indexTerms } from '../../src/search/tokenizer.ts';
 import { sampleRecords } from '../support/fixtures.ts';
 
@@ -136,6 +136,56 @@ describe('keyword matching', () => {
       listing('zebra', 'nothing', 'o/r'),
     ]);
     expect(matches(s, 'zebra').docs).toEqual([3, 2, 1, 0]);
+  });
+});
+
+describe('word pairs of descriptions', () => {
+  const listings = [
+    listing('requesting-code-review', 'Ask for a review'), // a name writes "code review" in parts
+    listing('reviewer', 'Automated code review for pull requests'), // side by side
+    listing('linter', 'Review the code for pull requests'), // apart, same length
+    listing('init', 'Set up a project'), // "setup" is no name's join
+    listing('setup-wizard', 'Creates projects'),
+  ];
+  const searcher = (withNames: boolean) => {
+    const builder = new KeywordIndexBuilder();
+    if (withNames) listings.forEach((l) => builder.addName(l.name));
+    listings.forEach((l) => builder.add(l));
+    return new KeywordSearcher(builder.finish());
+  };
+  const postings = (s: KeywordSearcher, term: string) => {
+    const t = s.termId(term);
+    const { offsets, docs, fields } = s.index;
+    return t < 0 ? [] : Array.from(docs.subarray(offsets[t]!, offsets[t + 1]!), (doc, i) => [doc, fields[offsets[t]! + i]!]);
+  };
+  const DESCRIPTION_BIT = 1 << SEARCH_FIELDS.indexOf('description');
+
+  it('indexes a pair joined, as a description term, when some name writes it in parts', () => {
+    const s = searcher(true);
+    expect(postings(s, 'codereview')).toEqual([[0, 1], [1, DESCRIPTION_BIT]]);
+    expect(postings(s, 'setup')).toEqual([[4, 1]]);
+    expect(matches(s, 'codereview').docs).toEqual([0, 1]);
+  });
+
+  it('indexes no pair without the names', () => {
+    expect(postings(searcher(false), 'codereview')).toEqual([[0, 1]]);
+  });
+
+  it('gives words side by side in a description the phrase bonus, so they rank above the same words apart', () => {
+    const s = searcher(true);
+    const query = s.resolve('code review');
+    const found = s.match(query, () => true, 'all');
+    expect(Array.from(found.docs.subarray(0, found.count)).sort()).toEqual([0, 1, 2]);
+    expect(s.score[1]).toBe(s.score[2]);
+    expect([s.phrases[1], s.phrases[2]]).toEqual([1, 0]);
+    expect([s.phrasesOf(1, query.pairs), s.phrasesOf(2, query.pairs)]).toEqual([1, 0]);
+    expect(relevanceScore(s.score[1]!, false, s.phrases[1]!, 0)).toBeGreaterThan(relevanceScore(s.score[2]!, false, s.phrases[2]!, 0));
+  });
+
+  it('takes the names before any listing', () => {
+    const builder = new KeywordIndexBuilder();
+    builder.add(listings[0]!);
+    expect(() => builder.addName('late')).toThrow(/before/);
   });
 });
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { ListingPageSchema, type ListingRecord } from '../../src/domain/schemas.ts';
 import { compareBy, popularityPrior, SORTS } from '../../src/domain/ranking.ts';
-import { indexTerms, nameKey, normalize, parseQuery, stem } from '../../src/search/tokenizer.ts';
+import { indexTerms, nameJoins, nameKey, normalize, parseQuery, stem, wordPairs } from '../../src/search/tokenizer.ts';
 import { PARTIAL_BELOW } from '../../src/search/keyword-search.ts';
 import { snapshotRecords } from '../support/fixtures.ts';
 import { json, startInProcess, type TestServer } from '../support/server.ts';
@@ -41,10 +41,14 @@ async function walk(query: string, limit = 50): Promise<Item[]> {
   return items;
 }
 
+/** The words some listing's name writes in parts: the word pairs of descriptions that the index holds joined. */
+const NAME_JOINS = new Set(snapshotRecords().flatMap((record) => nameJoins(record.name)));
+
 /** The terms of a listing's searchable text (name, repo, author, tags, categories, description). */
 function termsOf(item: { name: string; repo: string; author: string; description: string; tags: readonly string[]; categories?: readonly string[] }): Set<string> {
   const rest = [item.repo.replace('/', ' '), item.author, ...item.tags, ...(item.categories ?? []), item.description].join(' ');
-  return new Set([...indexTerms(item.name, true), ...indexTerms(rest)]);
+  const pairs = wordPairs(item.description).filter((pair) => NAME_JOINS.has(pair));
+  return new Set([...indexTerms(item.name, true), ...indexTerms(rest), ...pairs]);
 }
 
 /** Folded text of a listing, for a check that does not rely on the tokenizer. */
@@ -221,6 +225,17 @@ describe('a compound in the query also matches it written as one word', () => {
     const withPlugin = page.items.filter((item) => termsOf(item).has('plugin'));
     expect(withPlugin.length).toBeGreaterThanOrEqual(8);
     expect(termsOf(page.items[0]!).has('plugin')).toBe(true);
+  });
+});
+
+describe("a description's neighbouring words match as the word a name writes in parts", () => {
+  const records = snapshotRecords();
+  it.each(['codereview', 'pullrequest', 'websearch'])('q=%s finds every listing whose description writes its parts side by side', async (joined) => {
+    expect(NAME_JOINS.has(joined), `a name writes ${joined} in parts`).toBe(true);
+    const writing = records.filter((r) => wordPairs(r.description).includes(joined) && !indexTerms(r.description).includes(joined));
+    expect(writing.length).toBeGreaterThan(10);
+    const found = new Set((await walk(`q=${joined}`, 200)).map((item) => item.id));
+    expect(writing.filter((r) => !found.has(r.id)).map((r) => r.id)).toEqual([]);
   });
 });
 

@@ -2,7 +2,7 @@
 // diacritics folded, stop words dropped from queries, and a stemmer that only removes inflections, so a word
 // is never collapsed onto an unrelated shorter one (the FlexSearch stemmer cut "notion" to "not").
 import { describe, expect, it } from 'vitest';
-import { compounds, indexTerms, nameKey, normalize, parseQuery, stem } from '../../src/search/tokenizer.ts';
+import { compounds, indexTerms, nameJoins, nameKey, normalize, parseQuery, stem, wordPairs } from '../../src/search/tokenizer.ts';
 
 describe('stem', () => {
   it.each([
@@ -85,6 +85,38 @@ describe('parseQuery: phrases', () => {
     expect(parseQuery('slack and all of the teams').phrases).toEqual([]);
     expect(parseQuery('slack').phrases).toEqual([]);
     expect(parseQuery('the who').phrases).toEqual(['thewho']);
+  });
+});
+
+describe('wordPairs: neighbouring words of a description, joined', () => {
+  it('joins them as parseQuery joins a query, stop words between them included', () => {
+    expect(wordPairs('Automated code review for pull requests')).toEqual(['automatedcod', 'codereview', stem('reviewforpull'), 'pullrequest']);
+    expect(wordPairs('Convert speech to text')).toEqual(['convertspeech', 'speechtotext']);
+    // The query's pair and the description's are the same term, so the phrase bonus finds it.
+    expect(wordPairs('Convert speech to text')).toEqual(expect.arrayContaining(parseQuery('speech to text').phrases));
+    expect(wordPairs('review the code')).not.toContain('codereview');
+  });
+
+  it('stops at punctuation, at a compound, a symbol word or CJK, and past MAX_SPAN_PARTS words', () => {
+    expect(wordPairs('Write code. Review it')).toEqual(['writecod']);
+    expect(wordPairs('code, review')).toEqual([]);
+    // "Google's" is a compound (google, s): no "sapi"; its own joins are indexTerms' business.
+    expect(wordPairs("Google's API key")).toEqual(['apikei']);
+    expect(wordPairs('the GitHub-MCP server tools')).toEqual([stem('servertools')]);
+    expect(wordPairs('learn C# and Rust')).toEqual([]);
+    expect(wordPairs('data 微信 base')).toEqual([]);
+    expect(wordPairs('one of the best')).toEqual(['oneofthebest']);
+    expect(wordPairs('slack and all of the teams')).toEqual([]);
+  });
+});
+
+describe('nameJoins', () => {
+  it('holds the words a name writes in parts, not the parts themselves', () => {
+    expect(nameJoins('requesting-code-review')).toEqual(expect.arrayContaining(['codereview', 'requestingcod', stem('requestingcodereview')]));
+    expect(nameJoins('requesting-code-review')).not.toContain('code');
+    expect(nameJoins('setup-wizard')).toEqual(['setupwizard']);
+    expect(nameJoins('GitHubMCP')).toEqual(expect.arrayContaining(['github', 'githubmcp']));
+    expect(nameJoins('skills')).toEqual([]);
   });
 });
 
