@@ -197,13 +197,13 @@ export function wordPairs(text: string): string[] {
   let end = 0;
   for (const match of text.matchAll(COMPOUND)) {
     const compound = match[0];
-    const between = text.slice(end, match.index);
+    const spaced = onlySpaces(text, end, match.index);
     end = match.index + compound.length;
-    const words = parts(compound);
-    const single = words.length === 1 && !CJK.test(compound) && !IS_SYMBOL_WORD.test(compound);
-    if (!single || !SPACES.test(between)) run = [];
+    // One part: a test of the part breaks, not parts()' split (this runs over every description of the build).
+    const single = !PART_BREAK.test(compound) && !CJK.test(compound) && !IS_SYMBOL_WORD.test(compound);
+    if (!single || !spaced) run = [];
     if (!single) continue;
-    const word = words[0]!;
+    const word = normalize(compound);
     if (STOP_WORDS.has(word)) {
       if (run.length > 0) run.push(word);
       if (run.length >= MAX_SPAN_PARTS) run = [];
@@ -215,7 +215,14 @@ export function wordPairs(text: string): string[] {
   return out;
 }
 
-const SPACES = /^\s*$/;
+/** Whether text[from, to) is blank: spaces, tabs and line breaks only. */
+function onlySpaces(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 10 && c !== 13) return false;
+  }
+  return true;
+}
 
 /** Number of words a field counts for length normalization (parts, stop words included). */
 export function fieldLength(text: string): number {
