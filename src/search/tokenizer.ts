@@ -52,7 +52,12 @@ const IS_SYMBOL_WORD = new RegExp(`^(?:${SYMBOL_WORD})$`, 'u');
  * or symbol words. A compound's later part stops before "++" or "#", so "C/C++" is "C" and then "C++".
  */
 const COMPOUND = new RegExp(String.raw`${SYMBOL_WORD}|[\p{L}\p{N}]+(?:[-_./:+@'’][\p{L}\p{N}]+(?![\p{L}\p{N}]|\+\+|#))*`, 'gu');
-const PART_BREAK = /[-_./:+@'’]+|(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N}{2,})/u;
+/**
+ * Where a compound splits into parts. A dot between two digits does not split: "3.12", "2.0" and "127.0.0.1" are
+ * one word each. Split, "oauth 2.0" matched "remote-mcp-server-20" (its parts joined: 2 + 0 = 20) and "python 3.12"
+ * every listing with a 3 and a 12 somewhere.
+ */
+const PART_BREAK = /(?:[-_/:+@'’]|(?<!\p{N})\.|\.(?!\p{N}))+|(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N}{2,})/u;
 
 /** The parts of one compound, normalized: "GitHubMCP" → git, hub, mcp; "find-skills" → find, skills; "C#" → c#. */
 export function parts(compound: string): string[] {
@@ -66,6 +71,7 @@ export function parts(compound: string): string[] {
 
 /** The letters of a symbol word ("c#" → "c", ".net" → "net"), which the index holds too; undefined for other words. */
 function lettersOf(part: string): string | undefined {
+  if (!IS_SYMBOL_WORD.test(part)) return undefined;
   const letters = part.replace(/[^\p{L}\p{N}]+/gu, '');
   return letters !== part && letters.length > 0 ? letters : undefined;
 }

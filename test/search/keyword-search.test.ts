@@ -187,6 +187,31 @@ describe('symbol words: c#, c++, f#, .net', () => {
   });
 });
 
+describe('numbers with dots are one word: 2.0, 3.12', () => {
+  const records = snapshotRecords();
+  const fields = (r: { name: string; repo: string; author: string; description: string; tags: readonly string[] }) => normalize([r.name, r.repo, r.author, ...r.tags, r.description].join(' \n '));
+  const escaped = (number: string) => number.replace('.', '\\.');
+  // Holding the number, maybe as the start of a longer one (the last word is also a prefix): not 20 for 2.0.
+  const holds = (number: string) => new RegExp(`(?<![\\p{N}.])${escaped(number)}`, 'u');
+  // Written as a word of its own, after a space or a bracket, not followed by a digit or a letter.
+  const writes = (number: string) => new RegExp(`(?:^|[\\s(])${escaped(number)}(?![\\p{L}\\p{N}]|\\.\\p{N})`, 'u');
+
+  it.each([
+    ['2.0', []],
+    ['3.12', []],
+    ['oauth 2.0', ['oauth']],
+  ])('q=%s: every result holds the number, and every listing that writes it is found', async (query, words) => {
+    const number = query.split(' ').at(-1)!;
+    const items = await walk(`q=${encodeURIComponent(query)}`, 100);
+    expect(items.length).toBeGreaterThan(0);
+    expect(items.filter((item) => !holds(number).test(fields(item))).map((item) => item.name)).toEqual([]);
+    const found = new Set(items.map((item) => item.id));
+    const writing = records.filter((r) => writes(number).test(fields(r)) && words.every((word) => termsOf(r).has(stem(word))));
+    expect(writing.length).toBeGreaterThan(2);
+    expect(writing.filter((r) => !found.has(r.id)).map((r) => r.name)).toEqual([]);
+  });
+});
+
 describe('irregular plurals find their singular', () => {
   it.each([
     ['indices', 'index'],

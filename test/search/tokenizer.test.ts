@@ -221,6 +221,26 @@ describe('symbol words', () => {
   });
 });
 
+describe('numbers with dots', () => {
+  it('are one word: a dot between two digits does not split', () => {
+    expect(indexTerms('oauth 2.0 and Python 3.12+')).toEqual(['oauth', '2.0', 'python', '3.12']);
+    expect(parseQuery('oauth 2.0').tokens.map((t) => t.term)).toEqual(['oauth', '2.0']);
+    expect(indexTerms('listens on 127.0.0.1')).toEqual(['listen', '127.0.0.1']);
+    // No joined "20" or "312" for a name or a query to meet by accident.
+    expect(indexTerms('remote-mcp-server-20', true)).not.toContain('2.0');
+    expect(indexTerms('Python 3.12')).not.toContain('312');
+  });
+
+  it('still split at a dot beside a letter, and join with the words of their compound', () => {
+    expect(indexTerms('node.js 20.x')).toEqual(['node', 'nodejs', 'js', '20', '20x', 'x']);
+    expect(indexTerms('gpt-4.1-mini', true)).toEqual(expect.arrayContaining(['gpt', '4.1', 'mini', 'gpt4.1', 'gpt4.1mini']));
+    expect(parseQuery('gpt-4.1').tokens).toEqual([
+      { surface: 'gpt', term: 'gpt', joined: 'gpt4.1' },
+      { surface: '4.1', term: '4.1', joined: 'gpt4.1' },
+    ]);
+  });
+});
+
 describe('nameKey', () => {
   it('is the same for a name and the query that spells it with spaces or other separators', () => {
     expect(nameKey('find-skills')).toBe(nameKey('Find Skills'));
