@@ -1,6 +1,7 @@
 // Guarantees the keyword index: what the build writes the shim reads back unchanged, postings hold exactly the
 // listings that contain a term, every word must match, the last word also matches as a prefix but below a
-// whole word, and the BM25F impacts order fields name > repo/author > tags > description.
+// whole word, the BM25F impacts order fields name > repo/author > tags > description, and a description's
+// neighbouring words are indexed joined, with the phrase bonus, when a name writes them in parts.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

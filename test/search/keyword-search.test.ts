@@ -1,7 +1,9 @@
 // Guarantees keyword search (q) over the embedded snapshot through the real listing route: every result of a
 // page contains each query word (a table of real catalog words, incl. -ion/-ing/-ment and short words), names
-// match by their parts, an exact name comes first, a famous listing makes the first page for a common word of
-// its name, partial answers say so, and sorts, filters and cursor walks keep their contract with q.
+// match by their parts, symbol words and numbers with dots are words of their own, a description's neighbouring
+// words match as the word a name writes in parts, an exact name comes first, a famous listing makes the first page
+// for a common word of its name, partial answers say so, and sorts, filters and cursor walks keep their contract
+// with q.
 // Expectations come from the snapshot's records, never from stored result lists.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
@@ -190,7 +192,7 @@ describe('symbol words: c#, c++, f#, .net', () => {
 describe('numbers with dots are one word: 2.0, 3.12', () => {
   const records = snapshotRecords();
   const fields = (r: { name: string; repo: string; author: string; description: string; tags: readonly string[] }) => normalize([r.name, r.repo, r.author, ...r.tags, r.description].join(' \n '));
-  const escaped = (number: string) => number.replace('.', '\\.');
+  const escaped = (number: string) => number.replaceAll('.', '\\.');
   // Holding the number, maybe as the start of a longer one (the last word is also a prefix): not 20 for 2.0.
   const holds = (number: string) => new RegExp(`(?<![\\p{N}.])${escaped(number)}`, 'u');
   // Written as a word of its own, after a space or a bracket, not followed by a digit or a letter.
