@@ -71,9 +71,9 @@ export function parts(compound: string): string[] {
 
 /** The letters of a symbol word ("c#" → "c", ".net" → "net"), which the index holds too; undefined for other words. */
 function lettersOf(part: string): string | undefined {
-  if (!IS_SYMBOL_WORD.test(part)) return undefined;
   const letters = part.replace(/[^\p{L}\p{N}]+/gu, '');
-  return letters !== part && letters.length > 0 ? letters : undefined;
+  // Tested last: nearly every part is letters and digits only. A number with dots ("3.12") is no symbol word.
+  return letters !== part && letters.length > 0 && IS_SYMBOL_WORD.test(part) ? letters : undefined;
 }
 
 /** Compounds of a text in order: "find-skills, for GitHubMCP" → [find-skills, for, GitHubMCP]. */
