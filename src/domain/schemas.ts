@@ -40,6 +40,39 @@ export const ListingSourceSchema = z
   })
   .meta({ id: 'ListingSource', description: 'Where the listing was read from.' });
 
+const KeyValueInput = z
+  .object({
+    name: z.string(),
+    description: z.string().optional(),
+    isRequired: z.boolean().optional(),
+    isSecret: z.boolean().optional(),
+    default: z.string().optional(),
+    format: z.string().optional(),
+  })
+  .meta({ id: 'McpInput', description: 'An environment variable, header or argument an MCP server needs (the registry\'s KeyValueInput).' });
+
+/** A package an MCP server is distributed as, in the official registry's `server.json` shape (camelCase). */
+export const McpPackageSchema = z
+  .object({
+    registryType: z.string().describe('npm, pypi, oci, nuget, mcpb, ...'),
+    registryBaseUrl: z.string().optional(),
+    identifier: z.string().min(1),
+    version: z.string().optional(),
+    runtimeHint: z.string().optional(),
+    transport: z.object({ type: z.string(), url: z.string().optional() }),
+    environmentVariables: z.array(KeyValueInput).optional(),
+    packageArguments: z.array(z.record(z.string(), z.unknown())).optional(),
+    runtimeArguments: z.array(z.record(z.string(), z.unknown())).optional(),
+  })
+  .meta({ id: 'McpPackage' });
+export type McpPackage = z.infer<typeof McpPackageSchema>;
+
+/** A remote endpoint of an MCP server (streamable-http or sse), in the registry's shape. */
+export const McpRemoteSchema = z
+  .object({ type: z.string(), url: z.string().min(1), headers: z.array(KeyValueInput).optional() })
+  .meta({ id: 'McpRemote' });
+export type McpRemote = z.infer<typeof McpRemoteSchema>;
+
 /** A record of a snapshot export (JSON Lines, the format of data/listings.jsonl). */
 export const ListingRecordSchema = z
   .object({
@@ -67,6 +100,15 @@ export const ListingRecordSchema = z
     version: z.string().optional(),
     pluginCount: z.number().int().nonnegative().optional(),
     files: z.array(z.string()).optional(),
+    /** MCP servers: packages and remotes as the official registry states them (catalog collect). */
+    packages: z.array(McpPackageSchema).optional(),
+    remotes: z.array(McpRemoteSchema).optional(),
+    /** MCP servers the registry marks deprecated (still listed, with its warning). */
+    status: z.enum(['active', 'deprecated']).optional(),
+    /** Plugins whose marketplace names a remote source (github, url, git-subdir, npm): recorded as given. */
+    pluginSource: z.record(z.string(), z.unknown()).optional(),
+    /** catalog collect: the day a source last confirmed this listing (older than the collection: its source failed). */
+    confirmedAt: IsoDate.optional(),
   })
   .superRefine((record, ctx) => {
     const expected = `${record.type}:${record.repo}#${record.slug}`;
