@@ -1,0 +1,67 @@
+// The git source: one repository read at one commit becomes its skills, marketplace, plugins and workflows, each
+// with the repository, its file's path, the commit and the date of the last commit that touched that file.
+// What the repository says is kept raw (names, descriptions); the merge cleans text. A repository that cannot be
+// reached or read, an unknown ref, or a bound exceeded fails the source (never throws): the merge then keeps the
+// source's previous listings. Read whole and successfully, the candidates are the repository's whole content at
+// that commit, so absence is removal.
+import { posix } from 'node:path';
+import { GitRepository, GitSourceError } from '../git/repository.ts';
+import { findPlugins } from '../git/plugins.ts';
+import { findSkills } from '../git/skills.ts';
+import { Snapshot } from '../git/snapshot.ts';
+import { findWorkflows } from '../git/workflows.ts';
+import type { GitSource } from '../sources-file.ts';
+import { emptyStats, type Candidate, type ListingSourceResult, type SourceContext } from '../types.ts';
+
+export async function collectGitSource(entry: GitSource & { id: string; repo: string }, ctx: SourceContext): Promise<ListingSourceResult> {
+  const stats = emptyStats();
+  let repository: GitRepository | undefined;
+  try {
+    repository = await GitRepository.open(entry.url, { stateDir: ctx.stateDir, bounds: entry.bounds, signal: ctx.signal, log: ctx.log });
+    const fullCommit = await repository.resolveCommit(entry.ref);
+    const commit = fullCommit.slice(0, 12);
+    const reader = repository;
+    const snapshot = new Snapshot(await repository.listTree(fullCommit), (oid) => reader.readBlob(oid), entry.bounds.maxFileBytes);
+    const warn = (path: string, message: string) => stats.warnings.push({ where: `${entry.repo}@${commit}:${path}`, message });
+    const repoName = posix.basename(entry.repo);
+
+    const skills = await findSkills(snapshot, entry.bounds, warn);
+    const manifests = await findPlugins(snapshot, repoName, warn);
+    const workflows = await findWorkflows(snapshot, warn);
+
+    const datePaths = [...skills.map((skill) => skill.path), ...manifests.map((found) => found.datePath), ...workflows.map((found) => found.path)];
+    const dates = await repository.lastTouched(fullCommit, datePaths);
+    const fallback = dates.size < new Set(datePaths).size ? await repository.commitDate(fullCommit) : '';
+    const dated = (path: string) => dates.get(path) ?? fallback;
+    const base = { repo: entry.repo, commit };
+
+    const candidates: Candidate[] = [
+      ...skills.map(
+        (skill): Candidate => ({
+          type: 'skill',
+          name: skill.name,
+          description: skill.description,
+          ...base,
+          ...(skill.author ? { author: skill.author } : {}),
+          path: skill.path,
+          updatedAt: dated(skill.path),
+          tags: skill.tags,
+          files: skill.files,
+        }),
+      ),
+      ...manifests.map(({ datePath, ...found }): Candidate => ({ ...found, ...base, updatedAt: dated(datePath) })),
+      ...workflows.map((workflow): Candidate => ({ type: 'workflow', ...workflow, ...base, updatedAt: dated(workflow.path) })),
+    ];
+    stats.requests = repository.requests;
+    const counts = ['skill', 'marketplace', 'plugin', 'workflow'].map((type) => `${candidates.filter((c) => c.type === type).length} ${type}s`);
+    ctx.log(`git ${entry.repo}@${commit}: ${counts.join(', ')}, ${stats.warnings.length} warnings`);
+    return { status: 'ok', candidates, removed: [], absenceIsRemoval: true, commit, stats };
+  } catch (error) {
+    if (repository) stats.requests = repository.requests;
+    const reason = error instanceof GitSourceError ? error.message : `unexpected: ${(error as Error).message}`;
+    ctx.log(`git ${entry.repo}: failed: ${reason}`);
+    return { status: 'failed', error: `${entry.repo} (${entry.url}): ${reason}`, candidates: [], removed: [], absenceIsRemoval: false, stats };
+  } finally {
+    repository?.close();
+  }
+}
