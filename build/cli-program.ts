@@ -3,8 +3,9 @@
 // Human lines go to stdout (or one JSON document with --json), problems to stderr, progress bars to stderr
 // when it is a terminal; the exit code says what happened (EXIT below, listed in --help).
 import { spawn } from 'node:child_process';
+import { setFlagsFromString } from 'node:v8';
 import { existsSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, loadConfig, type Config } from '../src/config.ts';
 import { pidFilePath } from '../src/artifacts/pid-file.ts';
@@ -17,6 +18,8 @@ import { runBuild, type BuildResult } from './pipeline.ts';
 import { NotifyError, reloadOverHttp, signalFromPidFile, signalShim, type NotifyResult } from './cycle/notify.ts';
 import { progressBar } from './cycle/progress.ts';
 import { DownloadError, downloadExport, isUrl } from './cycle/remote-export.ts';
+import { collect, CollectError, ShrinkError, type CollectReport } from './collect/collect.ts';
+import { SourcesFileError } from './collect/sources-file.ts';
 
 /** The shim's serve entry, run as a child process by `serve`. */
 const SERVE_ENTRY = resolve(import.meta.dirname, '..', 'server', 'serve.ts');
@@ -27,6 +30,7 @@ export const EXIT = {
   invalidRecords: 2,
   fetchFailed: 3,
   notifyFailed: 4,
+  shrinkRefused: 5,
   usage: 64,
   config: 78,
   interrupted: 130,
@@ -41,12 +45,15 @@ Exit codes:
   3    a download failed or a fetched file did not match its SHA-256 (mirror, ingest from a URL);
        files already verified are kept, run the same command again to resume
   4    rebuild: the new build is in place but the running shim could not be told to switch
+  5    collect: a source would lose more than maxShrink of its listings; nothing was written
+       (--allow-shrink accepts it)
   64   usage error: unknown command or option, missing argument
   78   configuration error: an environment variable has an invalid value
   130  interrupted (Ctrl-C); mirror resumes where it stopped when run again
 
 Environment: CATALOG_DATA_DIR (default .catalog), CATALOG_EXPORT, PUBLIC_BASE_URL, REDIS_URL, and for
-rebuild --url the staff token in CATALOG_STAFF_TOKEN (instead of --token, which other users can see in ps).
+rebuild --url the staff token in CATALOG_STAFF_TOKEN (instead of --token, which other users can see in ps);
+collect reads GITHUB_TOKEN and SKILLS_API_KEY (names set per source in the sources file).
 `;
 
 class UsageError extends Error {}
@@ -157,6 +164,67 @@ program
     }
   });
 
+interface CollectCommandOptions {
+  sources: string;
+  out?: string;
+  state?: string;
+  data?: string;
+  allowShrink?: boolean;
+  json?: boolean;
+  quiet?: boolean;
+}
+
+/** The collection as lines for a person: totals, then one line per source. */
+function collectLines(report: CollectReport): string[] {
+  const lines = [
+    `collect: ${report.listings} listings, ${report.files} stored files into ${report.out}${report.exportChanged ? '' : ' (unchanged: byte-identical to the export in place)'}`,
+    `  added ${report.added}, changed ${report.changed}, removed ${report.removed}, unchanged ${report.unchanged}${report.unconfirmed ? `, ${report.unconfirmed} kept from failed sources` : ''}${report.classified ? `, ${report.classified} categorised by the classifier` : ''} (${report.seconds.toFixed(1)} s)`,
+  ];
+  for (const source of report.sources) {
+    const figures = [`${source.listings} listings`, `+${source.added} ~${source.changed} -${source.removed} =${source.kept}`, `${source.requests} requests`];
+    if (source.notModified) figures.push(`${source.notModified} not modified`);
+    if (source.rateLimitWaits) figures.push(`${source.rateLimitWaits} rate-limit waits`);
+    if (source.warnings.length) figures.push(`${source.warnings.length} warnings`);
+    lines.push(`  ${source.status === 'ok' ? 'ok    ' : 'FAILED'} ${source.id}${source.commit ? `@${source.commit}` : ''}: ${figures.join(', ')}${source.error ? ` — ${source.error}` : ''}`);
+  }
+  return lines;
+}
+
+async function runCollect(opts: CollectCommandOptions, cfg: Config, out: string): Promise<CollectReport> {
+  // A collection allocates far more than it keeps (every record parsed, merged and written once): V8's size-optimised
+  // heap sizing keeps its memory near what it holds (docs/decisions: collector memory).
+  setFlagsFromString('--optimize-for-size');
+  const human = !opts.json && !opts.quiet;
+  const report = await collect({
+    sourcesFile: resolve(opts.sources),
+    out,
+    stateDir: resolve(opts.state ?? join(cfg.dataDir, 'collect-state')),
+    allowShrink: opts.allowShrink,
+    // Progress and warnings go to stderr, a plain line each, so piped output stays readable.
+    log: human ? (line) => console.error(line) : () => undefined,
+    onSource: human ? ({ id, phase, index, total }) => phase === 'start' && console.error(`[${index + 1}/${total}] ${id}`) : undefined,
+  });
+  return report;
+}
+
+program
+  .command('collect')
+  .description('gather the catalog from the public sources named in a sources file (git repositories, awesome lists, the MCP registry, GitHub metadata, install counts, exports) into an export that ingest reads; a failed source keeps its listings')
+  .requiredOption('--sources <file>', 'sources file (YAML; see collect.sources.example.yaml)')
+  .option('--out <export>', 'export to write (default <data>/collected/listings.jsonl); files/ and build-summary.json are written beside it, the previous export kept as *.previous.jsonl')
+  .option('--state <dir>', 'state directory: what each source last read, ETags, high-water marks, clones (default <data>/collect-state)')
+  .addOption(dataOption())
+  .option('--allow-shrink', 'accept a collection that removes more than maxShrink of a source\'s listings')
+  .option('--json', 'print the report as one JSON document (per source: listings added/changed/removed/kept, requests, 304s, rate-limit waits, warnings)')
+  .option('--quiet', 'no progress lines')
+  .action(async (opts: CollectCommandOptions) => {
+    const cfg = config(opts);
+    const out = resolve(opts.out ?? join(cfg.dataDir, 'collected', 'listings.jsonl'));
+    const report = await runCollect(opts, cfg, out);
+    if (opts.json) console.log(JSON.stringify(report, null, 2));
+    else for (const line of collectLines(report)) console.log(line);
+  });
+
 interface BuildCommandOptions {
   data?: string;
   export?: string;
@@ -227,6 +295,9 @@ program
   .description('the daily job: ingest + build, then tell the running shim to switch (SIGHUP to --pid or the pid in <data>/shim.pid, or POST /api/v1/staff/reload with --url and a staff token)')
   .addOption(dataOption())
   .option('--export <path>', 'snapshot export to ingest (file or http(s) URL; default CATALOG_EXPORT)')
+  .addOption(new Option('--collect <sources>', 'collect first from this sources file into <data>/collected/listings.jsonl (or --export), then ingest that').conflicts('ingest'))
+  .option('--state <dir>', 'collect state directory (default <data>/collect-state)')
+  .option('--allow-shrink', 'collect: accept a collection that removes more than maxShrink of a source\'s listings')
   .option('--no-ingest', 'build from the existing database without ingesting')
   .option('--skip-invalid', 'ingest the valid records and write the rejects to a file')
   .option('--rejects <path>', 'where --skip-invalid writes the rejected records', 'rejects.jsonl')
@@ -238,14 +309,21 @@ program
   .option('--force', 'build even when nothing changed since the build being served')
   .option('--json', 'print one JSON document: ingest report, build and how the shim was told')
   .option('--quiet', 'no progress bars')
-  .action(async (opts: BuildCommandOptions & { pid?: number; pidFile?: string; url?: string; token?: string; notify: boolean; json?: boolean }) => {
+  .action(async (opts: BuildCommandOptions & { pid?: number; pidFile?: string; url?: string; token?: string; notify: boolean; json?: boolean; collect?: string; state?: string; allowShrink?: boolean }) => {
     const token = opts.token ?? process.env.CATALOG_STAFF_TOKEN;
     if (opts.url && !token) throw new UsageError('--url needs a staff token: --token <jwt> or CATALOG_STAFF_TOKEN');
     if (opts.url && !isUrl(opts.url)) throw new UsageError('--url must be an http(s) base URL');
     const cfg = config(opts);
+    let collected: CollectReport | undefined;
+    if (opts.collect) {
+      if (opts.export && isUrl(opts.export)) throw new UsageError('--collect writes a local export: --export must be a path');
+      const out = resolve(opts.export ?? join(cfg.dataDir, 'collected', 'listings.jsonl'));
+      collected = await runCollect({ sources: opts.collect, state: opts.state, allowShrink: opts.allowShrink, json: opts.json, quiet: opts.quiet }, cfg, out);
+      opts.export = out;
+    }
     const result = await buildFromOptions(opts, cfg);
     if (result.ingest?.rejected.length) printRejects(result.ingest.rejected);
-    const lines = buildLines(result, opts.export ?? cfg.exportPath);
+    const lines = [...(collected ? collectLines(collected) : []), ...buildLines(result, opts.export ?? cfg.exportPath)];
 
     let notified: NotifyResult = { via: 'none', reason: '--no-notify' };
     let notifyError: NotifyError | undefined;
@@ -273,6 +351,7 @@ program
       console.log(
         JSON.stringify(
           {
+            ...(collected ? { collect: collected } : {}),
             ingest: result.ingest ? ingestJson(result.ingest) : null,
             build: { dir: result.buildDir, listings: result.runtime.count, timings: result.timings },
             notify: notifyError ? { via: 'failed', error: notifyError.message } : notified,
@@ -379,6 +458,8 @@ function exitCodeOf(error: unknown): number {
   if (error instanceof ConfigError) return EXIT.config;
   if (error instanceof IngestError) return EXIT.invalidRecords;
   if (error instanceof MirrorError || error instanceof DownloadError) return EXIT.fetchFailed;
+  if (error instanceof ShrinkError) return EXIT.shrinkRefused;
+  if (error instanceof SourcesFileError || error instanceof CollectError) return EXIT.usage;
   if ((error as { name?: unknown } | undefined)?.name === 'AbortError') return EXIT.interrupted;
   return EXIT.failed;
 }

@@ -56,17 +56,22 @@ export class IngestError extends Error {
   }
 }
 
-/** The export's own history end: build-summary.json's historyEnd next to it, when there is one. */
-function defaultHistoryEnd(exportPath: string): string | undefined {
+/** A field of the build-summary.json next to the export, when there is one and it matches `pattern`. */
+function summaryField(exportPath: string, field: string, pattern: RegExp): string | undefined {
   const summary = join(dirname(exportPath), 'build-summary.json');
   if (!existsSync(summary)) return undefined;
   try {
-    const value = JSON.parse(readFileSync(summary, 'utf8')).historyEnd;
-    return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : undefined;
+    const value = JSON.parse(readFileSync(summary, 'utf8'))[field];
+    return typeof value === 'string' && pattern.test(value) ? value : undefined;
   } catch {
     return undefined;
   }
 }
+
+/** The export's own history end: build-summary.json's historyEnd next to it, when there is one. */
+const defaultHistoryEnd = (exportPath: string) => summaryField(exportPath, 'historyEnd', /^\d{4}-\d{2}-\d{2}$/);
+/** When `catalog collect` gathered the export: the catalog's last update, even when no listing changed. */
+const collectedAt = (exportPath: string) => summaryField(exportPath, 'collectedAt', /^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/);
 
 /** The ids the ingest that wrote this database added, changed and removed (empty lists for an older store). */
 export function readIngestChanges(database: string): IngestChanges {
@@ -143,7 +148,8 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
   const listings = inIdOrder(accepted);
   const digests = snapshotDigests(listings);
   const stored = readStoredMeta(database);
-  if (holdsSnapshot(stored, digests, historyEnd, rejects.length)) {
+  const collected = collectedAt(exportPath);
+  if (holdsSnapshot(stored, digests, historyEnd, rejects.length) && (collected === undefined || stored.lastUpdated === collected)) {
     return {
       database,
       listings: listings.length,
@@ -163,7 +169,7 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
 
   const previous = openPreviousStore(database);
   try {
-    const plan = planIngest({ listings, digests, historyEnd, rejected: rejects.length, previous });
+    const plan = planIngest({ listings, digests, historyEnd, rejected: rejects.length, previous, lastUpdated: collected });
     const { historyRows } = writeIngest(database, plan, {
       readStoredText: (slug, path) => readFileSync(storedFile(slug, path), 'utf8'),
       beforeSwap: () => previous?.close(),

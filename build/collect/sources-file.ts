@@ -133,7 +133,9 @@ export const SourcesFileSchema = z
     maxShrink: z.number().min(0).max(1).default(0.2),
   })
   .strict();
-export type SourcesFile = z.infer<typeof SourcesFileSchema> & { sources: Array<SourceEntry & { id: string }> };
+/** A source entry with its id settled (and, for git and awesome-list, its repository). */
+export type ResolvedSource = SourceEntry & { id: string };
+export type SourcesFile = Omit<z.infer<typeof SourcesFileSchema>, 'sources'> & { sources: ResolvedSource[] };
 
 export class SourcesFileError extends Error {}
 
@@ -179,7 +181,7 @@ export function parseSourcesFile(text: string, baseDir: string, where = 'sources
     const id = sourceId(resolved);
     if (ids.has(id)) throw new SourcesFileError(`${where}: sources[${index}]: a second source with id ${id} (give one an id:)`);
     ids.add(id);
-    return { ...resolved, id };
+    return { ...resolved, id } as ResolvedSource;
   });
   return { ...parsed.data, sources };
 }

@@ -57,10 +57,20 @@ export interface Candidate {
   status?: 'active' | 'deprecated';
   installs?: Figure;
   stars?: Figure;
-  /** Other lists that named the same server (awesome lists). */
+  /** The file the listing was read from when it is not the listing's own (an awesome list naming a server). */
+  origin?: { repo: string; path: string; commit?: string };
+  /** Other lists that named the same server. */
   alsoListedIn?: string[];
   /** The export source only: the record as the export holds it, passed through field by field. */
   record?: Record<string, unknown>;
+  /**
+   * The export source: the same record as JSON text, parsed only while its listing is merged (a large export then
+   * costs its bytes, not its objects), with its id for identity.
+   */
+  recordJson?: string;
+  /** The same text, read from the export file when asked (a large export is never held); not saved in state. */
+  recordAt?: () => string;
+  recordId?: string;
 }
 
 /** A warning about one record: which file (or URL) and why; the record was read leniently or skipped. */
@@ -102,6 +112,11 @@ export interface ListingSourceResult {
   absenceIsRemoval: boolean;
   /** The commit read (git, awesome-list), 12 hex. */
   commit?: string;
+  /**
+   * The source is as its last successful run read it (the same commit, the same settings): `candidates` is empty
+   * and the collector takes the last run's. Lets a daily run skip reading a repository that did not move.
+   */
+  unchanged?: boolean;
   stats: SourceStats;
 }
 
@@ -140,4 +155,8 @@ export interface SourceContext {
   signal?: AbortSignal;
   /** Environment the source may read tokens and keys from (GITHUB_TOKEN, SKILLS_API_KEY). */
   env: Record<string, string | undefined>;
+  /** The commit the last successful run read, when the source's settings have not changed since (12 hex). */
+  previousCommit?: string;
+  /** Runs `close` once the collection is over (files a source keeps open for its candidates' text). */
+  defer?(close: () => void): void;
 }

@@ -110,6 +110,8 @@ export function planIngest(options: {
   historyEnd: string | undefined;
   rejected: number;
   previous: PreviousStore | undefined;
+  /** The export's collection time (build-summary.json collectedAt); else the newest listing update. */
+  lastUpdated?: string;
 }): IngestPlan {
   const { listings, historyEnd, previous } = options;
   const before = new Map(previous?.records() ?? []);
@@ -139,7 +141,7 @@ export function planIngest(options: {
     files,
     changes,
     unchanged,
-    lastUpdated,
+    lastUpdated: options.lastUpdated ?? lastUpdated,
     newestDay,
     *history() {
       // Merged one listing at a time as the writer asks: a year of daily figures for every listing is never held.

@@ -107,7 +107,12 @@ export const ListingRecordSchema = z
     status: z.enum(['active', 'deprecated']).optional(),
     /** Plugins whose marketplace names a remote source (github, url, git-subdir, npm): recorded as given. */
     pluginSource: z.record(z.string(), z.unknown()).optional(),
-    /** catalog collect: the day a source last confirmed this listing (older than the collection: its source failed). */
+    /** MCP servers: the official registry's server name (io.github.owner/name), part of the listing's identity. */
+    registryName: z.string().optional(),
+    /** The repository is archived (GitHub), or moved: `movedTo` is its current owner/name. */
+    archived: z.boolean().optional(),
+    movedTo: z.string().regex(REPO_PATTERN).optional(),
+    /** catalog collect: set only when the listing's sources failed in the last collection: the day one last confirmed it. */
     confirmedAt: IsoDate.optional(),
   })
   .superRefine((record, ctx) => {

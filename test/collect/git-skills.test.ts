@@ -67,8 +67,9 @@ describe('skill discovery', () => {
         'deep/nested/hidden/SKILL.md': skill('hidden'),
       })
       .commit();
-    // `custom/` is a child of the root too, but its SKILL.md is one level down: only the manifest names it.
-    expect(await skillPaths(fixture)).toEqual(['plugins/one/skills/alpha/SKILL.md', 'plugins/two/extra/listed/SKILL.md', 'custom/mine/SKILL.md']);
+    // `custom/` is a child of the root too, but its SKILL.md is one level down: the manifest names it first; the
+    // walk that follows finds the skill no location names.
+    expect(await skillPaths(fixture)).toEqual(['plugins/one/skills/alpha/SKILL.md', 'plugins/two/extra/listed/SKILL.md', 'custom/mine/SKILL.md', 'deep/nested/hidden/SKILL.md']);
   });
 
   it('walks the tree only when no location has a skill, to maxDepth, skipping node_modules, dist, build, __pycache__', async () => {
@@ -87,18 +88,18 @@ describe('skill discovery', () => {
     expect(await skillPaths(fixture)).toEqual(['a/b/c/d/five/SKILL.md', 'a/b/one/SKILL.md']);
   });
 
-  it('does not walk when a location already has a skill (as the CLI)', async () => {
+  it('walks after the locations too, so nested layouts are listed (the CLI stops at the locations)', async () => {
     const fixture = repo();
     fixture.write({ 'skills/top/SKILL.md': skill('top'), 'packages/x/deep/SKILL.md': skill('deep') }).commit();
-    expect(await skillPaths(fixture)).toEqual(['skills/top/SKILL.md']);
+    expect(await skillPaths(fixture)).toEqual(['skills/top/SKILL.md', 'packages/x/deep/SKILL.md']);
   });
 
-  it('accepts skill.md, and lists the first skill of a name only', async () => {
+  it('accepts skill.md, and lists both skills of one name, saying which one `--skill` installs', async () => {
     const fixture = repo();
     fixture.write({ 'skills/lower/skill.md': skill('lower'), 'skills/a-dup/SKILL.md': skill('dup'), '.claude/skills/dup/SKILL.md': skill('dup') }).commit();
     const result = await collect(fixture);
-    expect([...byPath(result, 'skill').keys()]).toEqual(['skills/a-dup/SKILL.md', 'skills/lower/skill.md']);
-    expect(warningsOf(result)).toContain('.claude/skills/dup/SKILL.md: a skill named dup was found first elsewhere; this one is not listed');
+    expect([...byPath(result, 'skill').keys()]).toEqual(['skills/a-dup/SKILL.md', 'skills/lower/skill.md', '.claude/skills/dup/SKILL.md']);
+    expect(warningsOf(result)).toContain('.claude/skills/dup/SKILL.md: a skill named dup was found first elsewhere; `--skill dup` installs that one');
   });
 });
 

@@ -5,9 +5,11 @@
 //      .agents/skills, .claude/skills and each agent's .<agent>/skills, then the folders the plugin manifests
 //      name (.claude-plugin/marketplace.json local `./` sources under metadata.pluginRoot, plugins[].skills;
 //      .claude-plugin/plugin.json skills);
-//   3. only when that finds nothing, a walk of the whole tree to maxDepth.
-// A skill is valid with a name and a description (the name falls back to its folder, with a warning); the first
-// skill of a name wins, as in the CLI. Its stored files are SKILL.md, then the folder's other text files.
+//   3. then a walk of the whole tree to maxDepth (the CLI walks only when 2 finds nothing; the catalog lists every
+//      skill a repository holds, as the snapshot did).
+// A skill is valid with a name and a description (the name falls back to its folder, with a warning); two skills of
+// one name are both listed, with a warning (the CLI installs the first). Its stored files are SKILL.md, then the
+// folder's other text files.
 import { posix } from 'node:path';
 import type { CandidateFile } from '../types.ts';
 import type { GitBounds } from '../sources-file.ts';
@@ -117,10 +119,8 @@ async function trySkill(state: Discovery, dir: string): Promise<boolean> {
   state.visited.add(path);
   const skill = await readSkill(state, dir, path);
   if (!skill) return false;
-  if (state.names.has(skill.name)) {
-    state.warn(path, `a skill named ${skill.name} was found first elsewhere; this one is not listed`);
-    return false;
-  }
+  // The skills CLI installs the first of two same-named skills; the catalog lists each file, as the snapshot did.
+  if (state.names.has(skill.name)) state.warn(path, `a skill named ${skill.name} was found first elsewhere; \`--skill ${skill.name}\` installs that one`);
   state.names.add(skill.name);
   state.found.push(skill);
   return true;
@@ -239,7 +239,8 @@ export async function findSkills(snapshot: Snapshot, bounds: GitBounds, warn: Wa
   for (const dir of [...PRIORITY_DIRS, ...(await pluginSkillDirs(snapshot))]) {
     for (const child of snapshot.childDirs(dir)) await trySkill(state, dir ? `${dir}/${child}` : child);
   }
-  if (state.found.length > 0) return state.found;
+  // Then the bounded walk, always: plugin and nested layouts (plugins/*/skills/*) hold most skills of the large
+  // repositories, and a directory lists what a repository holds, not only what the CLI's first pass sees.
   const walk = async (dir: string, depth: number): Promise<void> => {
     if (depth > bounds.maxDepth) return;
     await trySkill(state, dir);

@@ -20,6 +20,7 @@ export async function collectGitSource(entry: GitSource & { id: string; repo: st
     repository = await GitRepository.open(entry.url, { stateDir: ctx.stateDir, bounds: entry.bounds, signal: ctx.signal, log: ctx.log });
     const fullCommit = await repository.resolveCommit(entry.ref);
     const commit = fullCommit.slice(0, 12);
+    if (ctx.previousCommit === commit) return { status: 'ok', unchanged: true, candidates: [], removed: [], absenceIsRemoval: true, commit, stats: { ...stats, requests: repository.requests } };
     const reader = repository;
     const snapshot = new Snapshot(await repository.listTree(fullCommit), (oid) => reader.readBlob(oid), entry.bounds.maxFileBytes);
     const warn = (path: string, message: string) => stats.warnings.push({ where: `${entry.repo}@${commit}:${path}`, message });
