@@ -183,3 +183,41 @@ describe('catalog collect', () => {
     );
   });
 });
+
+describe('catalog collect: figures', () => {
+  it('takes stars from the github source and installs from the installs source, labelled real, and keeps them when those sources fail', async () => {
+    const { startSyntheticGithub } = await import('./support/github-replay.ts');
+    const github = await startSyntheticGithub();
+    try {
+      const dir = scratch('collect-figures-');
+      const repo = repoWithSkills(['deploy', 'lint']);
+      const installsFile = join(dir, 'installs.json');
+      writeFileSync(installsFile, JSON.stringify([{ source: 'acme/figures', skill: 'deploy', installs: 4200 }]));
+      const entries = [
+        { kind: 'git', url: repo.dir, repo: 'acme/figures' },
+        { kind: 'github', url: github.origin, tokenEnv: 'TEST_GITHUB_TOKEN', mode: 'graphql' },
+        { kind: 'installs', url: installsFile },
+      ];
+      const out = join(dir, 'listings.jsonl');
+      const state = join(dir, 'state');
+      const report = await collect({ sourcesFile: sourcesFile(dir, entries), out, stateDir: state, now: DAY1, env: { TEST_GITHUB_TOKEN: 'token' } });
+      const byName = new Map(records(out).map((r) => [r.name, r]));
+      const deploy = byName.get('deploy')!;
+      expect(deploy).toMatchObject({ installs: 4200, metricsSource: 'real', installsHistory: [4200, 4200] });
+      expect(deploy.metrics).toMatchObject({ installs: 'real', installsAsOf: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), stars: 'real', starsSource: 'github' });
+      expect(byName.get('lint')!.metrics).toMatchObject({ installs: 'synthetic', stars: 'real' });
+      expect(report.sources.find((s) => s.kind === 'github')).toMatchObject({ status: 'ok', requests: 1, listings: 1 });
+      const stars = deploy.stars;
+
+      // Both figure sources fail: the last known figures stay, still labelled with where and when they were measured.
+      const broken = [entries[0]!, { ...entries[1]!, url: 'http://127.0.0.1:9', retries: 0, timeoutSeconds: 1 }, { ...entries[2]!, url: join(dir, 'gone.json') }];
+      const again = await collect({ sourcesFile: sourcesFile(dir, broken), out, stateDir: state, now: DAY2, env: { TEST_GITHUB_TOKEN: 'token' } });
+      expect(again.sources.find((s) => s.kind === 'installs')).toMatchObject({ status: 'failed', carried: 1 });
+      const kept = new Map(records(out).map((r) => [r.name, r])).get('deploy')!;
+      expect(kept).toMatchObject({ installs: 4200, stars, metricsSource: 'real' });
+      expect(kept.metrics).toMatchObject({ starsSource: 'github', installs: 'real' });
+    } finally {
+      await github.close();
+    }
+  });
+});
