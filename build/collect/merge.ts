@@ -2,6 +2,7 @@
 // precedence, a provenance per figure, and the id and slug a listing had in the previous collection. Pure: the
 // collector reads sources and state, this decides what the export holds (README: Collecting, "Merge").
 import type { Candidate, InstallCount, RepoMeta } from './types.ts';
+import type { McpPackage } from '../../src/domain/schemas.ts';
 import { candidateKeys, recordKeys } from './identity.ts';
 import { cleanText, detach, NAME_MAX, slugify } from './text.ts';
 import { categoryOfHeading } from './awesome-list.ts';
@@ -426,7 +427,10 @@ function buildListing(
       ...list.flatMap((m) => m.candidate.alsoListedIn ?? fromRecord<string[]>(m.candidate, 'alsoListedIn') ?? []),
     ]),
   ].filter((label) => label !== sourceLabel(source));
-  const installCommand = first(list, (c) => c.installCommand ?? fromRecord<string>(c, 'installCommand')) ?? defaultInstallCommand(type, repo, name, first(list, (c) => c.marketplace), withPath?.candidate.path);
+  const packages = first(list, (c) => c.packages ?? fromRecord<McpPackage[]>(c, 'packages'));
+  const installCommand =
+    first(list, (c) => c.installCommand ?? fromRecord<string>(c, 'installCommand')) ??
+    (type === 'mcp' ? packageInstallLine(packages) : defaultInstallCommand(type, repo, name, first(list, (c) => c.marketplace), withPath?.candidate.path));
 
   const record: Record<string, unknown> = {
     ...(previous ? { id: previous.id, slug: previous.slug } : {}),
@@ -453,7 +457,7 @@ function buildListing(
     pluginCount: first(list, (c) => c.pluginCount ?? fromRecord<number>(c, 'pluginCount')),
     files: files.length ? files.map((f) => f.path) : undefined,
     registryName: first(list, (c) => c.registryName ?? fromRecord<string>(c, 'registryName')),
-    packages: first(list, (c) => c.packages ?? fromRecord(c, 'packages')),
+    packages,
     remotes: first(list, (c) => c.remotes ?? fromRecord(c, 'remotes')),
     status: first(list, (c) => c.status ?? fromRecord(c, 'status')),
     pluginSource: first(list, (c) => c.pluginSource ?? fromRecord(c, 'pluginSource')),
@@ -481,6 +485,17 @@ function ownIdOf(list: Member[], repo: string): { ownId?: { id: string; slug: st
   const record = list.find((m) => typeof m.candidate.record?.id === 'string')?.candidate.record;
   if (!record || typeof record.slug !== 'string' || String(record.repo) !== repo) return {};
   return { ownId: { id: String(record.id), slug: record.slug } };
+}
+
+/** The line that runs an MCP server's first package the registry names (npm, PyPI, OCI), as the lists write it. */
+export function packageInstallLine(packages: McpPackage[] | undefined): string | undefined {
+  for (const pkg of packages ?? []) {
+    const id = pkg.identifier;
+    if (pkg.registryType === 'npm') return `npx -y ${id}`;
+    if (pkg.registryType === 'pypi') return `uvx ${id}`;
+    if (pkg.registryType === 'oci') return `docker run -i --rm ${id}`;
+  }
+  return undefined;
 }
 
 /** The install line of a new listing when no source states one (the snapshot's conventions). */

@@ -112,6 +112,17 @@ describe('identity and merge', () => {
     expect(continueHistory([10, 20], '2026-04-16', 5, '2026-04-17').history).toEqual([5, 5]);
   });
 
+  it('gives a registry server the install line of its first package', () => {
+    const registry: Candidate[] = [
+      { type: 'mcp', name: 'Time', repo: 'acme/time', registryName: 'io.github.acme/time', packages: [{ registryType: 'pypi', identifier: 'mcp-server-time', transport: { type: 'stdio' } }] },
+      { type: 'mcp', name: 'Remote only', repo: 'acme/remote', registryName: 'io.github.acme/remote', remotes: [{ type: 'streamable-http', url: 'https://mcp.acme.dev/mcp' }] },
+    ];
+    const [time, remote] = merge([{ kind: 'mcp-registry', candidates: registry }]);
+    expect(time).toMatchObject({ installCommand: 'uvx mcp-server-time', packages: [{ registryType: 'pypi', identifier: 'mcp-server-time' }] });
+    expect(remote!.installCommand).toBeUndefined();
+    expect(remote).toMatchObject({ remotes: [{ type: 'streamable-http', url: 'https://mcp.acme.dev/mcp' }] });
+  });
+
   it('gives the identity keys strongest first', () => {
     expect(identityKeys({ type: 'skill', repo: 'A/B', name: 'My Skill', path: 'skills/x/SKILL.md' })).toEqual(['skill|a/b|skills/x/skill.md', 'skill|a/b|name:my-skill']);
   });
