@@ -16,6 +16,7 @@ import { addDays, readMeta, type CatalogDb } from './sqlite-store.ts';
 import { KEYWORD_INDEX_DIR, RUNTIME_FILES_DIR, RUNTIME_FORMAT, RUNTIME_GONE_FILE, RUNTIME_IDS_FILE, RUNTIME_LISTINGS_FILE, RUNTIME_POSTING_KEYS_FILE, runtimeFilesPath, type RuntimeManifest } from '../src/artifacts/runtime-manifest.ts';
 import { buildSlugTable } from '../src/artifacts/slug-table.ts';
 import type { RuntimeWriter } from './runtime-writer.ts';
+import { computeCopyGroups, type CopyCandidate } from './copy-groups.ts';
 
 /** The numbers of one listing that decide its place in every order. */
 export interface SourceRow {
@@ -38,6 +39,8 @@ interface RuntimeSource {
   gone(): Iterable<{ id: string; lastListed: string }>;
   /** Stored files as the JSON text of a ListingFile array, per listing id that has any, in any order. */
   files(): Iterable<{ id: string; json: string }>;
+  /** What copy groups compare, per listing in the default order (SKILL.md where stored). */
+  copyCandidates(): Iterable<CopyCandidate>;
 }
 
 export interface RuntimeBuildOptions {
@@ -95,7 +98,56 @@ function catalogDbSource(db: CatalogDb): RuntimeSource {
       }
       if (current) yield { id: current.id, json: JSON.stringify(current.files) };
     },
+    *copyCandidates() {
+      const skillMd = new Map<string, string>();
+      for (const [id, content] of db.prepare("SELECT listing_id, content FROM listing_file WHERE path = 'SKILL.md'").raw().iterate() as Iterable<[string, string]>) skillMd.set(id, content);
+      const query = db.prepare(
+        "SELECT id, type, json_extract(record, '$.name'), json_extract(record, '$.description'), installs, stars, json_extract(record, '$.metrics.installs'), json_extract(record, '$.metrics.stars'), json_extract(record, '$.updatedAt') FROM listing ORDER BY installs DESC, id ASC",
+      );
+      for (const row of query.raw().iterate() as Iterable<[string, string, string, string, number, number, string, string, string]>) {
+        const [id, type, name, description, installs, stars, installsSource, starsSource, updatedAt] = row;
+        yield { id, type, name, description, installs, installsReal: installsSource === 'real', stars, starsReal: starsSource === 'real', updatedAt, skillMd: skillMd.get(id) };
+      }
+    },
   };
+}
+
+/** Copy groups of a catalog: what the index stage adds to each listing, apart for measuring (bench). */
+export interface CopiesAndAudits {
+  /** Per document: the document of its group's origin (itself when it is in no group). */
+  copyGroup: Uint32Array;
+  /** Per document: the fields it gains (copyOf, copyKind, copySimilarity, copies), when any. */
+  copyFields: (Record<string, unknown> | undefined)[];
+  copyStats: { groups: number; copies: number; modified: number };
+}
+
+/** Copy groups over every listing, from the store. */
+export function copiesAndAudits(db: CatalogDb, docOf: ReadonlyMap<string, number>, count: number): CopiesAndAudits {
+  return computeCopiesAndAudits(catalogDbSource(db), docOf, count);
+}
+
+function computeCopiesAndAudits(source: RuntimeSource, docOf: ReadonlyMap<string, number>, count: number): CopiesAndAudits {
+  const candidates = [...source.copyCandidates()];
+  const groups = computeCopyGroups(candidates);
+  const copyGroup = new Uint32Array(count);
+  const copyFields: (Record<string, unknown> | undefined)[] = new Array(count).fill(undefined);
+  const copiesOf = new Uint32Array(count);
+  let modified = 0;
+  candidates.forEach((candidate, i) => {
+    const doc = docOf.get(candidate.id)!;
+    const member = groups.members[i];
+    const originDoc = member ? docOf.get(candidates[member.origin]!.id)! : doc;
+    copyGroup[doc] = originDoc;
+    if (member?.kind) {
+      copyFields[doc] = { copyOf: candidates[member.origin]!.id, copyKind: member.kind, copySimilarity: member.similarity };
+      copiesOf[originDoc]!++;
+      if (member.kind === 'modified') modified++;
+    }
+  });
+  copiesOf.forEach((n, doc) => {
+    if (n > 0) copyFields[doc] = { copies: n };
+  });
+  return { copyGroup, copyFields, copyStats: { groups: groups.groups, copies: groups.copies, modified } };
 }
 
 export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promise<RuntimeManifest> {
@@ -167,11 +219,13 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
   let totalInstalls = 0;
   const docOf = new Map<string, number>();
   ids.forEach((id, i) => docOf.set(id, i));
+  const { copyGroup, copyFields, copyStats } = computeCopiesAndAudits(source, docOf, count);
   for (const view of source.listings()) {
     if (ids[doc] !== view.id) throw new Error(`document order changed while reading ${view.id}`);
     // Assigning existing keys keeps their place, so the stored JSON has the field order of toStoredListing.
     view.trending = trending[doc]!;
     view.searchTrend = searchTrend[doc]!;
+    if (copyFields[doc]) Object.assign(view, copyFields[doc]);
     updated[doc] = Math.max(0, Math.floor(Date.parse(view.updatedAt) / 1000)) || 0;
     const line = JSON.stringify(view) + '\n';
     offsets[doc] = bytes;
@@ -231,6 +285,7 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
     postingStarts,
     idOffsets,
     slugTable: buildSlugTable(slugs),
+    copyGroup,
   });
   out.write(RUNTIME_IDS_FILE, ids.join('\n'));
   out.write(RUNTIME_POSTING_KEYS_FILE, keys.join('\n'));
@@ -265,7 +320,15 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
     count,
     columns,
     filesStored,
-    stats: { total: count, byType, installs: totalInstalls, installsByType, realMetrics, updatedAt: lastUpdated },
+    stats: {
+      total: count,
+      byType,
+      installs: totalInstalls,
+      installsByType,
+      realMetrics,
+      updatedAt: lastUpdated,
+      copies: copyStats,
+    },
     categories,
   };
   out.recordManifest(manifest);

@@ -9,7 +9,7 @@ import { readColumns, writeColumns, type ColumnKind } from './columns-file.ts';
 import type { ReadFile } from './shared-file.ts';
 import { isCurrentKeywordIndex } from '../search/index-file.ts';
 
-export const RUNTIME_FORMAT = 4;
+export const RUNTIME_FORMAT = 5;
 /** Folder of the keyword index inside the runtime artifacts. */
 export const KEYWORD_INDEX_DIR = 'search';
 export const RUNTIME_MANIFEST_FILE = 'manifest.json';
@@ -68,6 +68,8 @@ export const RUNTIME_COLUMNS = {
   idOffsets: 'Uint32Array',
   /** Documents by slug (src/artifacts/slug-table.ts). */
   slugTable: 'Uint32Array',
+  /** The document of each listing's copy group origin (itself outside any group): folds results (distinct). */
+  copyGroup: 'Uint32Array',
 } as const satisfies Record<string, ColumnKind>;
 
 type Kinds = typeof RUNTIME_COLUMNS;

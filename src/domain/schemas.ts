@@ -166,6 +166,10 @@ export const ListingSchema = z
     version: z.string().optional(),
     pluginCount: z.number().int().optional(),
     files: z.array(z.string()).describe('paths of stored files (SKILL.md first); [] when none are stored'),
+    copyOf: z.string().optional().describe('id of the origin of this listing\'s copy group, when this listing is a copy (see /docs/copies)'),
+    copyKind: z.enum(['exact', 'modified']).optional().describe('with copyOf: an exact copy of the origin, or a modified one'),
+    copySimilarity: z.number().optional().describe('with copyOf: word-bigram Jaccard similarity to the origin (1 for an exact copy)'),
+    copies: z.number().int().nonnegative().optional().describe('how many listings copy this one (origins of a copy group only)'),
   })
   .meta({ id: 'Listing' });
 export type Listing = z.infer<typeof ListingSchema>;
@@ -225,6 +229,14 @@ export const CatalogStatsSchema = z
     installsByType: ByType,
     realMetrics: ByType.describe('listings per type whose ranking figure is real (metricsSource real)'),
     updatedAt: z.string(),
+    copies: z
+      .object({
+        groups: z.number().int().describe('copy groups of two or more listings'),
+        copies: z.number().int().describe('listings that are copies (every member of a group but its origin)'),
+        modified: z.number().int().describe('of those, modified copies'),
+      })
+      .optional()
+      .describe('copy groups (see /docs/copies)'),
   })
   .meta({ id: 'CatalogStats' });
 export type CatalogStats = z.infer<typeof CatalogStatsSchema>;
