@@ -20,6 +20,7 @@ import { createMetrics } from './ops/metrics.ts';
 import { watchRedis } from './ops/redis-health.ts';
 import { createHandlers } from './routes/index.ts';
 import { rememberedSearch } from './search/remembered-search.ts';
+import { distinctSearch } from './search/folded-search.ts';
 import { createHybridSearch } from './search/hybrid-search.ts';
 import { KeywordThread } from './search/keyword-thread.ts';
 import { SemanticIndex } from './search/semantic-index.ts';
@@ -81,7 +82,7 @@ export function createApp(config: Config, options: AppOptions): App {
     catalog,
     redis,
     rateLimiter,
-    listingSearch: rememberedSearch(createHybridSearch(semantic, { keywords })),
+    listingSearch: rememberedSearch(distinctSearch(createHybridSearch(semantic, { keywords }))),
     metrics,
     health: { redis: redisHealth, semantic: () => semantic.status },
   };

@@ -1,6 +1,7 @@
 // Catalog reads shared by the agent surfaces (MCP tools, A2A, /ask): a natural-language search through the same
 // listing search the API uses (its `semantic` field, so real embeddings slot in behind it), and the top lists.
-// Everything answers from the live in-memory snapshot; nothing calls the shim over HTTP.
+// Everything answers from the live in-memory snapshot; nothing calls the shim over HTTP. Both fold copies: an agent
+// choosing a skill is shown one listing per copy group (server/search/folded-search.ts).
 import { listingQuery, type ListingQuery } from '../../src/domain/listing-query.ts';
 import { RANKING_METRIC, type ListingType } from '../../src/domain/listing-types.ts';
 import type { SortKey } from '../../src/domain/ranking.ts';
@@ -8,6 +9,7 @@ import type { Snapshot } from '../catalog/snapshot.ts';
 import { SEARCH_MODE_HEADER } from '../search/listing-search.ts';
 import { listingsJson } from '../catalog/listing-json.ts';
 import type { Services } from '../services.ts';
+import { foldDocs, foldedPage } from '../search/folded-search.ts';
 
 export interface AgentSearchRequest {
   query: string;
@@ -42,9 +44,11 @@ export function listingTexts(services: Services, listings: AgentListings): strin
 
 /** Natural-language search: "something to let my agent query Postgres" finds Postgres MCP servers and skills. */
 export async function searchForAgent(services: Services, request: AgentSearchRequest, snapshot: Snapshot = services.catalog.current): Promise<AgentListings> {
-  const { result, headers } = await services.listingSearch(
+  const { result, headers } = await foldedPage(
+    services.listingSearch,
     snapshot,
     query({ semantic: request.query, types: request.types, category: request.category, limit: request.limit }),
+    false,
   );
   services.signals?.appeared(snapshot, result.docs, 0);
   return { docs: result.docs, snapshot, hasMore: result.hasMore, headers };
@@ -61,6 +65,11 @@ export function topForAgent(
   snapshot: Snapshot = services.catalog.current,
 ): AgentListings & { sort: SortKey } {
   const sort = request.sort ?? defaultSort(request.type);
-  const result = snapshot.engine.search({ types: request.type ? [request.type] : undefined, sort, offset: 0, limit: request.limit });
-  return { docs: result.docs, snapshot, hasMore: result.hasMore, headers: {}, sort };
+  const group = snapshot.store.columns.copyGroup;
+  // A top list walks the sort order: a window a few times the list's length holds enough groups, else a wider one.
+  for (let window = request.limit * 3 + 1; ; window *= 4) {
+    const result = snapshot.engine.search({ types: request.type ? [request.type] : undefined, sort, offset: 0, limit: window });
+    const docs = foldDocs(result.docs, group);
+    if (docs.length > request.limit || !result.hasMore) return { docs: docs.slice(0, request.limit), snapshot, hasMore: docs.length > request.limit || result.hasMore, headers: {}, sort };
+  }
 }

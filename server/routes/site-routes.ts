@@ -26,6 +26,8 @@ export async function browseSearch(services: Services, snapshot: Snapshot, searc
   const apiParams = new URLSearchParams();
   for (const [name, value] of search) if (BROWSE_NAMES.has(name)) apiParams.append(name, value);
   apiParams.set('limit', String(BROWSE_PAGE_SIZE));
+  // People choosing a skill see one listing per copy group; its page names the copies.
+  apiParams.set('distinct', 'true');
   try {
     const query = parseListingQuery(apiParams, true);
     const { result } = await services.listingSearch(snapshot, query);

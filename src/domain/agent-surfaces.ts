@@ -76,7 +76,8 @@ export const CATALOG_TOOLS = {
     title: 'Search the catalog',
     description:
       `Search ${BRAND} for agent skills, MCP servers, marketplaces, plugins and workflows. The query may be keywords ` +
-      '("postgres") or a plain-language need ("something to let my agent query Postgres"). Returns the best matches, best first.',
+      '("postgres") or a plain-language need ("something to let my agent query Postgres"). Returns the best matches, best first, ' +
+      'one per copy group (a copy names its origin in copyOf; the origin counts its copies in copies).',
     input: z.object({
       query: z.string().min(1).max(LIMITS.semantic).describe('keywords or a natural-language description of what you need'),
       type: TypeInput.optional(),
@@ -99,7 +100,7 @@ export const CATALOG_TOOLS = {
     title: 'Top listings',
     description:
       'The top listings of the catalog, optionally of one type. Skills, plugins and workflows rank by installs, MCP servers ' +
-      'and marketplaces by repository stars; sort overrides it (installs, stars, trending, searchTrend).',
+      'and marketplaces by repository stars; sort overrides it (installs, stars, trending, searchTrend). One listing per copy group.',
     input: z.object({
       type: TypeInput.optional(),
       sort: z.enum(SORTS).optional().describe('installs, stars, trending or searchTrend; default: the ranking metric of the type'),

@@ -43,6 +43,13 @@ export const LISTING_QUERY_PARAMS: readonly ParamSpec[] = [
     description: 'RFC 3339 date-time (e.g. 2026-08-01T00:00:00Z): only listings whose updatedAt is at or after it.',
   },
   {
+    name: 'distinct',
+    kind: 'string',
+    enum: ['true', 'false'],
+    default: 'false',
+    description: 'true: one listing per copy group (its best-ranked member; see /docs/copies), with total, offsets and cursors counted over the folded results. false (default): every listing.',
+  },
+  {
     name: 'sort',
     kind: 'string',
     enum: SORTS,
@@ -88,6 +95,8 @@ export interface ListingQuery {
   owner: string | undefined;
   /** updatedSince as whole seconds since the epoch (listings updated at or after it). */
   updatedSince: number | undefined;
+  /** One listing per copy group (server/search/folded-search.ts). */
+  distinct: boolean;
   /** undefined: the default order (relevance with q/semantic, else installs). */
   sort: SortKey | undefined;
   limit: number;
@@ -103,6 +112,7 @@ export function listingQuery(partial: Partial<ListingQuery> = {}): ListingQuery 
     category: undefined,
     owner: undefined,
     updatedSince: undefined,
+    distinct: false,
     sort: undefined,
     offset: 0,
     limit: LIMITS.pageSize.default,
@@ -151,7 +161,10 @@ function decodeCursor(name: string, raw: string, fingerprint: string): number {
 
 /** Stable fingerprint of everything but paging, so a cursor can't be replayed against another query. */
 export function queryFingerprint(query: Omit<ListingQuery, 'limit' | 'offset'>): string {
-  const key = JSON.stringify([query.q ?? '', query.semantic ?? '', query.types ?? [], query.category ?? '', query.owner?.toLowerCase() ?? '', query.sort ?? '', query.updatedSince ?? '']);
+  const parts: unknown[] = [query.q ?? '', query.semantic ?? '', query.types ?? [], query.category ?? '', query.owner?.toLowerCase() ?? '', query.sort ?? '', query.updatedSince ?? ''];
+  // Appended only when set, so the cursors issued before this parameter existed stay valid.
+  if (query.distinct) parts.push('distinct');
+  const key = JSON.stringify(parts);
   let h1 = 0x811c9dc5;
   let h2 = 0x01000193;
   for (let i = 0; i < key.length; i++) {
@@ -213,6 +226,7 @@ export function parseListingQuery(params: URLSearchParams, versioned: boolean): 
     category,
     owner: text('owner'),
     updatedSince,
+    distinct: text('distinct') === 'true',
     sort: text('sort') as SortKey | undefined,
   };
   const fingerprint = queryFingerprint(base);

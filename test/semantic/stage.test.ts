@@ -126,6 +126,7 @@ describe('the embeddings stage', () => {
         category: undefined,
         owner: undefined,
         updatedSince: undefined,
+        distinct: false,
         sort: undefined,
         offset: 0,
         limit: 20,

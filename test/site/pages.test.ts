@@ -215,7 +215,7 @@ describe('/browse', () => {
     expect(first.type).toMatch(/^text\/html/);
     const slugs = listedSlugs(first.html);
     expect(slugs).toHaveLength(BROWSE_PAGE_SIZE);
-    const api = await json<{ items: Listing[]; cursor: string }>(await server.fetch(`/api/v1/listings?q=postgres&limit=${BROWSE_PAGE_SIZE}`));
+    const api = await json<{ items: Listing[]; cursor: string }>(await server.fetch(`/api/v1/listings?q=postgres&limit=${BROWSE_PAGE_SIZE}&distinct=true`));
     expect(slugs).toEqual(api.items.map((item) => item.slug));
     const next = decodeEntities(/<a href="([^"]+)" rel="next">/.exec(first.html)![1]!);
     expect(next).toBe(`/browse?q=postgres&cursor=${api.cursor}`);
@@ -230,7 +230,7 @@ describe('/browse', () => {
     expect(status).toBe(200);
     expect(/<h2 id="results-heading">([^<]*)<\/h2>/.exec(html)?.[1]).toBe('Results for “kubernetes”');
     expect(textOf(html)).toContain('Showing matches for “kubernetes”: no listing holds every word of “kubrenetes”. Showing 1–');
-    const api = await server.fetch(`/api/v1/listings?q=kubrenetes&limit=${BROWSE_PAGE_SIZE}`);
+    const api = await server.fetch(`/api/v1/listings?q=kubrenetes&limit=${BROWSE_PAGE_SIZE}&distinct=true`);
     expect(api.headers.get('Search-Corrected')).toBe('kubernetes');
     expect(listedSlugs(html)).toEqual((await json<{ items: Listing[] }>(api)).items.map((item) => item.slug));
     expect(textOf((await page('/browse?q=kubernetes')).html)).not.toContain('Showing matches for');
