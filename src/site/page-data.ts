@@ -48,6 +48,10 @@ export interface CatalogData {
   owners: OwnerTable;
   /** Lower-cased owner → its listings, each type's by its ranking metric. */
   listingsByOwner: Map<string, PageListing[]>;
+  /** Listing id → the listing (a copy's page links its origin). */
+  byId: Map<string, PageListing>;
+  /** Origin id → its copies, in the default order (an origin's page lists where else it is published). */
+  copiesOf: Map<string, PageListing[]>;
 }
 
 function requiredEnv(name: string): string {
@@ -93,7 +97,15 @@ async function load(runtimeDir: string, baseUrl: string): Promise<CatalogData> {
       else listingsByOwner.set(key, [listing]);
     }
   }
-  return { baseUrl, runtimeDir, count: manifest.count, lastUpdated: manifest.lastUpdated, stats: manifest.stats, listings, topByType: view.byType, categoriesByType, owners, listingsByOwner };
+  const byId = new Map(listings.map((listing) => [listing.id, listing]));
+  const copiesOf = new Map<string, PageListing[]>();
+  for (const listing of listings) {
+    if (!listing.copyOf) continue;
+    const list = copiesOf.get(listing.copyOf);
+    if (list) list.push(listing);
+    else copiesOf.set(listing.copyOf, [listing]);
+  }
+  return { baseUrl, runtimeDir, count: manifest.count, lastUpdated: manifest.lastUpdated, stats: manifest.stats, listings, topByType: view.byType, categoriesByType, owners, listingsByOwner, byId, copiesOf };
 }
 
 let loaded: Promise<CatalogData> | undefined;
