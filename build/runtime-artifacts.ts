@@ -17,6 +17,8 @@ import { KEYWORD_INDEX_DIR, RUNTIME_FILES_DIR, RUNTIME_FORMAT, RUNTIME_GONE_FILE
 import { buildSlugTable } from '../src/artifacts/slug-table.ts';
 import type { RuntimeWriter } from './runtime-writer.ts';
 import { computeCopyGroups, type CopyCandidate } from './copy-groups.ts';
+import { auditFiles, AUDIT_RULES } from './skill-audit.ts';
+import { AUDIT_LEVELS, type AuditLevel, type SkillAudit } from '../src/domain/schemas.ts';
 
 /** The numbers of one listing that decide its place in every order. */
 export interface SourceRow {
@@ -112,23 +114,30 @@ function catalogDbSource(db: CatalogDb): RuntimeSource {
   };
 }
 
-/** Copy groups of a catalog: what the index stage adds to each listing, apart for measuring (bench). */
+/** Copy groups and audits of a catalog: what the index stage adds to each listing, apart for measuring (bench). */
 export interface CopiesAndAudits {
   /** Per document: the document of its group's origin (itself when it is in no group). */
   copyGroup: Uint32Array;
   /** Per document: the fields it gains (copyOf, copyKind, copySimilarity, copies), when any. */
   copyFields: (Record<string, unknown> | undefined)[];
   copyStats: { groups: number; copies: number; modified: number };
+  /** Audits by document. */
+  audits: Map<number, SkillAudit>;
+  /** Milliseconds spent reading the candidates, grouping them and auditing the files (bench/copies-audit.ts). */
+  ms: { read: number; groups: number; audit: number };
 }
 
-/** Copy groups over every listing, from the store. */
+/** Copy groups over every listing and the audit of every stored file, from the store (one pass each). */
 export function copiesAndAudits(db: CatalogDb, docOf: ReadonlyMap<string, number>, count: number): CopiesAndAudits {
   return computeCopiesAndAudits(catalogDbSource(db), docOf, count);
 }
 
 function computeCopiesAndAudits(source: RuntimeSource, docOf: ReadonlyMap<string, number>, count: number): CopiesAndAudits {
+  const started = performance.now();
   const candidates = [...source.copyCandidates()];
+  const read = performance.now();
   const groups = computeCopyGroups(candidates);
+  const grouped = performance.now();
   const copyGroup = new Uint32Array(count);
   const copyFields: (Record<string, unknown> | undefined)[] = new Array(count).fill(undefined);
   const copiesOf = new Uint32Array(count);
@@ -147,7 +156,14 @@ function computeCopiesAndAudits(source: RuntimeSource, docOf: ReadonlyMap<string
   copiesOf.forEach((n, doc) => {
     if (n > 0) copyFields[doc] = { copies: n };
   });
-  return { copyGroup, copyFields, copyStats: { groups: groups.groups, copies: groups.copies, modified } };
+  const audits = new Map<number, SkillAudit>();
+  for (const { id, json } of source.files()) {
+    const doc = docOf.get(id);
+    if (doc !== undefined) audits.set(doc, auditFiles(JSON.parse(json) as ListingFile[]));
+  }
+  const audited = performance.now();
+  const ms = { read: Math.round(read - started), groups: Math.round(grouped - read), audit: Math.round(audited - grouped) };
+  return { copyGroup, copyFields, copyStats: { groups: groups.groups, copies: groups.copies, modified }, audits, ms };
 }
 
 export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promise<RuntimeManifest> {
@@ -219,13 +235,23 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
   let totalInstalls = 0;
   const docOf = new Map<string, number>();
   ids.forEach((id, i) => docOf.set(id, i));
-  const { copyGroup, copyFields, copyStats } = computeCopiesAndAudits(source, docOf, count);
+  const { copyGroup, copyFields, copyStats, audits } = computeCopiesAndAudits(source, docOf, count);
+  const byLevel = Object.fromEntries(AUDIT_LEVELS.map((level) => [level, 0])) as Record<AuditLevel, number>;
+  const findingsByRule = Object.fromEntries(AUDIT_RULES.map((rule) => [rule.id, 0])) as Record<string, number>;
   for (const view of source.listings()) {
     if (ids[doc] !== view.id) throw new Error(`document order changed while reading ${view.id}`);
     // Assigning existing keys keeps their place, so the stored JSON has the field order of toStoredListing.
     view.trending = trending[doc]!;
     view.searchTrend = searchTrend[doc]!;
     if (copyFields[doc]) Object.assign(view, copyFields[doc]);
+    const audit = audits.get(doc);
+    if (audit) {
+      view.audit = audit;
+      byLevel[audit.level]++;
+      for (const finding of audit.findings) findingsByRule[finding.rule] = (findingsByRule[finding.rule] ?? 0) + 1;
+      // The risk filter: r:<level> holds the audited listings of that level.
+      post(`r:${audit.level}`, doc);
+    }
     updated[doc] = Math.max(0, Math.floor(Date.parse(view.updatedAt) / 1000)) || 0;
     const line = JSON.stringify(view) + '\n';
     offsets[doc] = bytes;
@@ -328,6 +354,7 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
       realMetrics,
       updatedAt: lastUpdated,
       copies: copyStats,
+      audit: { audited: audits.size, byLevel, findingsByRule },
     },
     categories,
   };

@@ -22,11 +22,11 @@ export interface HybridSearchOptions {
   keywords?: KeywordThread | undefined;
 }
 
-type Filters = Pick<SearchRequest, 'types' | 'category' | 'owner' | 'updatedSince'>;
+type Filters = Pick<SearchRequest, 'types' | 'category' | 'owner' | 'updatedSince' | 'risk'>;
 
 /** The query's filters, applied to every candidate list (vectors and keywords alike). */
 function filtersOf(query: ListingQuery): Filters {
-  return { types: query.types, category: query.category, owner: query.owner, updatedSince: query.updatedSince };
+  return { types: query.types, category: query.category, owner: query.owner, updatedSince: query.updatedSince, risk: query.risk };
 }
 
 /** The answer with the Search-Mode header that says how it was ranked. */

@@ -18,7 +18,7 @@ export const RUNTIME_COLUMNS_FILE = 'columns.bin';
 export const RUNTIME_LISTINGS_FILE = 'listings.jsonl';
 /** The listing id of each document, one per line (no newline after the last). */
 export const RUNTIME_IDS_FILE = 'ids.txt';
-/** The filter posting keys (c:<category>, o:<owner>), sorted, one per line: key k's list starts at postingStarts[k]. */
+/** The filter posting keys (c:<category>, o:<owner>, r:<audit level>), sorted, one per line: key k's list starts at postingStarts[k]. */
 export const RUNTIME_POSTING_KEYS_FILE = 'posting-keys.txt';
 /** Stored files: one JSON ListingFile array per document that has any, named by its document number. */
 export const RUNTIME_FILES_DIR = 'files';

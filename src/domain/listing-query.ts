@@ -5,6 +5,7 @@ import { LIMITS } from './limits.ts';
 import { isListingType, LISTING_TYPES, type ListingType } from './listing-types.ts';
 import { DEFAULT_SORT, SORTS, type SortKey } from './ranking.ts';
 import { CATEGORY_SLUG_PATTERN } from './categories.ts';
+import { AUDIT_LEVELS, type AuditLevel } from './schemas.ts';
 
 export interface ParamSpec {
   readonly name: string;
@@ -41,6 +42,12 @@ export const LISTING_QUERY_PARAMS: readonly ParamSpec[] = [
     kind: 'string',
     maxLength: 40,
     description: 'RFC 3339 date-time (e.g. 2026-08-01T00:00:00Z): only listings whose updatedAt is at or after it.',
+  },
+  {
+    name: 'risk',
+    kind: 'string',
+    enum: AUDIT_LEVELS,
+    description: 'Only listings whose stored files were audited, at this audit level (none, info, warn, high; see /docs/audit). Listings without stored files are never audited and never match.',
   },
   {
     name: 'distinct',
@@ -95,6 +102,8 @@ export interface ListingQuery {
   owner: string | undefined;
   /** updatedSince as whole seconds since the epoch (listings updated at or after it). */
   updatedSince: number | undefined;
+  /** Only audited listings of this level. */
+  risk: AuditLevel | undefined;
   /** One listing per copy group (server/search/folded-search.ts). */
   distinct: boolean;
   /** undefined: the default order (relevance with q/semantic, else installs). */
@@ -112,6 +121,7 @@ export function listingQuery(partial: Partial<ListingQuery> = {}): ListingQuery 
     category: undefined,
     owner: undefined,
     updatedSince: undefined,
+    risk: undefined,
     distinct: false,
     sort: undefined,
     offset: 0,
@@ -162,7 +172,8 @@ function decodeCursor(name: string, raw: string, fingerprint: string): number {
 /** Stable fingerprint of everything but paging, so a cursor can't be replayed against another query. */
 export function queryFingerprint(query: Omit<ListingQuery, 'limit' | 'offset'>): string {
   const parts: unknown[] = [query.q ?? '', query.semantic ?? '', query.types ?? [], query.category ?? '', query.owner?.toLowerCase() ?? '', query.sort ?? '', query.updatedSince ?? ''];
-  // Appended only when set, so the cursors issued before this parameter existed stay valid.
+  // Appended only when set, so the cursors issued before these parameters existed stay valid.
+  if (query.risk !== undefined) parts.push(`risk=${query.risk}`);
   if (query.distinct) parts.push('distinct');
   const key = JSON.stringify(parts);
   let h1 = 0x811c9dc5;
@@ -226,6 +237,7 @@ export function parseListingQuery(params: URLSearchParams, versioned: boolean): 
     category,
     owner: text('owner'),
     updatedSince,
+    risk: text('risk') as AuditLevel | undefined,
     distinct: text('distinct') === 'true',
     sort: text('sort') as SortKey | undefined,
   };

@@ -132,6 +132,34 @@ export const ListingRecordSchema = z
   });
 export type ListingRecord = z.infer<typeof ListingRecordSchema>;
 
+export const AUDIT_LEVELS = ['none', 'info', 'warn', 'high'] as const;
+export type AuditLevel = (typeof AUDIT_LEVELS)[number];
+export const AUDIT_SEVERITIES = ['info', 'warn', 'high'] as const;
+export type AuditSeverity = (typeof AUDIT_SEVERITIES)[number];
+
+export const AuditFindingSchema = z
+  .object({
+    rule: z.string().describe('rule id (see /docs/audit)'),
+    severity: z.enum(AUDIT_SEVERITIES),
+    file: z.string().describe('path of the stored file'),
+    line: z.number().int().positive().describe('1-based line of the finding'),
+    excerpt: z.string().describe('the line, trimmed to 160 characters, invisible and control characters written as \\u{...}'),
+    message: z.string().describe('what the rule saw, in words'),
+  })
+  .meta({ id: 'AuditFinding' });
+export type AuditFinding = z.infer<typeof AuditFindingSchema>;
+
+export const SkillAuditSchema = z
+  .object({
+    level: z.enum(AUDIT_LEVELS).describe('the highest severity found; none when no rule matched'),
+    files: z.number().int().nonnegative().describe('stored files read'),
+    bytes: z.number().int().nonnegative().describe('bytes read'),
+    findings: z.array(AuditFindingSchema).describe('at most 50, most severe first'),
+    truncated: z.boolean().describe('true when findings were left out past the first 50'),
+  })
+  .meta({ id: 'SkillAudit', description: 'Rule-based risk signals from a skill\'s stored files: a signal, not a verdict.' });
+export type SkillAudit = z.infer<typeof SkillAuditSchema>;
+
 export const ListingSchema = z
   .object({
     id: z.string().describe('canonical path-style id {type}:{owner}/{repo}#{slug}'),
@@ -170,6 +198,7 @@ export const ListingSchema = z
     copyKind: z.enum(['exact', 'modified']).optional().describe('with copyOf: an exact copy of the origin, or a modified one'),
     copySimilarity: z.number().optional().describe('with copyOf: word-bigram Jaccard similarity to the origin (1 for an exact copy)'),
     copies: z.number().int().nonnegative().optional().describe('how many listings copy this one (origins of a copy group only)'),
+    audit: SkillAuditSchema.optional().describe('the rule-based audit of the stored files (listings with stored files only; see /docs/audit)'),
   })
   .meta({ id: 'Listing' });
 export type Listing = z.infer<typeof ListingSchema>;
@@ -237,6 +266,14 @@ export const CatalogStatsSchema = z
       })
       .optional()
       .describe('copy groups (see /docs/copies)'),
+    audit: z
+      .object({
+        audited: z.number().int().describe('listings whose stored files were audited'),
+        byLevel: z.object({ none: z.number().int(), info: z.number().int(), warn: z.number().int(), high: z.number().int() }),
+        findingsByRule: z.record(z.string(), z.number().int()).describe('findings per rule id, every rule listed'),
+      })
+      .optional()
+      .describe('the audit of stored files (see /docs/audit)'),
   })
   .meta({ id: 'CatalogStats' });
 export type CatalogStats = z.infer<typeof CatalogStatsSchema>;

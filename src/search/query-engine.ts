@@ -16,6 +16,8 @@ export interface SearchRequest {
   owner?: string | undefined;
   /** Seconds since the epoch: only listings updated at or after it. */
   updatedSince?: number | undefined;
+  /** Only audited listings of this audit level (the r:<level> posting list). */
+  risk?: string | undefined;
   sort?: SortKey | undefined;
   offset: number;
   limit: number;
@@ -227,6 +229,7 @@ export class QueryEngine {
       category: query.category,
       owner: query.owner,
       updatedSince: query.updatedSince,
+      risk: query.risk,
       sort: query.sort,
       offset: query.offset,
       limit: query.limit,
@@ -238,7 +241,7 @@ export class QueryEngine {
    * The documents the request's filters (type/types, category, owner) admit, ascending; undefined when nothing
    * is filtered. The same filter search() applies, for candidates found outside the keyword index (vectors).
    */
-  filterDocs(request: Pick<SearchRequest, 'types' | 'category' | 'owner' | 'updatedSince'>): Uint32Array | undefined {
+  filterDocs(request: Pick<SearchRequest, 'types' | 'category' | 'owner' | 'updatedSince' | 'risk'>): Uint32Array | undefined {
     const filter = this.compileFilter(request);
     if (filter === undefined) return new Uint32Array(0);
     if (filter.lists.length === 0 && filter.typeMask === ALL_TYPES && filter.since === 0) return undefined;
@@ -255,7 +258,7 @@ export class QueryEngine {
   }
 
   /** undefined when the filter can match nothing. */
-  private compileFilter(request: Pick<SearchRequest, 'types' | 'category' | 'owner' | 'updatedSince'>): Filter | undefined {
+  private compileFilter(request: Pick<SearchRequest, 'types' | 'category' | 'owner' | 'updatedSince' | 'risk'>): Filter | undefined {
     let typeMask = ALL_TYPES;
     if (request.types) {
       typeMask = 0;
@@ -265,6 +268,7 @@ export class QueryEngine {
     const lists: Uint32Array[] = [];
     if (request.category) lists.push(this.store.posting(`c:${request.category}`));
     if (request.owner) lists.push(this.store.posting(`o:${request.owner.toLowerCase()}`));
+    if (request.risk) lists.push(this.store.posting(`r:${request.risk}`));
     if (lists.some((list) => list.length === 0)) return undefined;
     lists.sort((a, b) => a.length - b.length);
     return { typeMask, lists, since: request.updatedSince ?? 0 };

@@ -18,7 +18,7 @@ const refusal = (query: string, versioned = true) => {
 
 describe('parseListingQuery', () => {
   it('has the defaults of the table', () => {
-    expect(parse('')).toEqual({ q: undefined, semantic: undefined, types: undefined, category: undefined, owner: undefined, updatedSince: undefined, distinct: false, sort: undefined, limit: LIMITS.pageSize.default, offset: 0 });
+    expect(parse('')).toEqual({ q: undefined, semantic: undefined, types: undefined, category: undefined, owner: undefined, updatedSince: undefined, risk: undefined, distinct: false, sort: undefined, limit: LIMITS.pageSize.default, offset: 0 });
   });
 
   it('reads every parameter, trimming text and treating blanks as absent', () => {

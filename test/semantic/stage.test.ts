@@ -126,6 +126,7 @@ describe('the embeddings stage', () => {
         category: undefined,
         owner: undefined,
         updatedSince: undefined,
+        risk: undefined,
         distinct: false,
         sort: undefined,
         offset: 0,
