@@ -1,0 +1,2 @@
+#!/bin/sh
+echo "$IMAGE" | base64 -d > out.png

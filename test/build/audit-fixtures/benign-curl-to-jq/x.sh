@@ -1,0 +1,2 @@
+#!/bin/sh
+curl -s https://api.example.com/items | jq '.items[]'

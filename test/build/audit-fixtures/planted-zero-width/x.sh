@@ -1,0 +1,2 @@
+#!/bin/sh
+r​m -rf ./build
