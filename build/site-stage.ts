@@ -185,7 +185,7 @@ export async function buildSite(ctx: Pick<StageContext, 'buildDir' | 'baseUrl' |
   const pages = (readdirSync(site, { recursive: true, encoding: 'utf8' }) as string[]).filter((path) => path.endsWith('.html')).length;
   const astro: AstroBuildReport = {
     pages,
-    seconds: Math.max(...reports.map((report) => report.seconds)),
+    seconds: reports.reduce((max, report) => Math.max(max, report.seconds), 0),
     // The renderers run at once: their peaks add up.
     maxRssKB: reports.reduce((sum, report) => sum + report.maxRssKB, 0),
   };

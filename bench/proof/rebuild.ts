@@ -10,7 +10,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, sym
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { ROOT } from '../harness.ts';
-import { percentile, run, startShim, startTraffic, tally } from './traffic.ts';
+import { maxOf, minOf, percentile, run, startShim, startTraffic, tally } from './traffic.ts';
 
 const source = process.argv[2];
 if (!source) throw new Error('usage: rebuild.ts <data dir with a build>');
@@ -32,7 +32,7 @@ const original = readFileSync(join(ROOT, 'data', 'listings.jsonl'), 'utf8');
 const lines = original.split('\n').filter(Boolean);
 const changed = JSON.parse(lines[0]!) as { updatedAt: string; description: string };
 // One minute after the newest record, in the export's own format (no milliseconds): the new lastUpdated.
-const newest = Math.max(...lines.map((l) => Date.parse((JSON.parse(l) as { updatedAt: string }).updatedAt)));
+const newest = maxOf(lines.map((l) => Date.parse((JSON.parse(l) as { updatedAt: string }).updatedAt)));
 const newUpdatedAt = new Date(newest + 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 changed.updatedAt = newUpdatedAt;
 changed.description += ' (changed by the rebuild proof)';
@@ -80,10 +80,10 @@ async function phase({ name, exportPath, expectSwitch }: Phase) {
   }
   const missingBuild = answers.filter((a) => a.status > 0 && a.build === undefined).length;
   const newAnswers = answers.filter((a) => a.build === after && after !== before);
-  const firstNew = newAnswers.length ? Math.min(...newAnswers.map((a) => a.doneAt)) : undefined;
+  const firstNew = newAnswers.length ? minOf(newAnswers.map((a) => a.doneAt)) : undefined;
   // Answers from the old build to requests sent after the switch was visible to clients.
   const staleAfterSwitch = firstNew === undefined ? 0 : answers.filter((a) => a.build === before && a.sentAt > firstNew).length;
-  const lastOldSent = Math.max(...answers.filter((a) => a.build === before).map((a) => a.sentAt));
+  const lastOldSent = maxOf(answers.filter((a) => a.build === before).map((a) => a.sentAt));
   const latencies = answers.map((a) => a.doneAt - a.sentAt);
   const around = switchedAt === undefined ? [] : answers.filter((a) => a.sentAt >= switchedAt! - 200 && a.sentAt <= switchedAt! + 1000).map((a) => a.doneAt - a.sentAt);
   const result = {

@@ -4,7 +4,7 @@
 // under the bound (SOAK_RSS_BOUND_MB, default 600 MB: the 500 MB target of the bench plus room for the embedding model) and stops growing: the largest
 // RSS of the second half is within SOAK_GROWTH_MB (default 48) of the largest of the first half.
 //   flock /tmp/catalog-bench.lock npx node bench/proof/soak.ts <data-dir>
-import { percentile, startShim, startTraffic, tally } from './traffic.ts';
+import { maxOf, percentile, startShim, startTraffic, tally } from './traffic.ts';
 
 const dataDir = process.argv[2] ?? process.env.CATALOG_DATA_DIR;
 if (!dataDir) throw new Error('usage: soak.ts <data dir with a build>');
@@ -35,8 +35,8 @@ const abuser = tally(answers.filter((a) => a.client === ABUSER), (a) => (a.statu
 const limited = answers.filter((a) => a.status === 429).length;
 const half = rss.filter((s) => s.t <= seconds / 2);
 const second = rss.filter((s) => s.t > seconds / 2);
-const maxFirst = Math.max(...half.map((s) => s.mb));
-const maxSecond = Math.max(...second.map((s) => s.mb));
+const maxFirst = maxOf(half.map((s) => s.mb));
+const maxSecond = maxOf(second.map((s) => s.mb));
 const latencies = answers.filter((a) => a.status === 200).map((a) => a.doneAt - a.sentAt);
 const summary = {
   seconds,

@@ -224,6 +224,23 @@ export function run(command: string, args: string[], env: Record<string, string>
   });
 }
 
+/**
+ * The largest of `values` (-Infinity when there are none, as Math.max()). A loop, not Math.max(...values): a spread
+ * passes every element as an argument on the stack, and a fast machine's run has more answers than the stack holds.
+ */
+export function maxOf(values: Iterable<number>): number {
+  let max = -Infinity;
+  for (const value of values) if (value > max) max = value;
+  return max;
+}
+
+/** The smallest of `values` (Infinity when there are none, as Math.min()); see maxOf. */
+export function minOf(values: Iterable<number>): number {
+  let min = Infinity;
+  for (const value of values) if (value < min) min = value;
+  return min;
+}
+
 export function percentile(values: number[], p: number): number {
   if (values.length === 0) return 0;
   const sorted = [...values].sort((a, b) => a - b);

@@ -6,8 +6,8 @@
 // resolved once: its files are stat'ed and its response headers prepared on first request, and small files are
 // kept in memory (bounded by bytes). A repeated request costs a map lookup and one write; a conditional one is
 // answered from the prepared validator without touching the disk.
-import { createReadStream, existsSync, readFileSync, statSync, type Stats } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { existsSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { open, readFile } from 'node:fs/promises';
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import { LRUCache } from 'lru-cache';
@@ -77,6 +77,12 @@ interface Resolved {
 
 const ACCEPTS_BR = /\bbr\b/;
 const ACCEPTS_GZIP = /\bgzip\b/;
+
+/** A file that is not there (or no longer a file where a folder was): the path resolves differently now. */
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR';
+}
 
 function fileStats(path: string): Stats | undefined {
   try {
@@ -168,22 +174,41 @@ export function createStaticFiles(root: string, options: StaticFilesOptions = {}
     return resolved;
   };
 
-  const send = async (request: FileRequest, chosen: Encoded): Promise<Reply> => {
+  /** The chosen file's reply; undefined when its file is no longer there (see reply). */
+  const send = async (request: FileRequest, chosen: Encoded): Promise<Reply | undefined> => {
     const inm = request.headers['if-none-match'];
     if (inm !== undefined && (inm === chosen.etag || inm.split(',').some((tag) => tag.trim().replace(/^W\//, '') === chosen.etag))) {
       const { 'Content-Length': _length, ...headers } = chosen.headers;
       return { status: 304, headers };
     }
     if (request.method === 'HEAD') return { status: 200, headers: chosen.headers };
-    if (chosen.size <= maxCachedFileBytes) {
-      let body = bytes.get(chosen.file);
-      if (!body) {
-        body = await readFile(chosen.file);
-        bytes.set(chosen.file, body);
+    try {
+      if (chosen.size <= maxCachedFileBytes) {
+        let body = bytes.get(chosen.file);
+        if (!body) {
+          body = await readFile(chosen.file);
+          bytes.set(chosen.file, body);
+        }
+        return { status: 200, headers: chosen.headers, body };
       }
-      return { status: 200, headers: chosen.headers, body };
+      // Opened before the reply is made: a stream that fails to open would fail after the status line was sent.
+      const handle = await open(chosen.file);
+      return { status: 200, headers: chosen.headers, stream: handle.createReadStream() };
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
     }
-    return { status: 200, headers: chosen.headers, stream: createReadStream(chosen.file) };
+  };
+
+  const choose = (request: FileRequest, resolved: Resolved): Encoded => {
+    const representation =
+      resolved.representations.length > 1 ? resolved.representations[negotiateMediaType(request.headers.accept, resolved.types)]! : resolved.representations[0]!;
+    const acceptEncoding = request.headers['accept-encoding'];
+    if (acceptEncoding) {
+      if (representation.br && ACCEPTS_BR.test(acceptEncoding)) return representation.br;
+      if (representation.gzip && ACCEPTS_GZIP.test(acceptEncoding)) return representation.gzip;
+    }
+    return representation.identity;
   };
 
   return {
@@ -196,15 +221,17 @@ export function createStaticFiles(root: string, options: StaticFilesOptions = {}
     async reply(request) {
       const resolved = resolve(request.path);
       if (!resolved) return undefined;
-      const representation =
-        resolved.representations.length > 1 ? resolved.representations[negotiateMediaType(request.headers.accept, resolved.types)]! : resolved.representations[0]!;
-      const acceptEncoding = request.headers['accept-encoding'];
-      let chosen = representation.identity;
-      if (acceptEncoding) {
-        if (representation.br && ACCEPTS_BR.test(acceptEncoding)) chosen = representation.br;
-        else if (representation.gzip && ACCEPTS_GZIP.test(acceptEncoding)) chosen = representation.gzip;
+      const answer = await send(request, choose(request, resolved));
+      if (answer) return answer;
+      // A file resolved earlier is gone (a disk fault, a page removed from the build): what was learned about the
+      // path no longer holds. It is resolved once more from what is on disk now, so another encoding or form still
+      // there is served, and nothing there is a 404 rather than an error.
+      paths.delete(request.path);
+      for (const representation of resolved.representations) {
+        for (const encoded of [representation.identity, representation.br, representation.gzip]) if (encoded) bytes.delete(encoded.file);
       }
-      return send(request, chosen);
+      const again = resolve(request.path);
+      return again ? send(request, choose(request, again)) : undefined;
     },
   };
 }

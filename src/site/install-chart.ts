@@ -50,8 +50,13 @@ export function installChartSvg(history: ArrayLike<number>, provenance: HistoryP
   if (n < 2) return '';
   const { width, height, padLeft, padRight, padTop, padBottom } = CHART;
   const values = Array.from(history);
-  const max = Math.max(...values);
-  const min = Math.min(...values);
+  // A loop rather than Math.max(...values): the history comes from the export, and a spread puts it on the stack.
+  let max = -Infinity;
+  let min = Infinity;
+  for (const value of values) {
+    if (value > max) max = value;
+    if (value < min) min = value;
+  }
   // The axis starts at the first value rounded down, so growth is visible even on a large total.
   const low = min === max ? 0 : min - (max - min) * 0.05;
   const high = max === low ? low + 1 : max;
