@@ -1,8 +1,8 @@
 // Child process of the site stage (build/site-stage.ts): `astro build` of <root> into <outDir>, then its figures
 // to the parent over IPC. Usage: node build/astro-build.ts <root> <outDir> (CATALOG_RUNTIME_DIR, CATALOG_BASE_URL set).
-import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { enableCompileCache } from '../src/compile-cache.ts';
+import { walkFiles } from './walk-files.ts';
 
 // Astro, Vite and their bundler are most of what a renderer compiles before its first page (~1 s of CPU a build).
 enableCompileCache();
@@ -17,7 +17,8 @@ const started = performance.now();
 // A cache directory of its own, so builds running at once (tests, a rebuild beside a start) never share one.
 await build({ root, outDir, cacheDir: join(outDir, '.cache'), logLevel: 'warn' });
 const seconds = (performance.now() - started) / 1000;
-const pages = (readdirSync(join(outDir, 'client'), { recursive: true, encoding: 'utf8' }) as string[]).filter((path) => path.endsWith('.html')).length;
+let pages = 0;
+for await (const path of walkFiles(join(outDir, 'client'))) if (path.endsWith('.html')) pages++;
 const report = { pages, seconds, maxRssKB: process.resourceUsage().maxRSS };
 if (process.send) process.send({ report }, () => process.exit(0));
 else console.log(JSON.stringify(report));

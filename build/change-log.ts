@@ -3,7 +3,9 @@
 // /shards/changes.json; a mirror that holds the previous snapshot's export patches it with these records instead
 // of fetching the whole export again (and checks the patched file against the manifest's SHA-256).
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { createReadStream, createWriteStream, existsSync, rmSync, type WriteStream } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import { byValueThenId } from '../src/domain/ranking.ts';
 
@@ -29,27 +31,109 @@ export const lineDigest = (line: string): string => createHash('sha256').update(
 
 const idOf = (line: string): string => (JSON.parse(line) as { id: string }).id;
 
-/** id → export line, for every record of an export file. */
+/** id → export line, for every record of an export's text (the mirror's patch; the build streams, writeChangeLog). */
 export function exportLines(text: string): Map<string, string> {
   const lines = new Map<string, string>();
   for (const line of text.split('\n')) if (line) lines.set(idOf(line), line);
   return lines;
 }
 
-/** The change log from the previous build's export (absent: everything is added) to this build's. */
-export function changeLog(previous: { snapshotHash: string; exportFile: string } | undefined, next: { snapshotHash: string; exportText: string }): ChangeLog {
-  const before = previous && existsSync(previous.exportFile) ? exportLines(readFileSync(previous.exportFile, 'utf8')) : undefined;
-  const after = exportLines(next.exportText);
-  const log: ChangeLog = { format: CHANGE_LOG_FORMAT, from: before ? previous!.snapshotHash : null, to: next.snapshotHash, added: [], changed: [], removed: [], records: [] };
-  for (const [id, line] of after) {
-    const old = before?.get(id);
-    if (old === line) continue;
-    (old === undefined ? log.added : log.changed).push({ id, sha256: lineDigest(line) });
-    // Without a previous export there is nothing to patch: the records would only repeat the export.
-    if (before) log.records.push(line);
+/** The lines of a file, one at a time: an export is never held whole (at a million listings it passes V8's string limit). */
+function fileLines(path: string): AsyncIterable<string> {
+  return createInterface({ input: createReadStream(path), crlfDelay: Infinity });
+}
+
+/** A temporary file written piece by piece, honouring backpressure. */
+class Spool {
+  readonly path: string;
+  count = 0;
+  private readonly out: WriteStream;
+
+  constructor(path: string) {
+    this.path = path;
+    this.out = createWriteStream(path);
   }
-  if (before) for (const [id, line] of before) if (!after.has(id)) log.removed.push({ id, sha256: lineDigest(line) });
-  return log;
+
+  /** Appends one JSON element of an array (the comma before all but the first). */
+  async element(json: string): Promise<void> {
+    if (!this.out.write(this.count++ === 0 ? json : `,${json}`)) await once(this.out, 'drain');
+  }
+
+  async close(): Promise<void> {
+    this.out.end();
+    await once(this.out, 'close');
+  }
+}
+
+export interface WrittenChangeLog {
+  from: string | null;
+  added: number;
+  changed: number;
+  removed: number;
+}
+
+/**
+ * Writes the change log from the previous build's export (absent: everything is added) to this build's into `out`,
+ * as JSON.stringify(log) would, without holding either export or the log: the previous export is read once into a
+ * table of id → SHA-256 of its line (the in-memory index this needs), the new one streamed against it, and the
+ * log's arrays are spooled to files beside `out` and joined in order at the end.
+ */
+export async function writeChangeLog(previous: { snapshotHash: string; exportFile: string } | undefined, next: { snapshotHash: string; exportFile: string }, out: string): Promise<WrittenChangeLog> {
+  const base = previous && existsSync(previous.exportFile) ? previous : undefined;
+  // id → position in `digests` (32 bytes each): a million ids and digests, not a million lines.
+  const positions = new Map<string, number>();
+  let digests = Buffer.alloc(32 * 1024);
+  if (base) {
+    for await (const line of fileLines(base.exportFile)) {
+      if (!line) continue;
+      const at = positions.size;
+      if ((at + 1) * 32 > digests.length) {
+        const grown = Buffer.alloc(digests.length * 2);
+        digests.copy(grown);
+        digests = grown;
+      }
+      createHash('sha256').update(line).digest().copy(digests, at * 32);
+      positions.set(idOf(line), at);
+    }
+  }
+  const seen = new Uint8Array(positions.size);
+  const spools = { added: new Spool(`${out}.added`), changed: new Spool(`${out}.changed`), removed: new Spool(`${out}.removed`), records: new Spool(`${out}.records`) };
+  try {
+    for await (const line of fileLines(next.exportFile)) {
+      if (!line) continue;
+      const id = idOf(line);
+      const digest = createHash('sha256').update(line).digest();
+      const at = positions.get(id);
+      if (at !== undefined) {
+        seen[at] = 1;
+        if (digest.equals(digests.subarray(at * 32, at * 32 + 32))) continue;
+      }
+      await (at === undefined ? spools.added : spools.changed).element(JSON.stringify({ id, sha256: digest.toString('hex') }));
+      // Without a previous export there is nothing to patch: the records would only repeat the export.
+      if (base) await spools.records.element(JSON.stringify(line));
+    }
+    // In the previous export's order, as the ids were first seen.
+    for (const [id, at] of positions) {
+      if (!seen[at]) await spools.removed.element(JSON.stringify({ id, sha256: digests.toString('hex', at * 32, at * 32 + 32) }));
+    }
+    for (const spool of Object.values(spools)) await spool.close();
+
+    const file = createWriteStream(out);
+    const write = async (text: string | Buffer) => {
+      if (!file.write(text)) await once(file, 'drain');
+    };
+    await write(`{"format":${CHANGE_LOG_FORMAT},"from":${JSON.stringify(base ? base.snapshotHash : null)},"to":${JSON.stringify(next.snapshotHash)}`);
+    for (const name of ['added', 'changed', 'removed', 'records'] as const) {
+      await write(`,"${name}":[`);
+      for await (const chunk of createReadStream(spools[name].path)) await write(chunk as Buffer);
+      await write(']');
+    }
+    file.end('}');
+    await once(file, 'close');
+    return { from: base ? base.snapshotHash : null, added: spools.added.count, changed: spools.changed.count, removed: spools.removed.count };
+  } finally {
+    for (const spool of Object.values(spools)) rmSync(spool.path, { force: true });
+  }
 }
 
 /**

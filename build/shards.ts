@@ -2,14 +2,15 @@
 // installs desc, id asc) plus every listing's stored files, with a manifest of counts, sizes and SHA-256
 // checksums, so a CDN can serve reads and a mirror can fetch and verify the snapshot without the shim.
 import { createHash } from 'node:crypto';
-import { createReadStream, readFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { once } from 'node:events';
+import { createReadStream, createWriteStream, readFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { LISTING_TYPES } from '../src/domain/listing-types.ts';
 import { withUrl } from '../src/domain/listing-view.ts';
 import { slugOfId } from '../src/domain/schemas.ts';
 import { currentBuild, type BuildDirs } from '../src/artifacts/build-dirs.ts';
-import { CHANGE_LOG_PATH, changeLog } from './change-log.ts';
+import { CHANGE_LOG_PATH, writeChangeLog } from './change-log.ts';
 import { exportCatalog } from './export-writer.ts';
 import { readRuntimeManifest, readSnapshotHash, RUNTIME_GONE_FILE, RUNTIME_IDS_FILE, RUNTIME_LISTINGS_FILE, runtimeFilesPath } from '../src/artifacts/runtime-manifest.ts';
 import type { Stage } from './stage.ts';
@@ -55,30 +56,50 @@ export interface ShardManifest {
 const sha256 = (body: Buffer) => createHash('sha256').update(body).digest('hex');
 const pageName = (n: number) => `page-${String(n).padStart(4, '0')}.json`;
 
-async function writeExport(database: string, buildDir: string, writer: SiteWriter): Promise<ShardManifest['export']> {
-  const temp = mkdtempSync(join(buildDir, 'export-'));
-  try {
-    const out = join(temp, 'listings.jsonl');
-    const { listings, historyEnd } = await exportCatalog({ database, out, beside: false });
-    const body = readFileSync(out);
-    writer.write({ path: SHARD_EXPORT_PATH, contentType: 'application/jsonl', body });
-    return { path: SHARD_EXPORT_PATH, count: listings, bytes: body.length, sha256: sha256(body), historyEnd };
-  } finally {
-    rmSync(temp, { recursive: true, force: true });
-  }
+/** The ingested snapshot in the export format, written straight from the store to its place in site/ (never held). */
+async function writeExport(database: string, scratch: string, writer: SiteWriter): Promise<ShardManifest['export']> {
+  const out = join(scratch, 'listings.jsonl');
+  const { listings, historyEnd } = await exportCatalog({ database, out, beside: false });
+  const { bytes, sha256: digest } = await writer.adopt({ path: SHARD_EXPORT_PATH, contentType: 'application/jsonl' }, out);
+  return { path: SHARD_EXPORT_PATH, count: listings, bytes, sha256: digest, historyEnd };
 }
 
-function writeChangeLog(dirs: BuildDirs, snapshotHash: string, writer: SiteWriter): ShardManifest['changes'] {
+async function writeChangeLogFile(dirs: BuildDirs, snapshotHash: string, scratch: string, writer: SiteWriter): Promise<ShardManifest['changes']> {
   // The stages run before `current` moves: it is still the build this one replaces.
   const previous = currentBuild(dirs);
   const previousSnapshot = previous ? readSnapshotHash(join(previous, 'runtime')) : undefined;
-  const log = changeLog(
+  const out = join(scratch, 'changes.json');
+  const log = await writeChangeLog(
     previous && previousSnapshot ? { snapshotHash: previousSnapshot, exportFile: join(previous, 'site', SHARD_EXPORT_PATH) } : undefined,
-    { snapshotHash, exportText: readFileSync(join(writer.root, SHARD_EXPORT_PATH), 'utf8') },
+    { snapshotHash, exportFile: join(writer.root, SHARD_EXPORT_PATH) },
+    out,
   );
-  const body = Buffer.from(JSON.stringify(log));
-  writer.write({ path: CHANGE_LOG_PATH, contentType: 'application/json', body });
-  return { path: CHANGE_LOG_PATH, count: log.added.length + log.changed.length + log.removed.length, bytes: body.length, sha256: sha256(body), from: log.from };
+  const { bytes, sha256: digest } = await writer.adopt({ path: CHANGE_LOG_PATH, contentType: 'application/json' }, out);
+  return { path: CHANGE_LOG_PATH, count: log.added + log.changed + log.removed, bytes, sha256: digest, from: log.from };
+}
+
+/** One file entry as it sits in the manifest's `files` array (JSON.stringify(manifest, null, 1): two spaces deep). */
+const manifestElement = (entry: ShardEntry) => JSON.stringify(entry, null, 1).replace(/^/gm, '  ');
+const FILES_PLACEHOLDER = '\u0000files';
+
+/**
+ * Writes the manifest as JSON.stringify(manifest, null, 1) would, with the `files` entries (one per listing with
+ * stored files: as many as the listings) streamed from the spool they were appended to as the listings were read.
+ */
+async function writeManifest(manifest: Omit<ShardManifest, 'files'>, filesSpool: string, out: string): Promise<void> {
+  const { format, snapshotHash, lastUpdated, count, pageSize, collections, ...rest } = manifest;
+  // The key order of ShardManifest, `files` where it was always written.
+  const ordered = { format, snapshotHash, lastUpdated, count, pageSize, collections, files: FILES_PLACEHOLDER, ...rest };
+  const [head, tail] = JSON.stringify(ordered, null, 1).split(JSON.stringify(FILES_PLACEHOLDER)) as [string, string];
+  const file = createWriteStream(out);
+  const write = async (text: string | Buffer) => {
+    if (!file.write(text)) await once(file, 'drain');
+  };
+  const empty = statSync(filesSpool).size === 0;
+  await write(empty ? `${head}[]` : `${head}[\n`);
+  for await (const chunk of createReadStream(filesSpool)) await write(chunk as Buffer);
+  file.end(empty ? tail : `\n ]${tail}`);
+  await once(file, 'close');
 }
 
 export const SHARDS_STAGE: Stage = {
@@ -104,49 +125,68 @@ export const SHARDS_STAGE: Stage = {
       collection.count += items.length;
       pending.set(name, []);
     };
-    const ids = readFileSync(join(runtimeDir, RUNTIME_IDS_FILE), 'utf8').split('\n');
-    const lines = createInterface({ input: createReadStream(join(runtimeDir, RUNTIME_LISTINGS_FILE)), crlfDelay: Infinity });
-    const files: ShardEntry[] = [];
-    let doc = 0;
-    for await (const line of lines) {
-      if (!line) continue;
-      const id = ids[doc]!;
-      const slug = slugOfId(id);
-      const type = id.slice(0, id.indexOf(':'));
-      const json = withUrl(line, slug, ctx.baseUrl);
-      for (const name of ['all', type]) {
-        pending.get(name)!.push(json);
-        if (pending.get(name)!.length === SHARD_PAGE_SIZE) flush(name);
+    // Scratch files (the export and change log before they are taken into site/, the spooled manifest entries)
+    // live in the build directory: the same file system, so taking them in is a rename.
+    const scratch = mkdtempSync(join(ctx.buildDir, 'shards-'));
+    try {
+      // ids.txt and listings.jsonl line up, a line per listing: read side by side, neither held whole.
+      const ids = createInterface({ input: createReadStream(join(runtimeDir, RUNTIME_IDS_FILE)), crlfDelay: Infinity })[Symbol.asyncIterator]();
+      const lines = createInterface({ input: createReadStream(join(runtimeDir, RUNTIME_LISTINGS_FILE)), crlfDelay: Infinity });
+      const filesSpool = join(scratch, 'files.json');
+      const spool = createWriteStream(filesSpool);
+      let filesListed = 0;
+      let doc = 0;
+      for await (const line of lines) {
+        if (!line) continue;
+        const next = await ids.next();
+        if (next.done) throw new Error(`${RUNTIME_IDS_FILE} has fewer lines than ${RUNTIME_LISTINGS_FILE}`);
+        const id = next.value;
+        const slug = slugOfId(id);
+        const type = id.slice(0, id.indexOf(':'));
+        const json = withUrl(line, slug, ctx.baseUrl);
+        for (const name of ['all', type]) {
+          pending.get(name)!.push(json);
+          if (pending.get(name)!.length === SHARD_PAGE_SIZE) flush(name);
+        }
+        const filesPath = join(runtimeDir, runtimeFilesPath(doc));
+        if (existsSync(filesPath)) {
+          const body = readFileSync(filesPath);
+          const path = `${SHARDS_ROOT}/files/${slug}.json`;
+          writer.write({ path, contentType: 'application/json', body });
+          const entry: ShardEntry = { path, count: (JSON.parse(body.toString('utf8')) as unknown[]).length, bytes: body.length, sha256: sha256(body) };
+          if (!spool.write(`${filesListed++ === 0 ? '' : ',\n'}${manifestElement(entry)}`)) await once(spool, 'drain');
+        }
+        doc++;
+        if (doc % 5000 === 0) ctx.progress(doc, manifest.count);
       }
-      const filesPath = join(runtimeDir, runtimeFilesPath(doc));
-      if (existsSync(filesPath)) {
-        const body = readFileSync(filesPath);
-        const path = `${SHARDS_ROOT}/files/${slug}.json`;
-        writer.write({ path, contentType: 'application/json', body });
-        files.push({ path, count: (JSON.parse(body.toString('utf8')) as unknown[]).length, bytes: body.length, sha256: sha256(body) });
-      }
-      doc++;
-      if (doc % 5000 === 0) ctx.progress(doc, manifest.count);
+      spool.end();
+      await once(spool, 'close');
+      for (const name of pending.keys()) flush(name);
+      const exported = await writeExport(ctx.dirs.database, scratch, writer);
+      const changes = await writeChangeLogFile(ctx.dirs, manifest.snapshotHash, scratch, writer);
+      const goneBody = readFileSync(join(runtimeDir, RUNTIME_GONE_FILE));
+      writer.write({ path: SHARD_GONE_PATH, contentType: 'application/json', body: goneBody });
+      const gone: ShardEntry = { path: SHARD_GONE_PATH, count: Object.keys(JSON.parse(goneBody.toString('utf8')) as object).length, bytes: goneBody.length, sha256: sha256(goneBody) };
+      const manifestFile = join(scratch, 'manifest.json');
+      await writeManifest(
+        {
+          format: SHARD_FORMAT,
+          snapshotHash: manifest.snapshotHash,
+          lastUpdated: manifest.lastUpdated,
+          count: manifest.count,
+          pageSize: SHARD_PAGE_SIZE,
+          collections,
+          export: exported,
+          changes,
+          gone,
+        },
+        filesSpool,
+        manifestFile,
+      );
+      await writer.adopt({ path: `${SHARDS_ROOT}/manifest.json`, contentType: 'application/json' }, manifestFile);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
     }
-    for (const name of pending.keys()) flush(name);
-    const exported = await writeExport(ctx.dirs.database, ctx.buildDir, writer);
-    const changes = writeChangeLog(ctx.dirs, manifest.snapshotHash, writer);
-    const goneBody = readFileSync(join(runtimeDir, RUNTIME_GONE_FILE));
-    writer.write({ path: SHARD_GONE_PATH, contentType: 'application/json', body: goneBody });
-    const gone: ShardEntry = { path: SHARD_GONE_PATH, count: Object.keys(JSON.parse(goneBody.toString('utf8')) as object).length, bytes: goneBody.length, sha256: sha256(goneBody) };
-    const shardManifest: ShardManifest = {
-      format: SHARD_FORMAT,
-      snapshotHash: manifest.snapshotHash,
-      lastUpdated: manifest.lastUpdated,
-      count: manifest.count,
-      pageSize: SHARD_PAGE_SIZE,
-      collections,
-      files,
-      export: exported,
-      changes,
-      gone,
-    };
-    writer.write({ path: `${SHARDS_ROOT}/manifest.json`, contentType: 'application/json', body: JSON.stringify(shardManifest, null, 1) });
     writer.finish();
     ctx.progress(manifest.count, manifest.count);
   },

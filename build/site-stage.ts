@@ -7,15 +7,16 @@
 //   <buildDir>/astro/server                     entry.mjs, imported by the shim for /browse
 // Large pages, styles and scripts then get .br and .gz siblings, which the static handler serves by Accept-Encoding.
 import { fork } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Stage, StageContext } from './stage.ts';
 import { COMPRESS_MIN_BYTES } from './site-writer.ts';
+import { walkFiles } from './walk-files.ts';
 
 /** The Astro project: the repository root. */
 export const SITE_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -96,22 +97,23 @@ export function runAstroBuild(options: {
   });
 }
 
-function compressibleFiles(root: string): string[] {
-  return (readdirSync(root, { recursive: true, encoding: 'utf8' }) as string[])
-    .filter((path) => COMPRESSIBLE.test(path))
-    .map((path) => join(root, path))
-    .filter((file) => statSync(file).size >= (file.endsWith('.html') ? PAGE_COMPRESS_MIN_BYTES : COMPRESS_MIN_BYTES));
-}
-
 /** Writes .br and .gz next to every compressible file of `root` worth compressing (see PAGE_COMPRESS_MIN_BYTES). */
 export async function precompress(root: string, onProgress?: (done: number, total: number) => void): Promise<SiteStats['compressed']> {
   const started = performance.now();
-  const files = compressibleFiles(root);
+  // A first walk counts the candidates (names only) for the progress; the second does the work as it walks.
+  let candidates = 0;
+  for await (const path of walkFiles(root)) if (COMPRESSIBLE.test(path)) candidates++;
+  const files = walkFiles(root);
   const totals = { files: 0, bytes: 0, brotliBytes: 0, gzipBytes: 0 };
-  let next = 0;
+  let seen = 0;
   const worker = async () => {
-    while (next < files.length) {
-      const file = files[next++]!;
+    // The workers share one walk: each takes the next file as it is free.
+    for (let next = await files.next(); !next.done; next = await files.next()) {
+      if (!COMPRESSIBLE.test(next.value)) continue;
+      seen++;
+      const file = join(root, next.value);
+      const { size } = await stat(file);
+      if (size < (file.endsWith('.html') ? PAGE_COMPRESS_MIN_BYTES : COMPRESS_MIN_BYTES)) continue;
       const body = await readFile(file);
       const [br, gzipped] = await Promise.all([
         brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: PAGE_COMPRESSION.brotliQuality, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
@@ -122,24 +124,23 @@ export async function precompress(root: string, onProgress?: (done: number, tota
       totals.bytes += body.length;
       totals.brotliBytes += br.length;
       totals.gzipBytes += gzipped.length;
-      if (totals.files % 200 === 0) onProgress?.(next, files.length);
+      if (totals.files % 200 === 0) onProgress?.(seen, candidates);
     }
   };
   await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
-  onProgress?.(files.length, files.length);
+  onProgress?.(candidates, candidates);
   return { ...totals, seconds: (performance.now() - started) / 1000 };
 }
 
 /** Moves the prerendered client output to the static root (merging if a stage or another shard wrote there). */
-function moveClientOutput(client: string, site: string): void {
+async function moveClientOutput(client: string, site: string): Promise<void> {
   if (!existsSync(site)) {
     renameSync(client, site);
     return;
   }
-  for (const path of readdirSync(client, { recursive: true, encoding: 'utf8' }) as string[]) {
-    const from = join(client, path);
-    if (statSync(from).isDirectory()) mkdirSync(join(site, path), { recursive: true });
-    else renameSync(from, join(site, path));
+  for await (const path of walkFiles(client)) {
+    mkdirSync(dirname(join(site, path)), { recursive: true });
+    renameSync(join(client, path), join(site, path));
   }
   rmSync(client, { recursive: true, force: true });
 }
@@ -178,11 +179,12 @@ export async function buildSite(ctx: Pick<StageContext, 'buildDir' | 'baseUrl' |
     ),
   );
   const site = join(ctx.buildDir, 'site');
-  for (const dir of outDirs) moveClientOutput(join(dir, 'client'), site);
+  for (const dir of outDirs) await moveClientOutput(join(dir, 'client'), site);
   // Only shard 0's server bundle is used from here on.
   for (const name of readdirSync(outDir)) if (name !== 'server') rmSync(join(outDir, name), { recursive: true, force: true });
   for (const dir of outDirs.slice(1)) rmSync(dir, { recursive: true, force: true });
-  const pages = (readdirSync(site, { recursive: true, encoding: 'utf8' }) as string[]).filter((path) => path.endsWith('.html')).length;
+  let pages = 0;
+  for await (const path of walkFiles(site)) if (path.endsWith('.html')) pages++;
   const astro: AstroBuildReport = {
     pages,
     seconds: reports.reduce((max, report) => Math.max(max, report.seconds), 0),

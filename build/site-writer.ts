@@ -2,9 +2,11 @@
 // gzip variants next to each compressible file, and records content types that a file name cannot carry
 // (e.g. /.well-known/api-catalog) in content-types.json for the shim's static handler, with the media types a
 // file is also offered as (negotiation.json, chosen by Accept) and extra response headers (headers.json).
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream, mkdirSync, readFileSync, renameSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join, normalize, sep } from 'node:path';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { pipeline } from 'node:stream/promises';
+import { brotliCompressSync, constants, createBrotliCompress, createGzip, gzipSync } from 'node:zlib';
 import { MANIFEST_FILES, type ContentTypesManifest, type HeadersManifest, type NegotiationManifest } from '../src/domain/static-serving.ts';
 
 export interface GeneratedFile {
@@ -32,6 +34,17 @@ export function pathInside(path: string, rootName: string): string {
   return relative;
 }
 
+/** Brotli and gzip settings by size: small files get the strongest, large ones a faster level (brotli 11 costs ~40x level 6). */
+function compression(bytes: number): { brotliQuality: number; gzipLevel: number } {
+  return bytes > 64 * 1024 ? { brotliQuality: 6, gzipLevel: 6 } : { brotliQuality: 11, gzipLevel: 9 };
+}
+
+/** What SiteWriter.adopt records of a file it took in: enough for a manifest entry. */
+export interface AdoptedFile {
+  bytes: number;
+  sha256: string;
+}
+
 export class SiteWriter {
   readonly root: string;
   private readonly contentTypes: ContentTypesManifest;
@@ -54,11 +67,39 @@ export class SiteWriter {
     const body = typeof file.body === 'string' ? Buffer.from(file.body) : file.body;
     writeFileSync(full, body);
     if ((options.compress ?? true) && body.length >= COMPRESS_MIN_BYTES) {
-      // Small files get the strongest settings; large shards a faster level (brotli 11 costs ~40x level 6).
-      const large = body.length > 64 * 1024;
-      writeFileSync(`${full}.br`, brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: large ? 6 : 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }));
-      writeFileSync(`${full}.gz`, gzipSync(body, { level: large ? 6 : 9 }));
+      const { brotliQuality, gzipLevel } = compression(body.length);
+      writeFileSync(`${full}.br`, brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: brotliQuality, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }));
+      writeFileSync(`${full}.gz`, gzipSync(body, { level: gzipLevel }));
     }
+    this.record(file, relative);
+  }
+
+  /**
+   * Takes in a file already written elsewhere in the build directory (same file system: a rename), as `write` would
+   * have written its body, for files too large to hold: the export, the change log, the shard manifest. Its digest
+   * and its .br and .gz are made by streaming it; the brotli and gzip encoders run at once on libuv's threads.
+   */
+  async adopt(file: Omit<GeneratedFile, 'body'>, source: string): Promise<AdoptedFile> {
+    const relative = pathInside(file.path, 'site');
+    const full = join(this.root, relative);
+    mkdirSync(dirname(full), { recursive: true });
+    renameSync(source, full);
+    const bytes = statSync(full).size;
+    const hash = createHash('sha256');
+    const work: Array<Promise<unknown>> = [pipeline(createReadStream(full), hash)];
+    if (bytes >= COMPRESS_MIN_BYTES) {
+      const { brotliQuality, gzipLevel } = compression(bytes);
+      work.push(
+        pipeline(createReadStream(full), createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: brotliQuality, [constants.BROTLI_PARAM_SIZE_HINT]: Math.min(bytes, 2 ** 30) } }), createWriteStream(`${full}.br`)),
+        pipeline(createReadStream(full), createGzip({ level: gzipLevel }), createWriteStream(`${full}.gz`)),
+      );
+    }
+    await Promise.all(work);
+    this.record(file, relative);
+    return { bytes, sha256: hash.digest('hex') };
+  }
+
+  private record(file: Omit<GeneratedFile, 'body'>, relative: string): void {
     const ext = relative.includes('.') ? relative.slice(relative.lastIndexOf('.')) : '';
     const base = file.contentType.split(';')[0]!.trim();
     const sitePath = '/' + relative.split(sep).join('/');

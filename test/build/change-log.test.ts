@@ -1,10 +1,11 @@
 // The per-build change log (build/change-log.ts): it lists exactly the records added, changed and removed
-// between two exports, and patching the old export with it yields the new export byte for byte.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+// between two exports, read from their files line by line, and patching the old export with it yields the new
+// export byte for byte.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { changeLog, lineDigest, patchExport } from '../../build/change-log.ts';
+import { ChangeLogSchema, lineDigest, patchExport, writeChangeLog, type ChangeLog } from '../../build/change-log.ts';
 import type { ListingRecord } from '../../src/domain/schemas.ts';
 import { sampleRecords } from '../support/fixtures.ts';
 
@@ -36,11 +37,25 @@ describe('change log', () => {
   const before = exportText(records);
   const { next, removed, changed, added } = nextSnapshot(records);
   const after = exportText(next);
-  const file = join(mkdtempSync(join(tmpdir(), 'catalog-changes-')), 'listings.jsonl');
+  const dir = mkdtempSync(join(tmpdir(), 'catalog-changes-'));
+  const file = join(dir, 'listings.jsonl');
   writeFileSync(file, before);
+  let logs = 0;
+  /** The log between `previous` (an export file) and an export of `text`, as written and read back. */
+  const changeLog = async (previous: { snapshotHash: string; exportFile: string } | undefined, next: { snapshotHash: string; exportText: string }): Promise<ChangeLog> => {
+    const exportFile = join(dir, `next-${++logs}.jsonl`);
+    writeFileSync(exportFile, next.exportText);
+    const out = join(dir, `changes-${logs}.json`);
+    await writeChangeLog(previous, { snapshotHash: next.snapshotHash, exportFile }, out);
+    const text = readFileSync(out, 'utf8');
+    const log = ChangeLogSchema.parse(JSON.parse(text));
+    // Written piece by piece, it is the text JSON.stringify would give.
+    expect(text).toBe(JSON.stringify(log));
+    return log;
+  };
 
-  it('lists what was added, changed and removed, with the digest of each record', () => {
-    const log = changeLog({ snapshotHash: 'old', exportFile: file }, { snapshotHash: 'new', exportText: after });
+  it('lists what was added, changed and removed, with the digest of each record', async () => {
+    const log = await changeLog({ snapshotHash: 'old', exportFile: file }, { snapshotHash: 'new', exportText: after });
     expect(log).toMatchObject({ from: 'old', to: 'new' });
     expect(log.added.map((e) => e.id)).toEqual(added);
     expect(log.changed.map((e) => e.id).sort()).toEqual([...changed].sort());
@@ -50,22 +65,22 @@ describe('change log', () => {
     expect(log.records).toHaveLength(added.length + changed.length);
   });
 
-  it('patching the old export with it yields the new export exactly', () => {
-    const log = changeLog({ snapshotHash: 'old', exportFile: file }, { snapshotHash: 'new', exportText: after });
+  it('patching the old export with it yields the new export exactly', async () => {
+    const log = await changeLog({ snapshotHash: 'old', exportFile: file }, { snapshotHash: 'new', exportText: after });
     expect(patchExport(before, 'old', log)).toBe(after);
   });
 
-  it('does not patch an export of another snapshot, nor from a log without a base', () => {
-    const log = changeLog({ snapshotHash: 'old', exportFile: file }, { snapshotHash: 'new', exportText: after });
+  it('does not patch an export of another snapshot, nor from a log without a base', async () => {
+    const log = await changeLog({ snapshotHash: 'old', exportFile: file }, { snapshotHash: 'new', exportText: after });
     expect(patchExport(before, 'other', log)).toBeUndefined();
-    const first = changeLog(undefined, { snapshotHash: 'new', exportText: after });
+    const first = await changeLog(undefined, { snapshotHash: 'new', exportText: after });
     expect(first).toMatchObject({ from: null, changed: [], removed: [], records: [] });
     expect(first.added).toHaveLength(next.length);
     expect(patchExport(before, 'old', first)).toBeUndefined();
   });
 
-  it('an unchanged snapshot has an empty log', () => {
-    const log = changeLog({ snapshotHash: 'old', exportFile: file }, { snapshotHash: 'old', exportText: before });
+  it('an unchanged snapshot has an empty log', async () => {
+    const log = await changeLog({ snapshotHash: 'old', exportFile: file }, { snapshotHash: 'old', exportText: before });
     expect(log).toMatchObject({ added: [], changed: [], removed: [], records: [] });
   });
 });
