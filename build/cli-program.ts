@@ -14,7 +14,7 @@ import { exportCatalog } from './export-writer.ts';
 import { ingest, IngestError, readIngestChanges, type IngestReport, type Reject } from './ingest.ts';
 import { mirror, MirrorError } from './mirror/mirror.ts';
 import { resolveServeTarget } from './mirror/serve.ts';
-import { runBuild, type BuildResult } from './pipeline.ts';
+import { BuildStageError, runBuild, type BuildResult } from './pipeline.ts';
 import { NotifyError, reloadOverHttp, signalFromPidFile, signalShim, type NotifyResult } from './cycle/notify.ts';
 import { progressBar } from './cycle/progress.ts';
 import { DownloadError, downloadExport, isUrl } from './cycle/remote-export.ts';
@@ -247,8 +247,8 @@ async function buildFromOptions(opts: BuildCommandOptions, cfg: Config): Promise
       embeddingModelDir: cfg.embeddingModelDir,
       skipInvalid: opts.skipInvalid,
       rejectsPath: opts.skipInvalid ? resolve(opts.rejects) : undefined,
-      // The pipeline's bars only make sense on a terminal; the stage timings are printed after the build.
-      quiet: opts.quiet || !process.stderr.isTTY,
+      // Stage lines (bars on a terminal) on stderr; --quiet leaves errors and the summary printed after the build.
+      quiet: opts.quiet,
       force: opts.force,
     });
     if (result.ingest) {
@@ -279,7 +279,7 @@ program
   .option('--no-ingest', 'build from the existing database without ingesting')
   .option('--skip-invalid', 'ingest the valid records and write the rejects to a file')
   .option('--rejects <path>', 'where --skip-invalid writes the rejected records', 'rejects.jsonl')
-  .option('--quiet', 'no progress bars')
+  .option('--quiet', 'only errors and the summary: no stage lines or progress bars')
   .option('--report', 'print a JSON line with stage timings and peak memory (for benchmarks)')
   .option('--force', 'build even when nothing changed since the build being served')
   .action(async (opts: BuildCommandOptions & { report?: boolean }) => {
@@ -308,7 +308,7 @@ program
   .option('--no-notify', 'build only; do not tell any shim')
   .option('--force', 'build even when nothing changed since the build being served')
   .option('--json', 'print one JSON document: ingest report, build and how the shim was told')
-  .option('--quiet', 'no progress bars')
+  .option('--quiet', 'only errors and the summary: no stage lines or progress bars')
   .action(async (opts: BuildCommandOptions & { pid?: number; pidFile?: string; url?: string; token?: string; notify: boolean; json?: boolean; collect?: string; state?: string; allowShrink?: boolean }) => {
     const token = opts.token ?? process.env.CATALOG_STAFF_TOKEN;
     if (opts.url && !token) throw new UsageError('--url needs a staff token: --token <jwt> or CATALOG_STAFF_TOKEN');
@@ -452,7 +452,9 @@ program
     else console.log(`export: ${report.listings} listings and ${report.files} stored files (snapshot ${short(report.snapshotHash)}) into ${report.path}`);
   });
 
-function exitCodeOf(error: unknown): number {
+function exitCodeOf(failure: unknown): number {
+  // A build names the stage that failed; the exit code is the stage's own error's.
+  const error = failure instanceof BuildStageError ? failure.cause : failure;
   if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
   if (error instanceof UsageError) return EXIT.usage;
   if (error instanceof ConfigError) return EXIT.config;
@@ -470,7 +472,8 @@ try {
   const code = exitCodeOf(error);
   // Commander printed its own message (and the help hint) already.
   if (!(error instanceof CommanderError)) {
-    if (error instanceof IngestError) printRejects(error.rejects);
+    const cause = error instanceof BuildStageError ? error.cause : error;
+    if (cause instanceof IngestError) printRejects(cause.rejects);
     if (code === EXIT.interrupted) console.error('interrupted; run the same command again to resume');
     else console.error(error instanceof Error ? error.message : error);
   }

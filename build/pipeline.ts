@@ -9,9 +9,9 @@ import cliProgress from 'cli-progress';
 import { openCatalogDb, readMeta, type CatalogDb } from './sqlite-store.ts';
 import { buildDirs, currentBuild, newBuildDir, switchCurrent } from '../src/artifacts/build-dirs.ts';
 import { ingest, type IngestReport } from './ingest.ts';
-import type { Stage, StageContext } from './stage.ts';
+import { BuildStageError, type Stage, type StageContext } from './stage.ts';
 
-export type { Stage, StageContext } from './stage.ts';
+export { BuildStageError, type Stage, type StageContext } from './stage.ts';
 import { buildRuntimeArtifacts } from './runtime-artifacts.ts';
 import { RuntimeWriter } from './runtime-writer.ts';
 import { isCurrentRuntime, readRuntimeManifest, type RuntimeManifest } from '../src/artifacts/runtime-manifest.ts';
@@ -24,7 +24,15 @@ export interface BuildOptions {
   baseUrl: string;
   skipInvalid?: boolean;
   rejectsPath?: string;
+  /** Only errors (thrown) and the caller's summary: no stage lines, no progress. */
   quiet?: boolean;
+  /**
+   * Where the stage lines go (default: stderr, so stdout keeps the summary and --json/--report documents). Bars are
+   * drawn instead only when this is stderr and stderr is a terminal.
+   */
+  output?: { write(line: string): unknown; isTTY?: boolean };
+  /** How often a running stage says what it is doing when the output is not a terminal (default 5 s). */
+  progressEveryMs?: number;
   /** Stages after "index"; the default list is the product's. */
   stages?: Stage[];
   /** Build even when nothing that shapes the output changed since the build being served. */
@@ -55,7 +63,7 @@ export interface BuildResult {
 export const INDEX_STAGE: Stage = {
   name: 'index',
   async run(ctx) {
-    ctx.runtime = await buildRuntimeArtifacts({ db: ctx.db, out: ctx.runtimeOut, searchTrend: ctx.searchTrend, gone: ctx.gone, onProgress: ctx.progress });
+    ctx.runtime = await buildRuntimeArtifacts({ db: ctx.db, out: ctx.runtimeOut, searchTrend: ctx.searchTrend, gone: ctx.gone, onProgress: (done, total) => ctx.progress(done, total, 'listings indexed') });
   },
 };
 
@@ -100,8 +108,10 @@ function buildFingerprint(db: CatalogDb, baseUrl: string, model: string | undefi
 export async function runBuild(options: BuildOptions): Promise<BuildResult> {
   const dirs = buildDirs(options.dataDir);
   const timings: Record<string, number> = {};
-  // Progress bars only on a terminal; elsewhere (CI logs, pipes) the per-stage timing lines say enough.
-  const bars = options.quiet || !process.stderr.isTTY
+  const output = options.output ?? process.stderr;
+  // Bars only on a terminal; elsewhere (cron, CI logs, pipes) a line when a stage starts and ends and, while it runs,
+  // one every few seconds with what it is doing, so a log shows where a long build is.
+  const bars = options.quiet || !output.isTTY
     ? undefined
     : new cliProgress.MultiBar(
         { format: '{stage} [{bar}] {percentage}% {value}/{total} {duration_formatted}', hideCursor: true, clearOnComplete: false },
@@ -110,20 +120,41 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
   const log = (message: string) => {
     if (options.quiet) return;
     if (bars) bars.log(`${message}\n`);
-    else console.log(message);
+    else output.write(`${new Date().toISOString().slice(11, 19)} ${message}\n`);
   };
-  const timed = async <T>(name: string, work: (progress: (done: number, total: number) => void) => Promise<T>): Promise<T> => {
+  const everyMs = options.progressEveryMs ?? 5000;
+  const timed = async <T>(name: string, work: (progress: (done: number, total: number, what?: string) => void) => Promise<T>): Promise<T> => {
     const bar = bars?.create(1, 0, { stage: name.padEnd(10) });
     const started = performance.now();
+    const state = { done: 0, total: 0, what: '' };
+    const seconds = () => ((performance.now() - started) / 1000).toFixed(1);
+    const mib = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MiB`;
+    if (!bars) log(`${name}: started`);
+    const ticker = bars || options.quiet
+      ? undefined
+      : setInterval(() => {
+          const share = state.total > 0 ? `${state.done.toLocaleString('en-US')}/${state.total.toLocaleString('en-US')} ${state.what || 'done'} (${Math.floor((100 * state.done) / state.total)} %), ` : '';
+          log(`${name}: ${share}${seconds()} s so far, rss ${mib(process.memoryUsage.rss())}`);
+        }, everyMs);
+    ticker?.unref();
     try {
-      return await work((done, total) => {
+      const result = await work((done, total, what) => {
+        state.done = done;
+        state.total = total;
+        if (what !== undefined) state.what = what;
         bar?.setTotal(total);
         bar?.update(done);
       });
-    } finally {
       timings[name] = Math.round(performance.now() - started);
+      log(`${name}: done in ${seconds()} s`);
+      return result;
+    } catch (error) {
+      timings[name] = Math.round(performance.now() - started);
+      log(`${name}: failed after ${seconds()} s`);
+      throw error instanceof BuildStageError ? error : new BuildStageError(name, error);
+    } finally {
+      if (ticker) clearInterval(ticker);
       bar?.stop();
-      log(`${name}: ${(timings[name]! / 1000).toFixed(1)} s`);
     }
   };
 

@@ -157,7 +157,7 @@ export const SHARDS_STAGE: Stage = {
           if (!spool.write(`${filesListed++ === 0 ? '' : ',\n'}${manifestElement(entry)}`)) await once(spool, 'drain');
         }
         doc++;
-        if (doc % 5000 === 0) ctx.progress(doc, manifest.count);
+        if (doc % 5000 === 0) ctx.progress(doc, manifest.count, 'listings in shards');
       }
       spool.end();
       await once(spool, 'close');

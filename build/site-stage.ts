@@ -173,7 +173,7 @@ export async function buildSite(ctx: Pick<StageContext, 'buildDir' | 'baseUrl' |
         onRendered: (pages) => {
           rendered[shard] = pages;
           const sum = rendered.reduce((a, b) => a + b, 0);
-          ctx.progress(Math.min(sum, total), total);
+          ctx.progress(Math.min(sum, total), total, 'listing pages rendered');
         },
       }),
     ),
@@ -191,7 +191,7 @@ export async function buildSite(ctx: Pick<StageContext, 'buildDir' | 'baseUrl' |
     // The renderers run at once: their peaks add up.
     maxRssKB: reports.reduce((sum, report) => sum + report.maxRssKB, 0),
   };
-  const compressed = await precompress(site, ctx.progress);
+  const compressed = await precompress(site, (done, total) => ctx.progress(done, total, 'files compressed'));
   const stats: SiteStats = { ...astro, renderers, compressed };
   writeFileSync(join(outDir, 'site-stats.json'), JSON.stringify(stats, null, 1));
   const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;

@@ -20,8 +20,20 @@ export interface StageContext {
   gone?: ReadonlyMap<string, string> | undefined;
   /** The operator's embedding model (Config.embeddingModelDir); undefined: the committed distilled encoder. */
   embeddingModelDir?: string | undefined;
-  progress(done: number, total: number): void;
+  /** How far the stage is: `done` of `total` `what` (e.g. "pages rendered"); the operator's periodic line says it. */
+  progress(done: number, total: number, what?: string): void;
   log(message: string): void;
+}
+
+/** A build that failed, with the stage it failed in (the message names it; `cause` is the stage's own error). */
+export class BuildStageError extends Error {
+  readonly stage: string;
+
+  constructor(stage: string, cause: unknown) {
+    super(`build failed in stage "${stage}": ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'BuildStageError';
+    this.stage = stage;
+  }
 }
 
 export interface Stage {

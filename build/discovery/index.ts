@@ -33,7 +33,7 @@ export const DISCOVERY_STAGE: Stage = {
     let done = 0;
     for (const generate of DISCOVERY_GENERATORS) {
       for await (const file of await generate(ctx)) writer.write(file);
-      ctx.progress(++done, DISCOVERY_GENERATORS.length);
+      ctx.progress(++done, DISCOVERY_GENERATORS.length, 'generators');
     }
     writer.finish();
   },

@@ -66,7 +66,7 @@ export const EMBEDDINGS_STAGE: Stage = {
       runtimeDir: ctx.runtimeOut,
       cacheDir: join(ctx.dirs.dataDir, 'cache', EMBEDDINGS_DIR),
       modelDir: ctx.embeddingModelDir,
-      progress: ctx.progress,
+      progress: (done: number, total: number) => ctx.progress(done, total, 'listings embedded'),
     });
     ctx.log(
       `embeddings: ${report.count} listings, ${report.modelId} (${report.dims} dims), model ${report.model}, vectors ${report.vectors}` +

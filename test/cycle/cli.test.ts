@@ -233,6 +233,9 @@ describe('rebuild and a running shim', () => {
   beforeAll(async () => {
     const built = await runCli(['build', '--export', jsonl, '--quiet'], env);
     expect(built.code, built.stderr).toBe(0);
+    // --quiet: the summary, and no stage lines.
+    expect(built.stdout).toContain(`built ${records.length} listings into `);
+    expect(built.stderr).not.toMatch(/: (started|done in)/);
     shim = spawn(process.execPath, ['server/start.ts'], {
       env: { PATH: process.env.PATH ?? '', ...env, PORT: '0', PUBLIC_BASE_URL: TEST_BASE_URL, LOG_LEVEL: 'info', CATALOG_BUILD_ON_START: 'false' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -257,8 +260,14 @@ describe('rebuild and a running shim', () => {
 
   it('rebuild finds the shim by its pid file and switches it with SIGHUP', async () => {
     expect(await total()).toBe(records.length);
-    const result = await runCli(['rebuild', '--export', writeExport(join(tempDir(), 'more'), [...records, extra[0]!]), '--quiet'], env);
+    const result = await runCli(['rebuild', '--export', writeExport(join(tempDir(), 'more'), [...records, extra[0]!])], env);
     expect(result.code, result.stderr).toBe(0);
+    // Not a terminal: each stage's start and end on stderr, stamped with the time; the summary on stdout.
+    for (const stage of ['ingest', 'index', 'embeddings', 'site', 'shards', 'discovery', 'front']) {
+      expect(result.stderr).toMatch(new RegExp(`^\\d\\d:\\d\\d:\\d\\d ${stage}: started$`, 'm'));
+      expect(result.stderr).toMatch(new RegExp(`^\\d\\d:\\d\\d:\\d\\d ${stage}: done in \\d+\\.\\d s$`, 'm'));
+    }
+    expect(result.stdout).not.toMatch(/: started/);
     expect(result.stdout).toContain(`shim: sent SIGHUP to pid ${shim!.pid}`);
     expect(result.stdout).toMatch(/added 1, changed 0, removed 0/);
     const until = Date.now() + 10_000;
