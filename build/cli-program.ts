@@ -4,7 +4,7 @@
 // when it is a terminal; the exit code says what happened (EXIT below, listed in --help).
 import { spawn } from 'node:child_process';
 import { setFlagsFromString } from 'node:v8';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, loadConfig, type Config } from '../src/config.ts';
@@ -233,6 +233,7 @@ interface BuildCommandOptions {
   rejects: string;
   quiet?: boolean;
   force?: boolean;
+  renderWorkers?: number;
 }
 
 async function buildFromOptions(opts: BuildCommandOptions, cfg: Config): Promise<BuildResult> {
@@ -250,6 +251,7 @@ async function buildFromOptions(opts: BuildCommandOptions, cfg: Config): Promise
       // Stage lines (bars on a terminal) on stderr; --quiet leaves errors and the summary printed after the build.
       quiet: opts.quiet,
       force: opts.force,
+      renderWorkers: opts.renderWorkers,
     });
     if (result.ingest) {
       result.ingest.changes = result.ingest.snapshotUnchanged ? { added: [], changed: [], removed: [] } : readIngestChanges(result.ingest.database);
@@ -271,6 +273,14 @@ function buildLines(result: BuildResult, source: string | undefined): string[] {
   return lines;
 }
 
+/** The site stage's own figures (its renderers are other processes): what --report adds to the build's. */
+function siteFigures(buildDir: string): { renderers?: number; renderersMaxRssKB?: number } {
+  const file = join(buildDir, 'astro', 'site-stats.json');
+  if (!existsSync(file)) return {};
+  const stats = JSON.parse(readFileSync(file, 'utf8')) as { renderers: number; maxRssKB: number };
+  return { renderers: stats.renderers, renderersMaxRssKB: stats.maxRssKB };
+}
+
 program
   .command('build')
   .description('ingest the configured export (CATALOG_EXPORT) and run the full build, then switch <data>/current to it; an export equal to the stored snapshot is not re-ingested')
@@ -282,12 +292,13 @@ program
   .option('--quiet', 'only errors and the summary: no stage lines or progress bars')
   .option('--report', 'print a JSON line with stage timings and peak memory (for benchmarks)')
   .option('--force', 'build even when nothing changed since the build being served')
+  .addOption(new Option('--render-workers <n>', 'Astro render processes at once (default: one per core, as many as half the memory holds at 2.5 GiB each)').argParser(positiveInt))
   .action(async (opts: BuildCommandOptions & { report?: boolean }) => {
     const cfg = config(opts);
     const result = await buildFromOptions(opts, cfg);
     if (result.ingest?.rejected.length) printRejects(result.ingest.rejected);
     for (const line of buildLines(result, opts.export ?? cfg.exportPath)) console.log(line);
-    if (opts.report) console.log(JSON.stringify({ timings: result.timings, maxRssKB: process.resourceUsage().maxRSS }));
+    if (opts.report) console.log(JSON.stringify({ timings: result.timings, maxRssKB: process.resourceUsage().maxRSS, ...siteFigures(result.buildDir) }));
   });
 
 program
@@ -307,6 +318,7 @@ program
   .option('--token <jwt>', 'staff Bearer token for --url (default CATALOG_STAFF_TOKEN)')
   .option('--no-notify', 'build only; do not tell any shim')
   .option('--force', 'build even when nothing changed since the build being served')
+  .addOption(new Option('--render-workers <n>', 'Astro render processes at once (default: one per core, as many as half the memory holds at 2.5 GiB each)').argParser(positiveInt))
   .option('--json', 'print one JSON document: ingest report, build and how the shim was told')
   .option('--quiet', 'only errors and the summary: no stage lines or progress bars')
   .action(async (opts: BuildCommandOptions & { pid?: number; pidFile?: string; url?: string; token?: string; notify: boolean; json?: boolean; collect?: string; state?: string; allowShrink?: boolean }) => {

@@ -33,6 +33,8 @@ export interface BuildOptions {
   output?: { write(line: string): unknown; isTTY?: boolean };
   /** How often a running stage says what it is doing when the output is not a terminal (default 5 s). */
   progressEveryMs?: number;
+  /** Astro render processes at once; undefined: as the machine's cores and memory allow (site-stage.ts renderPlan). */
+  renderWorkers?: number | undefined;
   /** Stages after "index"; the default list is the product's. */
   stages?: Stage[];
   /** Build even when nothing that shapes the output changed since the build being served. */
@@ -200,6 +202,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
         searchTrend,
         gone: options.gone,
         embeddingModelDir: options.embeddingModelDir,
+        renderWorkers: options.renderWorkers,
         progress: () => undefined,
         log,
       };

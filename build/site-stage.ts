@@ -8,7 +8,7 @@
 // Large pages, styles and scripts then get .br and .gz siblings, which the static handler serves by Accept-Encoding.
 import { fork } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, totalmem } from 'node:os';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,8 +46,10 @@ export interface AstroBuildReport {
 }
 
 export interface SiteStats extends AstroBuildReport {
-  /** Astro processes that rendered the pages at once (see rendererCount). */
+  /** Astro processes that rendered the pages at once (see renderPlan). */
   renderers: number;
+  /** Shares of the listing and owner pages they rendered in turn. */
+  shares: number;
   compressed: { files: number; bytes: number; brotliBytes: number; gzipBytes: number; seconds: number };
 }
 
@@ -73,8 +75,8 @@ export function runAstroBuild(options: {
         ...(options.shard ? { CATALOG_RENDER_SHARD: options.shard } : {}),
       },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      // A test runner's loader flags would make the child load vitest's hooks.
-      execArgv: [],
+      // A test runner's loader flags would make the child load vitest's hooks; the heap is held to the plan's bound.
+      execArgv: [`--max-old-space-size=${RENDERER_HEAP_MIB}`],
     });
     const output: string[] = [];
     const keep = (chunk: Buffer) => {
@@ -147,56 +149,104 @@ async function moveClientOutput(client: string, site: string): Promise<void> {
 
 /**
  * Listing and owner pages per Astro process. Rendering is single-threaded, so a large catalog's pages are split
- * between processes, one per core; a small one stays in one (each process bundles the project first, ~5 s).
+ * between processes; a small one stays in one (each process bundles the project first, ~5 s).
  */
 export const PAGES_PER_RENDERER = 10_000;
+/**
+ * The most listings one renderer holds whole (src/site/page-data.ts keeps only its share of the listings whole and
+ * a small row of every other): a larger catalog is split into more shares than renderers, rendered in turn, so a
+ * renderer's memory does not grow with the catalog beyond those rows. Each renderer reads every listing once, so
+ * more shares cost CPU: this is the trade.
+ */
+export const LISTINGS_PER_SHARE = 50_000;
+/** V8 old space of a renderer (--max-old-space-size, MiB): a renderer that would need more fails instead of swapping. */
+export const RENDERER_HEAP_MIB = 2048;
+/** What one renderer may take in all, heap and native memory, for the worker count (RENDERER_HEAP_MIB and a quarter). */
+export const RENDERER_MEMORY_BYTES = RENDERER_HEAP_MIB * 1.25 * 2 ** 20;
+/** The share of the machine's memory the renderers may take together; the rest is the build's own and the system's. */
+export const RENDER_MEMORY_SHARE = 0.5;
 
-export function rendererCount(listings: number, cores: number = availableParallelism()): number {
-  return Math.max(1, Math.min(cores, Math.ceil(listings / PAGES_PER_RENDERER)));
+export interface RenderPlan {
+  /** Astro processes at once. */
+  workers: number;
+  /** Shares of the listing and owner pages, one process each (1: everything in one process, unsplit). */
+  shares: number;
 }
 
-export async function buildSite(ctx: Pick<StageContext, 'buildDir' | 'baseUrl' | 'runtime' | 'progress' | 'log'>): Promise<SiteStats> {
+/**
+ * How many renderers run at once and over how many shares: one per core, as many as half the machine's memory
+ * holds at RENDERER_MEMORY_BYTES each, never more than there are shares (`workers` from --render-workers overrides
+ * the machine's figures); shares of at most LISTINGS_PER_SHARE listings, and at least one per worker.
+ */
+export function renderPlan(
+  listings: number,
+  machine: { cores?: number; memoryBytes?: number; workers?: number | undefined } = {},
+): RenderPlan {
+  if (listings < PAGES_PER_RENDERER) return { workers: 1, shares: 1 };
+  const cores = machine.cores ?? availableParallelism();
+  const memoryBytes = machine.memoryBytes ?? totalmem();
+  const byMemory = Math.max(1, Math.floor((memoryBytes * RENDER_MEMORY_SHARE) / RENDERER_MEMORY_BYTES));
+  const wanted = machine.workers ?? Math.min(cores, byMemory);
+  const workers = Math.max(1, Math.min(wanted, Math.ceil(listings / PAGES_PER_RENDERER)));
+  const shares = Math.max(workers, Math.ceil(listings / LISTINGS_PER_SHARE));
+  return { workers: Math.min(workers, shares), shares };
+}
+
+/** The renderers of a single machine (kept for callers that only ask how many work at once). */
+export function rendererCount(listings: number, cores: number = availableParallelism()): number {
+  return renderPlan(listings, { cores }).workers;
+}
+
+export async function buildSite(ctx: Pick<StageContext, 'buildDir' | 'baseUrl' | 'runtime' | 'progress' | 'log' | 'renderWorkers'>): Promise<SiteStats> {
   if (!ctx.runtime) throw new Error('the site stage needs the index stage to run first');
   const total = ctx.runtime.count;
   const outDir = join(ctx.buildDir, 'astro');
-  const renderers = rendererCount(total);
-  const rendered = new Array<number>(renderers).fill(0);
-  // Shard 0 writes <build>/astro (its server bundle is the one kept); the others write beside it.
-  const outDirs = rendered.map((_, shard) => (shard === 0 ? outDir : `${outDir}-${shard}`));
-  const reports = await Promise.all(
-    outDirs.map((dir, shard) =>
-      runAstroBuild({
+  const plan = renderPlan(total, { workers: ctx.renderWorkers });
+  const rendered = new Array<number>(plan.shares).fill(0);
+  const site = join(ctx.buildDir, 'site');
+  // Share 0 writes <build>/astro (its server bundle is the one kept); the others write beside it and are merged into
+  // site/ and removed as each ends, so the disk holds no more than the workers' unmerged output.
+  const outDirOf = (share: number) => (share === 0 ? outDir : `${outDir}-${share}`);
+  const reports: AstroBuildReport[] = [];
+  let nextShare = 0;
+  const worker = async () => {
+    while (nextShare < plan.shares) {
+      const share = nextShare++;
+      const dir = outDirOf(share);
+      reports[share] = await runAstroBuild({
         outDir: dir,
         runtimeDir: join(ctx.buildDir, 'runtime'),
         baseUrl: ctx.baseUrl,
-        ...(renderers > 1 ? { shard: `${shard}/${renderers}` } : {}),
+        ...(plan.shares > 1 ? { shard: `${share}/${plan.shares}` } : {}),
         onRendered: (pages) => {
-          rendered[shard] = pages;
+          rendered[share] = pages;
           const sum = rendered.reduce((a, b) => a + b, 0);
           ctx.progress(Math.min(sum, total), total, 'listing pages rendered');
         },
-      }),
-    ),
-  );
-  const site = join(ctx.buildDir, 'site');
-  for (const dir of outDirs) await moveClientOutput(join(dir, 'client'), site);
-  // Only shard 0's server bundle is used from here on.
+      });
+      await moveClientOutput(join(dir, 'client'), site);
+      if (share !== 0) rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: plan.workers }, worker));
+  // Only share 0's server bundle is used from here on.
   for (const name of readdirSync(outDir)) if (name !== 'server') rmSync(join(outDir, name), { recursive: true, force: true });
-  for (const dir of outDirs.slice(1)) rmSync(dir, { recursive: true, force: true });
   let pages = 0;
   for await (const path of walkFiles(site)) if (path.endsWith('.html')) pages++;
   const astro: AstroBuildReport = {
     pages,
-    seconds: reports.reduce((max, report) => Math.max(max, report.seconds), 0),
-    // The renderers run at once: their peaks add up.
-    maxRssKB: reports.reduce((sum, report) => sum + report.maxRssKB, 0),
+    seconds: (performance.now() - started) / 1000,
+    // At most `workers` renderers run at once: the sum of the largest peaks bounds what they held together.
+    maxRssKB: reports.map((report) => report.maxRssKB).sort((a, b) => b - a).slice(0, plan.workers).reduce((sum, kb) => sum + kb, 0),
   };
+  const renderers = plan.workers;
   const compressed = await precompress(site, (done, total) => ctx.progress(done, total, 'files compressed'));
-  const stats: SiteStats = { ...astro, renderers, compressed };
+  const stats: SiteStats = { ...astro, renderers, shares: plan.shares, compressed };
   writeFileSync(join(outDir, 'site-stats.json'), JSON.stringify(stats, null, 1));
   const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
   ctx.log(
-    `site: ${astro.pages} pages in ${astro.seconds.toFixed(1)} s by ${renderers} renderer${renderers === 1 ? '' : 's'} (${Math.round(astro.pages / astro.seconds)} pages/s, astro peak RSS ${mib(astro.maxRssKB * 1024)}); ` +
+    `site: ${astro.pages} pages in ${astro.seconds.toFixed(1)} s by ${renderers} renderer${renderers === 1 ? '' : 's'} over ${plan.shares} share${plan.shares === 1 ? '' : 's'} (${Math.round(astro.pages / astro.seconds)} pages/s, astro peak RSS ${mib(astro.maxRssKB * 1024)}); ` +
       `compressed ${compressed.files} files ${mib(compressed.bytes)} → br ${mib(compressed.brotliBytes)}, gz ${mib(compressed.gzipBytes)} in ${compressed.seconds.toFixed(1)} s`,
   );
   return stats;

@@ -22,6 +22,8 @@ export interface StageContext {
   embeddingModelDir?: string | undefined;
   /** How far the stage is: `done` of `total` `what` (e.g. "pages rendered"); the operator's periodic line says it. */
   progress(done: number, total: number, what?: string): void;
+  /** Astro render processes at once (--render-workers); undefined: as the machine allows (site-stage.ts renderPlan). */
+  renderWorkers?: number | undefined;
   log(message: string): void;
 }
 

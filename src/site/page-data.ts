@@ -38,7 +38,7 @@ export interface CatalogData {
   count: number;
   lastUpdated: string;
   stats: CatalogStats;
-  /** Every listing, in the default order (installs desc, id asc). */
+  /** The listings whose pages this process renders (all of them unless shared out: rendersOwner), in the default order. */
   listings: PageListing[];
   /** The first TOP_SIZES.perType listings of each type, ranked by the type's metric. */
   topByType: Record<ListingType, PageListing[]>;
@@ -46,7 +46,7 @@ export interface CatalogData {
   categoriesByType: Record<ListingType, CatalogCategory[]>;
   /** Per-owner figures, as GET /api/v1/owners/{owner}/stats gives them. */
   owners: OwnerTable;
-  /** Lower-cased owner → its listings, each type's by its ranking metric. */
+  /** Lower-cased owner → its listings, each type's by its ranking metric, for the owners this process renders. */
   listingsByOwner: Map<string, PageListing[]>;
   /** Listing id → the listing (a copy's page links its origin). */
   byId: Map<string, PageListing>;
@@ -60,24 +60,42 @@ function requiredEnv(name: string): string {
   return value;
 }
 
+/** What a renderer keeps of every listing, rendered by it or not: what ranks and owner figures are computed from. */
+interface RankRow {
+  id: string;
+  type: ListingType;
+  repo: string;
+  installs: number;
+  stars: number;
+  trending: number;
+  searchTrend: number;
+  /** Shared with the listing's PageListing, where this renderer holds one. */
+  rank: PageListing['rank'];
+}
+
 async function load(runtimeDir: string, baseUrl: string): Promise<CatalogData> {
   const manifest = readRuntimeManifest(runtimeDir);
+  // Every listing is read, for the ranks, the owner figures and the top lists; only this renderer's listings (those
+  // of its owners) are kept whole, so a renderer's memory is its share of the pages plus a small row per listing.
+  const rows: RankRow[] = [];
   const listings: PageListing[] = [];
   const top = new TopListsCollector<PageListing>(manifest.categories, { item: (listing) => listing, categoryTop: true });
   for await (const { installsHistory, ...stored } of readRuntimeListings(runtimeDir)) {
-    const listing: PageListing = { ...stored, doc: listings.length, url: baseUrl + SITE_PATHS.listing(stored.slug), history: Uint32Array.from(installsHistory), rank: { installs: 0, stars: 0, of: 0 } };
-    listings.push(listing);
+    const rank = { installs: 0, stars: 0, of: 0 };
+    const listing: PageListing = { ...stored, doc: rows.length, url: baseUrl + SITE_PATHS.listing(stored.slug), history: Uint32Array.from(installsHistory), rank };
+    rows.push({ id: stored.id, type: stored.type, repo: stored.repo, installs: stored.installs, stars: stored.stars, trending: stored.trending, searchTrend: stored.searchTrend, rank });
+    if (rendersOwner(ownerKey(stored.repo))) listings.push(listing);
     top.offer(listing);
   }
-  if (listings.length !== manifest.count) throw new Error(`listings.jsonl has ${listings.length} listings, the manifest says ${manifest.count}`);
+  if (rows.length !== manifest.count) throw new Error(`listings.jsonl has ${rows.length} listings, the manifest says ${manifest.count}`);
 
-  const byType = Object.fromEntries(LISTING_TYPES.map((type) => [type, [] as PageListing[]])) as Record<ListingType, PageListing[]>;
-  for (const listing of listings) byType[listing.type].push(listing);
+  const byType = Object.fromEntries(LISTING_TYPES.map((type) => [type, [] as RankRow[]])) as Record<ListingType, RankRow[]>;
+  for (const row of rows) byType[row.type].push(row);
   for (const list of Object.values(byType)) {
     for (const sort of ['installs', 'stars'] as const) {
-      [...list].sort(compareBy(sort)).forEach((listing, i) => {
-        listing.rank[sort] = i + 1;
-        listing.rank.of = list.length;
+      [...list].sort(compareBy(sort)).forEach((row, i) => {
+        row.rank[sort] = i + 1;
+        row.rank.of = list.length;
       });
     }
   }
@@ -87,10 +105,11 @@ async function load(runtimeDir: string, baseUrl: string): Promise<CatalogData> {
     const key = categoryKey(category.type, category.name);
     categoriesByType[category.type].push({ ...category, top: view.categoryTop.get(key)!, shortlist: view.shortlists.get(key) });
   }
-  const owners = ownerTable(listings);
+  const owners = ownerTable(rows);
+  rows.length = 0;
   const listingsByOwner = new Map<string, PageListing[]>();
   for (const type of LISTING_TYPES) {
-    for (const listing of [...byType[type]].sort(compareBy(RANKING_METRIC[type]))) {
+    for (const listing of listings.filter((l) => l.type === type).sort(compareBy(RANKING_METRIC[type]))) {
       const key = ownerKey(listing.repo);
       const list = listingsByOwner.get(key);
       if (list) list.push(listing);
@@ -128,16 +147,20 @@ let rendered = 0;
 /**
  * The share of the per-listing and per-owner pages this Astro process renders: CATALOG_RENDER_SHARD is "i/n"
  * when the site stage splits them between n processes (see build/site-stage.ts); every other page is small in
- * number and rendered by each. Unset: everything.
+ * number and rendered by each. Unset: everything. Pages are shared out by owner, so the listings an owner page
+ * shows are the ones its renderer renders and holds.
  */
 const RENDER_SHARD = (() => {
   const match = /^(\d+)\/(\d+)$/.exec(process.env.CATALOG_RENDER_SHARD ?? '');
   return match ? { index: Number(match[1]), of: Number(match[2]) } : { index: 0, of: 1 };
 })();
 
-/** Whether the page at this position of a page list is this process's to render. */
-export function inRenderShard(position: number): boolean {
-  return position % RENDER_SHARD.of === RENDER_SHARD.index;
+/** Whether this process renders the pages of this owner (ownerKey) and of its listings: FNV-1a of the key, mod n. */
+export function rendersOwner(owner: string): boolean {
+  if (RENDER_SHARD.of === 1) return true;
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < owner.length; i++) hash = Math.imul(hash ^ owner.charCodeAt(i), 0x01000193);
+  return (hash >>> 0) % RENDER_SHARD.of === RENDER_SHARD.index;
 }
 
 /**

@@ -3,12 +3,11 @@
 // disclaimer; pages agree with the API on rankings; /browse renders results and errors on the server; unknown
 // pages get the HTML 404 in a browser and JSON otherwise; large pages are precompressed.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedBuildDir } from '../support/shared-build.ts';
-import { PAGE_COMPRESS_MIN_BYTES, rendererCount } from '../../build/site-stage.ts';
+import { LISTINGS_PER_SHARE, PAGE_COMPRESS_MIN_BYTES, RENDERER_MEMORY_BYTES, renderPlan } from '../../build/site-stage.ts';
 import { DISCLAIMER } from '../../src/domain/brand.ts';
 import { RANKING_METRIC } from '../../src/domain/listing-types.ts';
 import type { Listing } from '../../src/domain/schemas.ts';
@@ -48,15 +47,39 @@ describe('the build', () => {
     expect(existsSync(join(buildDir, 'astro', 'server', 'entry.mjs'))).toBe(true);
   });
 
-  it('split the listing and owner pages between renderers, one per core, and merged every share', () => {
-    const stats = JSON.parse(readFileSync(join(buildDir, 'astro', 'site-stats.json'), 'utf8')) as { renderers: number; pages: number };
-    expect(stats.renderers).toBe(rendererCount(catalog.count));
-    if (availableParallelism() > 1) expect(stats.renderers).toBeGreaterThan(1);
+  it('split the listing and owner pages between renderers as the machine allows, and merged every share', () => {
+    const stats = JSON.parse(readFileSync(join(buildDir, 'astro', 'site-stats.json'), 'utf8')) as { renderers: number; shares: number; pages: number };
+    const plan = renderPlan(catalog.count);
+    expect(stats).toMatchObject({ renderers: plan.workers, shares: plan.shares });
     // The other shares' outputs were merged into site/ and removed.
     expect(readdirSync(buildDir).filter((name) => name.startsWith('astro-'))).toEqual([]);
     expect(stats.pages).toBeGreaterThan(catalog.count);
-    expect(rendererCount(9_999, 8)).toBe(1);
-    expect(rendererCount(100_000, 2)).toBe(2);
+  });
+});
+
+describe('the render plan', () => {
+  const GiB = 2 ** 30;
+  it.each([
+    // listings, cores, memory in GiB, --render-workers → workers, shares
+    [9_999, 8, 64, undefined, 1, 1],
+    [30_950, 2, 8, undefined, 1, 1],
+    [30_950, 2, 16, undefined, 2, 2],
+    [100_000, 16, 128, undefined, 10, 10],
+    [1_000_000, 2, 16, undefined, 2, 20],
+    [1_000_000, 16, 128, undefined, 16, 20],
+    [1_000_000, 16, 16, undefined, 3, 20],
+    [1_000_000, 16, 128, 4, 4, 20],
+    [1_000_000, 2, 1, undefined, 1, 20],
+  ] as const)('%i listings, %i cores, %i GiB, --render-workers %s: %i at once over %i shares', (listings, cores, memoryGiB, workers, expectedWorkers, expectedShares) => {
+    expect(renderPlan(listings, { cores, memoryBytes: memoryGiB * GiB, workers })).toEqual({ workers: expectedWorkers, shares: expectedShares });
+  });
+
+  it('never plans more renderers than half the memory holds, nor a share of more than LISTINGS_PER_SHARE listings', () => {
+    for (const memoryBytes of [4 * GiB, 16 * GiB, 128 * GiB]) {
+      const plan = renderPlan(1_000_000, { cores: 64, memoryBytes });
+      expect(plan.workers * RENDERER_MEMORY_BYTES).toBeLessThanOrEqual(Math.max(RENDERER_MEMORY_BYTES, memoryBytes / 2));
+      expect(1_000_000 / plan.shares).toBeLessThanOrEqual(LISTINGS_PER_SHARE);
+    }
   });
 });
 
