@@ -1,7 +1,9 @@
 // Benchmark plumbing: scale catalogs cached by (count, seed), child processes for builds and servers,
 // autocannon and wrk runs, and /proc readings. Figures are compared within one run, never against fixed times.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { copyFileSync, createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
@@ -36,11 +38,40 @@ export async function scaleExport(count: number, seed = 1): Promise<string> {
 
 export interface BuildFigures {
   seconds: number;
+  /** The build's own process. */
   peakRssMB: number;
+  /** The Astro renderers' peaks, summed over those that ran at once (0 when the site stage did not run). */
+  renderersPeakRssMB: number;
+  renderers: number;
   stages: Record<string, number>;
 }
 
-/** Runs `catalog build` in a child process; returns wall time, peak RSS and per-stage timings. */
+/**
+ * A copy of an export with `percent` % of its listings changed (every (100/percent)-th record gains one install,
+ * its history's last day with it), written beside it so its stored files and build summary apply; streamed.
+ */
+export async function changedExport(exportPath: string, percent: number): Promise<string> {
+  const out = exportPath.replace(/\.jsonl$/, `-changed-${percent}.jsonl`);
+  const every = Math.round(100 / percent);
+  const file = createWriteStream(out);
+  let n = 0;
+  for await (const line of createInterface({ input: createReadStream(exportPath), crlfDelay: Infinity })) {
+    if (!line) continue;
+    let text = line;
+    if (n++ % every === 0) {
+      const record = JSON.parse(line) as { installs: number; installsHistory?: number[] };
+      record.installs += 1;
+      if (record.installsHistory?.length) record.installsHistory[record.installsHistory.length - 1] = record.installs;
+      text = JSON.stringify(record);
+    }
+    if (!file.write(`${text}\n`)) await once(file, 'drain');
+  }
+  file.end();
+  await once(file, 'close');
+  return out;
+}
+
+/** Runs `catalog build` in a child process; returns wall time, peak RSS (its own and its renderers') and per-stage timings. */
 export async function timedBuild(dataDir: string, exportPath: string | undefined, extraEnv: Record<string, string> = {}): Promise<BuildFigures> {
   const started = performance.now();
   const args = ['build/cli.ts', 'build', '--quiet', '--report'];
@@ -49,7 +80,14 @@ export async function timedBuild(dataDir: string, exportPath: string | undefined
   if (result.code !== 0) throw new Error(`build failed (${result.code}): ${result.stderr.slice(-2000)}`);
   const seconds = (performance.now() - started) / 1000;
   const report = JSON.parse(result.stdout.trim().split('\n').filter((l) => l.startsWith('{')).at(-1) ?? '{}');
-  return { seconds, peakRssMB: Math.round((report.maxRssKB ?? 0) / 1024), stages: report.timings ?? {} };
+  const ran = report.timings?.site !== undefined;
+  return {
+    seconds,
+    peakRssMB: Math.round((report.maxRssKB ?? 0) / 1024),
+    renderersPeakRssMB: ran ? Math.round((report.renderersMaxRssKB ?? 0) / 1024) : 0,
+    renderers: ran ? (report.renderers ?? 0) : 0,
+    stages: report.timings ?? {},
+  };
 }
 
 
