@@ -13,7 +13,7 @@ import type { Labelled } from './classify.ts';
 import { readSourcesFile, type ResolvedSource, type SourceEntry, type SourcesFile } from './sources-file.ts';
 import { CollectState } from './state.ts';
 import { emptyStats, type Candidate, type InstallCount, type ListingSourceResult, type RepoMeta, type SourceContext, type SourceStats } from './types.ts';
-import { writeCollectedExport, type WrittenExport } from './write-export.ts';
+import { readSummary, sha256File, writeCollectedExport, writeSummary, type WrittenExport } from './write-export.ts';
 import { collectExportSource } from './sources/export.ts';
 import { collectGitSource } from './sources/git.ts';
 import { collectAwesomeList } from './sources/awesome-list.ts';
@@ -184,6 +184,7 @@ async function collectWith(
     seconds,
   });
 
+  const unchangedSources: Array<{ position: number; id: string }> = [];
   // Listing sources, one after another: each is polite to its upstream, and git work is bound by the disk anyway.
   const listingEntries = sources.sources.filter((entry) => LISTING_KINDS.has(entry.kind));
   const shrinks: string[] = [];
@@ -200,13 +201,15 @@ async function collectWith(
       if (options.signal?.aborted) throw error;
       result = { status: 'failed', error: (error as Error).message, candidates: [], removed: [], absenceIsRemoval: false, stats: emptyStats() };
     }
-    // The last run's candidates are read only when they are needed: a whole reading replaces them.
-    const needsLast = result.status === 'failed' || result.unchanged || !result.absenceIsRemoval;
+    // The last run's candidates are read only when they are needed: a whole reading replaces them, and an unchanged
+    // source's are read only if something else changed (see below).
+    const needsLast = result.status === 'failed' || (!result.unchanged && !result.absenceIsRemoval);
     const last = needsLast ? await state.lastCandidates(entry.id) : [];
-    const candidates = result.unchanged ? last : effectiveCandidates(result, last);
+    const candidates = result.unchanged ? [] : effectiveCandidates(result, last);
+    if (result.unchanged) unchangedSources.push({ position: merged.length, id: entry.id });
     const row = report(entry, result.stats, (performance.now() - t0) / 1000);
     row.status = result.status;
-    row.listings = candidates.length;
+    row.listings = result.unchanged ? (lastRun?.count ?? 0) : candidates.length;
     if (result.error) row.error = result.error;
     if (result.commit) row.commit = result.commit;
     if (result.status === 'failed') {
@@ -240,9 +243,19 @@ async function collectWith(
     throw new ShrinkError(`collection stopped, nothing written: ${shrinks.join('; ')}. If upstream really lost them, run again with --allow-shrink.`);
   }
 
+  // Every listing source at the commit of its last run, over an export that run wrote: the figures alone can
+  // change the export. Else the unchanged sources' candidates are read now.
+  const summary = readSummary(options.out);
+  const allUnchanged = unchangedSources.length === listingEntries.length && previous.count > 0 && summary?.exportSha256 !== undefined;
+  const loadUnchanged = async () => {
+    for (const { position, id } of unchangedSources.splice(0)) merged[position]!.candidates = await state.lastCandidates(id);
+  };
+  if (!allUnchanged) await loadUnchanged();
+
   // Figures: GitHub metadata for every repository, install counts for skills; last known values when a source fails.
   const repoMeta = state.repoMeta();
   let installs: InstallCount[] = state.installs();
+  const figuresBefore = JSON.stringify([[...repoMeta.entries()].sort(), installs]);
   for (const [index, entry] of sources.sources.entries()) {
     if (entry.kind !== 'github' && entry.kind !== 'installs') continue;
     options.onSource?.({ id: entry.id, kind: entry.kind, phase: 'start', index, total });
@@ -297,6 +310,30 @@ async function collectWith(
     }
     options.onSource?.({ id: entry.id, kind: entry.kind, phase: 'end', index, total });
   }
+
+  if (allUnchanged && JSON.stringify([[...repoMeta.entries()].sort(), installs]) === figuresBefore && (await sha256File(resolve(options.out))) === summary.exportSha256) {
+    // Nothing moved upstream: the export stays byte for byte; its summary records the collection.
+    writeSummary(options.out, { ...summary, collectedAt: now.toISOString(), historyEnd: day(now), sources: reports.map(({ id, kind, status, commit, error }) => ({ id, kind, status, ...(commit ? { commit } : {}), ...(error ? { error } : {}) })) });
+    for (const save of saves) await save();
+    for (const row of reports) if (LISTING_KINDS.has(row.kind)) row.kept = row.listings;
+    return {
+      out: resolve(options.out),
+      collectedAt: now.toISOString(),
+      listings: previous.count,
+      files: Number(summary.files ?? 0),
+      added: 0,
+      changed: 0,
+      removed: 0,
+      unchanged: previous.count,
+      unconfirmed: 0,
+      classified: 0,
+      exportChanged: false,
+      sha256: summary.exportSha256,
+      sources: reports,
+      seconds: (performance.now() - started) / 1000,
+    };
+  }
+  await loadUnchanged();
 
   const installMap = new Map(installs.map((count) => [`${count.repo.toLowerCase()}|${count.skill.toLowerCase()}`, count]));
   // The merge's records go to a spool beside the export as they are made, so none is held as an object.

@@ -102,7 +102,24 @@ export async function writeCollectedExport(out: string, listings: MergedListing[
   }
 }
 
-async function sha256File(path: string): Promise<string> {
+/** The build-summary.json beside an export, when there is one. */
+export function readSummary(out: string): (Record<string, unknown> & { exportSha256?: string; filesSha256?: string; files?: number }) | undefined {
+  const path = join(dirname(resolve(out)), 'build-summary.json');
+  if (!existsSync(path)) return undefined;
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown> & { exportSha256?: string };
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeSummary(out: string, summary: Record<string, unknown>): void {
+  const path = join(dirname(resolve(out)), 'build-summary.json');
+  writeFileSync(`${path}.tmp`, `${JSON.stringify(summary, null, 1)}\n`);
+  renameSync(`${path}.tmp`, path);
+}
+
+export async function sha256File(path: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
   return hash.digest('hex');

@@ -83,17 +83,27 @@ describe('catalog collect', () => {
     expect(records(join(dir, 'listings.previous.jsonl')).map((r) => r.name).sort()).toEqual(['alpha', 'beta', 'gamma']);
   });
 
-  it('writes a byte-identical export when nothing changed upstream', async () => {
+  it('writes a byte-identical export when nothing changed upstream, and a new one when only a figure did', async () => {
     const dir = scratch('collect-');
     const repo = repoWithSkills(['one', 'two']);
+    const installsFile = join(dir, 'installs.csv');
+    writeFileSync(installsFile, 'repo,skill,installs\nacme/same,one,10\n');
     const sources = sourcesFile(dir, [{ kind: 'git', url: repo.dir, repo: 'acme/same' }]);
     const out = join(dir, 'listings.jsonl');
     await collect({ sourcesFile: sources, out, stateDir: join(dir, 'state'), now: DAY1 });
     const first = readFileSync(out);
-    const second = await collect({ sourcesFile: sources, out, stateDir: join(dir, 'state'), now: DAY1 });
-    expect(second.exportChanged).toBe(false);
+    const second = await collect({ sourcesFile: sources, out, stateDir: join(dir, 'state'), now: DAY2 });
+    expect(second).toMatchObject({ exportChanged: false, listings: 2, unchanged: 2 });
     expect(readFileSync(out).equals(first)).toBe(true);
     expect(existsSync(join(dir, 'listings.previous.jsonl'))).toBe(false);
+    // The catalog was confirmed on day 2: its summary says so, though no listing changed.
+    expect(JSON.parse(readFileSync(join(dir, 'build-summary.json'), 'utf8')).collectedAt).toBe(DAY2.toISOString());
+
+    // The repository did not move, but a figure source now measures one skill: only that listing changes.
+    const withInstalls = sourcesFile(dir, [{ kind: 'git', url: repo.dir, repo: 'acme/same' }, { kind: 'installs', url: installsFile }]);
+    const third = await collect({ sourcesFile: withInstalls, out, stateDir: join(dir, 'state'), now: DAY2 });
+    expect(third).toMatchObject({ exportChanged: true, changed: 1, unchanged: 1 });
+    expect(records(out).find((r) => r.name === 'one')).toMatchObject({ installs: 10, metricsSource: 'real' });
   });
 
   it('keeps the listings of a source that fails, marked with the day they were last confirmed', async () => {
