@@ -2,10 +2,9 @@
 // server is configured with and is added when a listing is served or a page is built.
 import type { Listing, ListingRecord } from './schemas.ts';
 import { SITE_PATHS } from './site-paths.ts';
+import { installLineOf, packagesOf } from './install-line.ts';
 
 export type StoredListing = Omit<Listing, 'url'>;
-
-export const THIRD_PARTY_SKILLS_INSTALLER = 'third-party skills CLI (not part of catalog)';
 
 export function listingPath(slug: string): string {
   return SITE_PATHS.listing(slug);
@@ -37,10 +36,14 @@ export function toStoredListing(record: ListingRecord, scores: { trending: numbe
     files: record.files ?? [],
   };
   if (record.homepage) view.homepage = record.homepage;
-  if (record.installCommand) {
-    view.installCommand = record.installCommand;
-    if (record.installCommand.startsWith('npx skills add ')) view.installer = THIRD_PARTY_SKILLS_INSTALLER;
+  const line = installLineOf(record);
+  if (line) {
+    view.installCommand = line.command;
+    if (line.installer) view.installer = line.installer;
   }
+  const packages = packagesOf(record);
+  if (packages.length > 0) view.packages = packages;
+  if (record.type === 'mcp' && record.remotes && record.remotes.length > 0) view.remotes = record.remotes;
   if (record.alsoListedIn) view.alsoListedIn = record.alsoListedIn;
   if (record.marketplace) view.marketplace = record.marketplace;
   if (record.version) view.version = record.version;

@@ -3,7 +3,9 @@
 // The official schema keeps `description` to 100 characters and has no place for our figures, so the full
 // description, installs, stars and provenance go under our own reverse-DNS `_meta` key.
 import { BRAND } from './brand.ts';
-import type { Listing } from './schemas.ts';
+import type { Listing, McpPackage, McpRemote } from './schemas.ts';
+
+export { packageOf } from './install-line.ts';
 
 /** Our namespace inside `_meta` (reverse DNS, as the registry asks of extensions). */
 export const REGISTRY_META_KEY = `io.${BRAND}.registry/listing`;
@@ -11,15 +13,6 @@ export const SERVER_JSON_SCHEMA = 'https://static.modelcontextprotocol.io/schema
 export const REGISTRY_PAGE = { default: 30, max: 100 } as const;
 const NAME_PREFIX = 'io.github.';
 const DESCRIPTION_MAX = 100;
-
-export interface RegistryPackage {
-  registryType: 'npm' | 'pypi' | 'oci';
-  registryBaseUrl: string;
-  identifier: string;
-  version?: string;
-  runtimeHint?: string;
-  transport: { type: 'stdio' };
-}
 
 export interface ServerResponse {
   server: {
@@ -30,7 +23,8 @@ export interface ServerResponse {
     version: string;
     repository: { url: string; source: 'github' };
     websiteUrl: string;
-    packages?: RegistryPackage[];
+    packages?: McpPackage[];
+    remotes?: McpRemote[];
   };
   _meta: Record<string, unknown>;
 }
@@ -65,50 +59,8 @@ function shorten(text: string, max: number): string {
   return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.-]+$/, '')}…`;
 }
 
-const PACKAGE_NAME = /^(?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*$/i;
-
-/** The package an install line runs (npx/npm, uvx/pip, docker run), in the registry's `packages` shape. */
-export function packageOf(installCommand: string | undefined): RegistryPackage | undefined {
-  if (!installCommand) return undefined;
-  const words = installCommand.trim().split(/\s+/);
-  const args = (from: number) => words.slice(from).filter((word) => !word.startsWith('-'));
-  const withVersion = (spec: string, separator: '@' | '==') => {
-    const at = separator === '@' ? spec.lastIndexOf('@') : spec.indexOf('==');
-    if (at > 0) return { identifier: spec.slice(0, at), version: spec.slice(at + separator.length) };
-    return { identifier: spec, version: undefined };
-  };
-  const make = (registryType: RegistryPackage['registryType'], registryBaseUrl: string, spec: { identifier: string; version: string | undefined }, runtimeHint?: string) => {
-    const pkg: RegistryPackage = { registryType, registryBaseUrl, identifier: spec.identifier, transport: { type: 'stdio' } };
-    if (spec.version && spec.version !== 'latest') pkg.version = spec.version;
-    if (runtimeHint) pkg.runtimeHint = runtimeHint;
-    return pkg;
-  };
-  const [command, sub] = words;
-  if (command === 'npx' || (command === 'npm' && (sub === 'install' || sub === 'i' || sub === 'exec'))) {
-    const spec = args(command === 'npx' ? 1 : 2)[0];
-    if (!spec || !PACKAGE_NAME.test(withVersion(spec, '@').identifier)) return undefined;
-    return make('npm', 'https://registry.npmjs.org', withVersion(spec, '@'), command === 'npx' ? 'npx' : undefined);
-  }
-  if (command === 'uvx' || (command === 'pip' && sub === 'install')) {
-    const spec = args(command === 'uvx' ? 1 : 2)[0];
-    if (!spec || !PACKAGE_NAME.test(withVersion(spec, '==').identifier)) return undefined;
-    return make('pypi', 'https://pypi.org', withVersion(spec, '=='), command === 'uvx' ? 'uvx' : undefined);
-  }
-  if (command === 'docker' && sub === 'run') {
-    // The image is the first word after the options; options that take a value make that ambiguous, so only
-    // a line whose last word looks like an image is trusted.
-    const image = words[words.length - 1]!;
-    if (!/^[a-z0-9]+(?:[._/-][a-z0-9]+)*(?::[\w.-]+)?$/.test(image) || image === 'run') return undefined;
-    const colon = image.lastIndexOf(':');
-    const spec = colon > 0 ? { identifier: image.slice(0, colon), version: image.slice(colon + 1) } : { identifier: image, version: undefined };
-    return make('oci', 'https://docker.io', spec, 'docker');
-  }
-  return undefined;
-}
-
 /** A served MCP listing (with url) as an official-registry ServerResponse. */
 export function toServerResponse(listing: Listing): ServerResponse {
-  const pkg = packageOf(listing.installCommand);
   const description = shorten(listing.description, DESCRIPTION_MAX) || shorten(`MCP server ${listing.name} from ${listing.repo}`, DESCRIPTION_MAX);
   const server: ServerResponse['server'] = {
     $schema: SERVER_JSON_SCHEMA,
@@ -119,7 +71,9 @@ export function toServerResponse(listing: Listing): ServerResponse {
     repository: { url: listing.repoUrl, source: 'github' },
     websiteUrl: listing.homepage && /^https?:\/\//.test(listing.homepage) ? listing.homepage : listing.url,
   };
-  if (pkg) server.packages = [pkg];
+  // The listing carries what a source published (the registry's packages and remotes) or what its install line runs.
+  if (listing.packages && listing.packages.length > 0) server.packages = listing.packages;
+  if (listing.remotes && listing.remotes.length > 0) server.remotes = listing.remotes;
   return {
     server,
     _meta: {

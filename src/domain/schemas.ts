@@ -178,11 +178,19 @@ export const ListingSchema = z
     updatedAt: z.string(),
     repoUrl: z.string(),
     homepage: z.string().optional(),
-    installCommand: z.string().optional(),
+    installCommand: z
+      .string()
+      .optional()
+      .describe('the command that installs or runs the listing, made from the listing: a skill names itself (npx skills add owner/repo --skill name); an MCP server runs its package (npx -y, uvx, docker run -i --rm)'),
     installer: z
       .string()
       .optional()
       .describe('who provides installCommand; "third-party skills CLI" for npx skills add lines'),
+    packages: z
+      .array(McpPackageSchema)
+      .optional()
+      .describe('MCP servers: the packages it runs as (the official registry\'s shape), as a source gave them or as its published install line names'),
+    remotes: z.array(McpRemoteSchema).optional().describe('MCP servers: remote endpoints (streamable-http or sse) a source gave'),
     trending: z.number().describe('install growth over the last 7 days against the earlier baseline (see /docs/ranking)'),
     searchTrend: z.number().describe('recent searches and click-throughs on this service (see /docs/ranking)'),
     metricsSource: Provenance.describe('whether the figure this listing is ranked by is real'),
