@@ -7,13 +7,13 @@
 import { once } from 'node:events';
 import { LISTING_TYPES, typeCode, type ListingType } from '../src/domain/listing-types.ts';
 import { categoryLabel } from '../src/domain/categories.ts';
-import { byValueThenId, compareIds, popularityPrior, trendingScore } from '../src/domain/ranking.ts';
+import { compareIds, comparePlaces, placeOf, popularityPrior, trendingScore, type FigureProvenance, type SortKey } from '../src/domain/ranking.ts';
 import { KeywordIndexBuilder } from '../src/search/index-builder.ts';
 import { writeKeywordIndex } from '../src/search/index-file.ts';
 import { toStoredListing, type StoredListing } from '../src/domain/listing-view.ts';
 import { slugOfId, type ListingRecord, type Category, type ListingFile } from '../src/domain/schemas.ts';
 import { addDays, readMeta, type CatalogDb } from './sqlite-store.ts';
-import { KEYWORD_INDEX_DIR, RUNTIME_FILES_DIR, RUNTIME_FORMAT, RUNTIME_GONE_FILE, RUNTIME_IDS_FILE, RUNTIME_LISTINGS_FILE, RUNTIME_POSTING_KEYS_FILE, runtimeFilesPath, type RuntimeManifest } from '../src/artifacts/runtime-manifest.ts';
+import { KEYWORD_INDEX_DIR, REAL_FIGURE, RUNTIME_FILES_DIR, RUNTIME_FORMAT, RUNTIME_GONE_FILE, RUNTIME_IDS_FILE, RUNTIME_LISTINGS_FILE, RUNTIME_POSTING_KEYS_FILE, runtimeFilesPath, type RuntimeManifest } from '../src/artifacts/runtime-manifest.ts';
 import { buildSlugTable } from '../src/artifacts/slug-table.ts';
 import type { RuntimeWriter } from './runtime-writer.ts';
 import { computeCopyGroups, type CopyCandidate } from './copy-groups.ts';
@@ -28,15 +28,19 @@ export interface SourceRow {
   stars: number;
   trending: number;
   name: string;
+  metrics: FigureProvenance;
 }
 
-/** How the index stage reads the store, pass by pass; every pass yields the default order (installs desc, id asc). */
+/**
+ * How the index stage reads the store: pass 1 in any order, pass 2 in the document order pass 1 decided (the
+ * default order of ranking.ts: real installs, then real stars, then the rest by id).
+ */
 interface RuntimeSource {
   meta(): { snapshotHash: string; lastUpdated: string };
   /** Pass 1: every listing's numbers, and its name. */
   rows(): Iterable<SourceRow>;
-  /** Pass 2: every listing as stored (its trending and searchTrend are set from pass 1 before writing). */
-  listings(): Iterable<StoredListing>;
+  /** Pass 2: the listings of `ids` as stored, in that order (trending and searchTrend are set from pass 1 before writing). */
+  listings(ids: readonly string[]): Iterable<StoredListing>;
   /** Listings no longer listed whose history the store keeps: id and the last day they were listed. */
   gone(): Iterable<{ id: string; lastListed: string }>;
   /** Stored files as the JSON text of a ListingFile array, per listing id that has any, in any order. */
@@ -69,15 +73,19 @@ function catalogDbSource(db: CatalogDb): RuntimeSource {
     },
     *rows() {
       const query = db.prepare(
-        "SELECT l.id, l.type, l.installs, l.stars, h.daily, json_extract(l.record, '$.name') FROM listing l JOIN install_history h ON h.listing_id = l.id ORDER BY l.installs DESC, l.id ASC",
+        "SELECT l.id, l.type, l.installs, l.stars, h.daily, json_extract(l.record, '$.name'), json_extract(l.record, '$.metrics') FROM listing l JOIN install_history h ON h.listing_id = l.id",
       );
-      for (const [id, type, installs, stars, daily, name] of query.raw().iterate() as Iterable<[string, ListingType, number, number, string, string]>) {
+      for (const [id, type, installs, stars, daily, name, metrics] of query.raw().iterate() as Iterable<[string, ListingType, number, number, string, string, string]>) {
         const history = (JSON.parse(daily) as number[]).slice(-TRENDING_HISTORY_DAYS);
-        yield { id, type, installs, stars, trending: trendingScore(history), name };
+        yield { id, type, installs, stars, trending: trendingScore(history), name, metrics: JSON.parse(metrics) as FigureProvenance };
       }
     },
-    *listings() {
-      for (const [json] of db.prepare('SELECT record FROM listing ORDER BY installs DESC, id ASC').raw().iterate() as Iterable<[string]>) {
+    *listings(ids) {
+      // The order rests on provenance inside each record, which SQL would have to parse for every comparison: pass 1
+      // sorts in JS and this pass looks each listing up by its primary key in that order.
+      const byId = db.prepare('SELECT record FROM listing WHERE id = ?').raw();
+      for (const id of ids) {
+        const [json] = byId.get(id) as [string];
         yield toStoredListing(JSON.parse(json) as ListingRecord, { trending: 0, searchTrend: 0 });
       }
     },
@@ -173,10 +181,18 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
   out.folder(RUNTIME_FILES_DIR);
   const meta = source.meta();
 
-  // Pass 1: the numbers that decide the document order (installs desc, id asc) and the other sorts, and the names.
+  // Pass 1: the numbers that decide the document order (the default sort) and the other sorts, and the names.
   const rows: SourceRow[] = [];
   for (const row of source.rows()) rows.push(row);
   const count = rows.length;
+  const places = (sort: SortKey) => rows.map((row) => placeOf(sort, { ...row, searchTrend: options.searchTrend?.get(row.id) ?? 0 }));
+  {
+    const defaultPlaces = places('installs');
+    const order = Array.from({ length: count }, (_, i) => i).sort((a, b) => comparePlaces(defaultPlaces[a]!, rows[a]!.id, defaultPlaces[b]!, rows[b]!.id));
+    const sorted = order.map((i) => rows[i]!);
+    rows.length = 0;
+    rows.push(...sorted);
+  }
   const ids: string[] = new Array(count);
   const type = new Uint8Array(count);
   const installs = new Uint32Array(count);
@@ -184,6 +200,7 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
   const trending = new Float32Array(count);
   const searchTrend = new Float32Array(count);
   const popularity = new Float32Array(count);
+  const realFigures = new Uint8Array(count);
   const updated = new Uint32Array(count);
   // The names first: which word pairs of descriptions the keyword index holds joined (KeywordIndexBuilder.addName).
   const keywords = new KeywordIndexBuilder();
@@ -195,22 +212,25 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
     stars[doc] = Math.min(row.stars, 0xffffffff);
     trending[doc] = row.trending;
     searchTrend[doc] = options.searchTrend?.get(row.id) ?? 0;
-    popularity[doc] = popularityPrior(row.type, row.installs, row.stars);
+    popularity[doc] = popularityPrior(row.type, row.installs, row.stars, row.metrics);
+    realFigures[doc] = (row.metrics.installs === 'real' ? REAL_FIGURE.installs : 0) | (row.metrics.stars === 'real' ? REAL_FIGURE.stars : 0);
   });
+  const placesBy = { stars: places('stars'), trending: places('trending'), searchTrend: places('searchTrend') };
   rows.length = 0;
 
   // idRank: position of each id in ascending id order, the tie-break of every sort.
   const byId = Array.from({ length: count }, (_, i) => i).sort((a, b) => compareIds(ids[a]!, ids[b]!));
   const idRank = new Uint32Array(count);
   byId.forEach((doc, rank) => (idRank[doc] = rank));
-  const order = (value: Float32Array | Uint32Array): Uint32Array => {
+  const order = (sort: keyof typeof placesBy): Uint32Array => {
+    const place = placesBy[sort];
     const perm = Uint32Array.from({ length: count }, (_, i) => i);
-    perm.sort(byValueThenId((doc) => value[doc]!, (doc) => idRank[doc]!));
+    perm.sort((a, b) => comparePlaces(place[a]!, idRank[a]!, place[b]!, idRank[b]!));
     return perm;
   };
-  const permStars = order(stars);
-  const permTrending = order(trending);
-  const permSearchTrend = order(searchTrend);
+  const permStars = order('stars');
+  const permTrending = order('trending');
+  const permSearchTrend = order('searchTrend');
   const inverse = (perm: Uint32Array): Uint32Array => {
     const rank = new Uint32Array(count);
     perm.forEach((doc, pos) => (rank[doc] = pos));
@@ -231,6 +251,9 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
   const byType = Object.fromEntries(LISTING_TYPES.map((t) => [t, 0])) as Record<ListingType, number>;
   const installsByType = { ...byType };
   const realMetrics = { ...byType };
+  const realInstalls = { ...byType };
+  const realStars = { ...byType };
+  const estimated = { installs: 0, listings: 0 };
   const categoryCounts = new Map<string, number>();
   let totalInstalls = 0;
   const docOf = new Map<string, number>();
@@ -238,7 +261,7 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
   const { copyGroup, copyFields, copyStats, audits } = computeCopiesAndAudits(source, docOf, count);
   const byLevel = Object.fromEntries(AUDIT_LEVELS.map((level) => [level, 0])) as Record<AuditLevel, number>;
   const findingsByRule = Object.fromEntries(AUDIT_RULES.map((rule) => [rule.id, 0])) as Record<string, number>;
-  for (const view of source.listings()) {
+  for (const view of source.listings(ids)) {
     if (ids[doc] !== view.id) throw new Error(`document order changed while reading ${view.id}`);
     // Assigning existing keys keeps their place, so the stored JSON has the field order of toStoredListing.
     view.trending = trending[doc]!;
@@ -268,8 +291,16 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
     post(`o:${view.author.toLowerCase()}`, doc);
 
     byType[view.type]++;
-    installsByType[view.type] += view.installs;
-    totalInstalls += view.installs;
+    // Totals count real figures only; a synthetic one is reported apart (CatalogStatsSchema.estimated).
+    if (view.metrics.installs === 'real') {
+      installsByType[view.type] += view.installs;
+      totalInstalls += view.installs;
+      realInstalls[view.type]++;
+    } else {
+      estimated.installs += view.installs;
+      estimated.listings++;
+    }
+    if (view.metrics.stars === 'real') realStars[view.type]++;
     if (view.metricsSource === 'real') realMetrics[view.type]++;
     doc++;
     if (doc % 5000 === 0) options.onProgress?.(doc, count);
@@ -299,6 +330,7 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
     trending,
     searchTrend,
     popularity,
+    realFigures,
     updated,
     idRank,
     permStars,
@@ -351,7 +383,10 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
       byType,
       installs: totalInstalls,
       installsByType,
+      realInstalls,
+      realStars,
       realMetrics,
+      estimated,
       updatedAt: lastUpdated,
       copies: copyStats,
       audit: { audited: audits.size, byLevel, findingsByRule },

@@ -7,6 +7,7 @@ import { LISTING_TYPES, RANKING_METRIC, TYPE_LABELS, type ListingType } from '..
 import { ownerStats, ownerTable, type OwnerTable } from '../../src/domain/owner-figures.ts';
 import { LIMITS } from '../../src/domain/limits.ts';
 import { snapshotResource } from '../catalog/snapshot.ts';
+import { REAL_FIGURE } from '../../src/artifacts/runtime-manifest.ts';
 import { json, type HandlersFor } from '../http/handler.ts';
 import type { Services } from '../services.ts';
 
@@ -19,7 +20,8 @@ const OWNER_TABLE = snapshotResource('owner-table', (snapshot): OwnerTable => {
       for (let doc = 0; doc < store.count; doc++) {
         const id = store.idOf(doc);
         const repo = id.slice(id.indexOf(':') + 1, id.lastIndexOf('#'));
-        yield { repo, type: LISTING_TYPES[columns.type[doc]!]!, installs: columns.installs[doc]!, stars: columns.stars[doc]! };
+        const real = columns.realFigures[doc]!;
+        yield { repo, type: LISTING_TYPES[columns.type[doc]!]!, installs: columns.installs[doc]!, stars: columns.stars[doc]!, installsReal: (real & REAL_FIGURE.installs) !== 0, starsReal: (real & REAL_FIGURE.stars) !== 0 };
       }
     })(),
   );

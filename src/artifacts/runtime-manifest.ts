@@ -9,7 +9,10 @@ import { readColumns, writeColumns, type ColumnKind } from './columns-file.ts';
 import type { ReadFile } from './shared-file.ts';
 import { isCurrentKeywordIndex } from '../search/index-file.ts';
 
-export const RUNTIME_FORMAT = 5;
+export const RUNTIME_FORMAT = 6;
+
+/** Bits of the realFigures column. */
+export const REAL_FIGURE = { installs: 1, stars: 2 } as const;
 /** Folder of the keyword index inside the runtime artifacts. */
 export const KEYWORD_INDEX_DIR = 'search';
 export const RUNTIME_MANIFEST_FILE = 'manifest.json';
@@ -51,6 +54,8 @@ export const RUNTIME_COLUMNS = {
   trending: 'Float32Array',
   searchTrend: 'Float32Array',
   popularity: 'Float32Array',
+  /** Which figures are real, as bits (REAL_FIGURE): what owner totals and the stats may count. */
+  realFigures: 'Uint8Array',
   /** updatedAt in whole seconds since the epoch (the updatedSince filter). */
   updated: 'Uint32Array',
   idRank: 'Uint32Array',

@@ -3,6 +3,7 @@
 import type { Listing, ListingRecord } from './schemas.ts';
 import { SITE_PATHS } from './site-paths.ts';
 import { installLineOf, packagesOf } from './install-line.ts';
+import { RANKING_METRIC } from './listing-types.ts';
 
 export type StoredListing = Omit<Listing, 'url'>;
 
@@ -29,7 +30,9 @@ export function toStoredListing(record: ListingRecord, scores: { trending: numbe
     repoUrl: `https://github.com/${record.repo}`,
     trending: scores.trending,
     searchTrend: scores.searchTrend,
-    metricsSource: record.metricsSource,
+    // Whether the figure its type ranks by is real: a plugin's export says no (its installs are synthetic), its
+    // repository stars, which rank it, are real.
+    metricsSource: record.metrics[RANKING_METRIC[record.type]],
     metrics: record.metrics,
     installsHistory: record.installsHistory,
     source: record.source,

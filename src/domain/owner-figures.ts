@@ -1,7 +1,8 @@
 // Per-owner figures, computed the same way for GET /api/v1/owners/{owner}/stats (the shim, over the snapshot's
-// columns) and the owner pages (the site build, over the page listings): listings per type, summed installs,
-// stars summed over distinct repositories (several listings of one repo share its stars; the largest figure
-// counts once), and the owner's rank among all owners of each type by that type's ranking metric.
+// columns) and the owner pages (the site build, over the page listings): listings per type, summed real installs,
+// real stars summed over distinct repositories (several listings of one repo share its stars; the largest figure
+// counts once), how many listings each sum covers, and the owner's rank among all owners of each type by that
+// type's ranking metric. A synthetic figure is never summed (CONTRACT.md, Sorting).
 import { LISTING_TYPES, RANKING_METRIC, type ListingType } from './listing-types.ts';
 import { byValueThenId } from './ranking.ts';
 
@@ -9,6 +10,10 @@ export interface TypeFigures {
   count: number;
   installs: number;
   stars: number;
+  /** Listings whose installs are real: the ones `installs` sums. */
+  realInstalls: number;
+  /** Listings whose stars are real. */
+  realStars: number;
 }
 
 export interface OwnerRow {
@@ -17,6 +22,8 @@ export interface OwnerRow {
   type: ListingType;
   installs: number;
   stars: number;
+  installsReal: boolean;
+  starsReal: boolean;
 }
 
 export interface OwnerTable {
@@ -49,9 +56,14 @@ export function ownerTable(rows: Iterable<OwnerRow>): OwnerTable {
     const key = name.toLowerCase();
     let owner = owners.get(key);
     if (!owner) owners.set(key, (owner = { name, byType: {} }));
-    const figures = (owner.byType[row.type] ??= { count: 0, installs: 0, stars: 0 });
+    const figures = (owner.byType[row.type] ??= { count: 0, installs: 0, stars: 0, realInstalls: 0, realStars: 0 });
     figures.count++;
-    figures.installs += row.installs;
+    if (row.installsReal) {
+      figures.installs += row.installs;
+      figures.realInstalls++;
+    }
+    if (!row.starsReal) continue;
+    figures.realStars++;
     const repoKey = `${row.type}:${row.repo.toLowerCase()}`;
     const seen = repoStars.get(repoKey);
     if (!seen) repoStars.set(repoKey, { figures, stars: row.stars });
@@ -78,13 +90,15 @@ export function ownerStats(table: OwnerTable, owner: string) {
   let total = 0;
   let installs = 0;
   let stars = 0;
+  let realInstalls = 0;
   for (const type of LISTING_TYPES) {
     const figures = found.byType[type];
     if (!figures) continue;
     total += figures.count;
     installs += figures.installs;
     stars += figures.stars;
+    realInstalls += figures.realInstalls;
     byType[type] = { ...figures, rankedBy: RANKING_METRIC[type], rank: table.ranks[type].get(key)!, owners: table.ownersPerType[type] };
   }
-  return { owner: found.name, total, installs, stars, byType };
+  return { owner: found.name, total, installs, realInstalls, stars, byType };
 }

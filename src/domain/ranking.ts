@@ -6,12 +6,20 @@ export const SORTS = ['installs', 'trending', 'stars', 'searchTrend'] as const;
 export type SortKey = (typeof SORTS)[number];
 export const DEFAULT_SORT: SortKey = 'installs';
 
+/** Whether each figure of a listing is measured (CONTRACT.md, Sorting: a figure that is not real never decides a place). */
+export interface FigureProvenance {
+  readonly installs: 'real' | 'synthetic';
+  readonly stars: 'real' | 'synthetic';
+  readonly history: 'real' | 'interpolated' | 'synthetic';
+}
+
 export interface RankedFields {
   readonly id: string;
   readonly installs: number;
   readonly stars: number;
   readonly trending: number;
   readonly searchTrend: number;
+  readonly metrics: FigureProvenance;
 }
 
 /** Ids (or their ranks in id order) ascending, by code unit: the tie-break of every ranked list. */
@@ -21,16 +29,55 @@ export function compareIds<K extends string | number>(a: K, b: K): number {
 
 /**
  * The order of every ranked list: value descending, then id ascending (CONTRACT.md: ties break by id so pages
- * are stable). Listings by a sort, owners by a type's metric, an export's lines by installs, the build's
- * permutations over document numbers (with each document's rank in id order standing for its id).
+ * are stable). Owners by a type's metric, an export's lines by installs, and within one tier of placeOf.
  */
 export function byValueThenId<T>(value: (item: T) => number, id: (item: T) => string | number): (a: T, b: T) => number {
   return (a, b) => value(b) - value(a) || compareIds(id(a), id(b));
 }
 
-/** Listings by one of the SORTS (value descending, then id ascending). */
+/**
+ * Where a sort puts a listing: first its tier (0 first), then its value descending within the tier, then its id.
+ * Only a real figure gives a value (CONTRACT.md, Sorting): `installs` ranks real installs, then real stars, then the
+ * rest by id; `stars` the other way round; `trending` ranks measured or interpolated histories, then the modelled
+ * ones by id; `searchTrend` counts this service's own searches, which are all real.
+ */
+export interface Place {
+  tier: number;
+  value: number;
+}
+
+const REST: Place = { tier: 2, value: 0 };
+
+export function placeOf(sort: SortKey, f: Omit<RankedFields, 'id'>): Place {
+  switch (sort) {
+    case 'installs':
+      return f.metrics.installs === 'real' ? { tier: 0, value: f.installs } : f.metrics.stars === 'real' ? { tier: 1, value: f.stars } : REST;
+    case 'stars':
+      return f.metrics.stars === 'real' ? { tier: 0, value: f.stars } : f.metrics.installs === 'real' ? { tier: 1, value: f.installs } : REST;
+    case 'trending':
+      return f.metrics.history !== 'synthetic' ? { tier: 0, value: f.trending } : { tier: 1, value: 0 };
+    case 'searchTrend':
+      return { tier: 0, value: f.searchTrend };
+  }
+}
+
+/** Places in order: tier ascending, value descending, then id ascending. */
+export function comparePlaces<K extends string | number>(a: Place, aId: K, b: Place, bId: K): number {
+  return a.tier - b.tier || b.value - a.value || compareIds(aId, bId);
+}
+
+/** Listings by one of the SORTS, on real figures only (placeOf). */
 export function compareBy(sort: SortKey): (a: RankedFields, b: RankedFields) => number {
-  return byValueThenId((listing) => listing[sort], (listing) => listing.id);
+  return (a, b) => comparePlaces(placeOf(sort, a), a.id, placeOf(sort, b), b.id);
+}
+
+/** The figure a listing's place under `sort` rests on, or undefined when no real figure places it (ordered by id). */
+export function decidingFigure(sort: SortKey, f: Omit<RankedFields, 'id'>): 'installs' | 'stars' | 'trending' | 'searchTrend' | undefined {
+  const place = placeOf(sort, f);
+  if (sort === 'installs') return place.tier === 0 ? 'installs' : place.tier === 1 ? 'stars' : undefined;
+  if (sort === 'stars') return place.tier === 0 ? 'stars' : place.tier === 1 ? 'installs' : undefined;
+  if (sort === 'trending') return place.tier === 0 ? 'trending' : undefined;
+  return 'searchTrend';
 }
 
 /** Days in the recent window of the trending score. */
@@ -64,9 +111,23 @@ export function searchTrendScore(counts: { appeared: number; opened: number }): 
   return Math.round(Math.log1p(raw) * 1000) / 1000;
 }
 
-/** A listing's popularity in [0, 1): log-scaled figure of its type's ranking metric. */
-export function popularityPrior(type: ListingType, installs: number, stars: number): number {
-  const value = RANKING_METRIC[type] === 'installs' ? installs : stars;
+/**
+ * The figure a listing without any real figure counts as in the popularity prior: a typical listing (the median real
+ * figure of MCP servers and of skills is near it), neither pushed down to nothing for lacking a measure nor lifted by
+ * its synthetic number.
+ */
+export const UNMEASURED_POPULARITY_FIGURE = 100;
+
+/**
+ * A listing's popularity in [0, 1): log-scaled real figure of its type's ranking metric (the other figure when only
+ * that one is real; UNMEASURED_POPULARITY_FIGURE when neither is), so no synthetic figure lifts a listing in
+ * relevance either.
+ */
+export function popularityPrior(type: ListingType, installs: number, stars: number, metrics: Pick<FigureProvenance, 'installs' | 'stars'>): number {
+  const byInstalls = RANKING_METRIC[type] === 'installs';
+  const first = byInstalls ? (metrics.installs === 'real' ? installs : undefined) : metrics.stars === 'real' ? stars : undefined;
+  const second = byInstalls ? (metrics.stars === 'real' ? stars : undefined) : metrics.installs === 'real' ? installs : undefined;
+  const value = first ?? second ?? UNMEASURED_POPULARITY_FIGURE;
   return Math.min(0.999, Math.log10(1 + value) / 8);
 }
 

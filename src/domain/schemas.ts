@@ -262,9 +262,17 @@ export const CatalogStatsSchema = z
   .object({
     total: z.number().int(),
     byType: ByType,
-    installs: z.number().int().describe('summed installs of every listing'),
-    installsByType: ByType,
+    installs: z.number().int().describe('summed installs of the listings whose installs figure is real (realInstalls of them); estimates are apart, under estimated'),
+    installsByType: ByType.describe('summed real installs per type'),
+    realInstalls: ByType.describe('listings per type whose installs figure is real: what installs covers'),
+    realStars: ByType.describe('listings per type whose stars figure is real'),
     realMetrics: ByType.describe('listings per type whose ranking figure is real (metricsSource real)'),
+    estimated: z
+      .object({
+        installs: z.number().int().describe('summed synthetic installs: generated to fill gaps, never measured'),
+        listings: z.number().int().describe('listings whose installs figure is synthetic'),
+      })
+      .describe('synthetic figures, reported apart and labelled; never part of installs'),
     updatedAt: z.string(),
     copies: z
       .object({

@@ -326,9 +326,10 @@ export const OWNER_OPERATIONS = defineOperations([
           properties: {
             owner: { type: 'string' },
             total: { type: 'integer' },
-            installs: { type: 'integer' },
-            stars: { type: 'integer' },
-            byType: { type: 'object', additionalProperties: { type: 'object', properties: { count: { type: 'integer' }, installs: { type: 'integer' }, stars: { type: 'integer' }, rankedBy: { type: 'string' }, rank: { type: 'integer' }, owners: { type: 'integer' } } } },
+            installs: { type: 'integer', description: 'summed installs of the owner\'s listings whose installs figure is real (realInstalls of them); synthetic figures are never summed' },
+            realInstalls: { type: 'integer', description: 'listings whose installs figure is real' },
+            stars: { type: 'integer', description: 'real stars summed once per repository' },
+            byType: { type: 'object', additionalProperties: { type: 'object', properties: { count: { type: 'integer' }, installs: { type: 'integer' }, stars: { type: 'integer' }, realInstalls: { type: 'integer' }, realStars: { type: 'integer' }, rankedBy: { type: 'string' }, rank: { type: 'integer' }, owners: { type: 'integer' } } } },
             listings: { type: 'string' },
           },
         },

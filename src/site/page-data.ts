@@ -69,6 +69,10 @@ interface RankRow {
   stars: number;
   trending: number;
   searchTrend: number;
+  /** Which figures are real: a rank rests on real figures only (ranking.ts), and so do the owner sums. */
+  metrics: PageListing['metrics'];
+  installsReal: boolean;
+  starsReal: boolean;
   /** Shared with the listing's PageListing, where this renderer holds one. */
   rank: PageListing['rank'];
 }
@@ -83,7 +87,19 @@ async function load(runtimeDir: string, baseUrl: string): Promise<CatalogData> {
   for await (const { installsHistory, ...stored } of readRuntimeListings(runtimeDir)) {
     const rank = { installs: 0, stars: 0, of: 0 };
     const listing: PageListing = { ...stored, doc: rows.length, url: baseUrl + SITE_PATHS.listing(stored.slug), history: Uint32Array.from(installsHistory), rank };
-    rows.push({ id: stored.id, type: stored.type, repo: stored.repo, installs: stored.installs, stars: stored.stars, trending: stored.trending, searchTrend: stored.searchTrend, rank });
+    rows.push({
+      id: stored.id,
+      type: stored.type,
+      repo: stored.repo,
+      installs: stored.installs,
+      stars: stored.stars,
+      trending: stored.trending,
+      searchTrend: stored.searchTrend,
+      metrics: stored.metrics,
+      installsReal: stored.metrics.installs === 'real',
+      starsReal: stored.metrics.stars === 'real',
+      rank,
+    });
     if (rendersOwner(ownerKey(stored.repo))) listings.push(listing);
     top.offer(listing);
   }

@@ -39,18 +39,18 @@ async function listingsOf(owner: string): Promise<Listing[]> {
 }
 
 describe('GET /api/v1/owners/{owner}/stats', () => {
-  it.each(['vercel-labs', 'anthropics'])('%s: counts and sums equal those of its listings', async (owner) => {
+  it.each(['vercel-labs', 'anthropics'])('%s: counts equal those of its listings, sums those of their real figures', async (owner) => {
     const res = await server.fetch(`/api/v1/owners/${owner}/stats`);
     expect(res.status).toBe(200);
     const stats = await json<OwnerStats>(res);
     const listings = await listingsOf(owner);
     expect(stats.total).toBe(listings.length);
-    expect(stats.installs).toBe(listings.reduce((sum, l) => sum + l.installs, 0));
+    expect(stats.installs).toBe(listings.filter((l) => l.metrics.installs === 'real').reduce((sum, l) => sum + l.installs, 0));
     for (const [type, figures] of Object.entries(stats.byType)) {
       const ofType = listings.filter((l) => l.type === type);
       expect(figures.count, type).toBe(ofType.length);
       const repos = new Map<string, number>();
-      for (const l of ofType) repos.set(l.repo.toLowerCase(), Math.max(repos.get(l.repo.toLowerCase()) ?? 0, l.stars));
+      for (const l of ofType.filter((x) => x.metrics.stars === 'real')) repos.set(l.repo.toLowerCase(), Math.max(repos.get(l.repo.toLowerCase()) ?? 0, l.stars));
       expect(figures.stars, type).toBe([...repos.values()].reduce((a, b) => a + b, 0));
       expect(figures.rank).toBeGreaterThanOrEqual(1);
       expect(figures.rank).toBeLessThanOrEqual(figures.owners);

@@ -268,7 +268,7 @@ describe("a description's neighbouring words match as the word a name writes in 
 
 describe('ranking', () => {
   const records = snapshotRecords();
-  const popularity = (r: Pick<ListingRecord, 'type' | 'installs' | 'stars'>) => popularityPrior(r.type, r.installs, r.stars);
+  const popularity = (r: Pick<ListingRecord, 'type' | 'installs' | 'stars' | 'metrics'>) => popularityPrior(r.type, r.installs, r.stars, r.metrics);
 
   it('an exact name ranks first, or below more popular matches only', async () => {
     // Distinct names of a deterministic sample, each asked as a query.
@@ -288,11 +288,16 @@ describe('ranking', () => {
     expect(held / names.length, failures.join(', ')).toBeGreaterThanOrEqual(0.98);
   });
 
-  it('a name asked exactly, with its separators or with spaces, puts that listing first', async () => {
-    for (const query of ['find-skills', 'find skills', 'GitHubMCP', 'vercel-react-best-practices']) {
+  it('a name asked exactly, with its separators or with spaces, puts that listing first, or below more popular ones by real figures only', async () => {
+    for (const query of ['find-skills', 'find skills', 'vercel-react-best-practices']) {
       const { page } = await search(`q=${encodeURIComponent(query)}`);
       expect(nameKey(page.items[0]!.name), query).toBe(nameKey(query));
     }
+    // GitHubMCP's figures are synthetic: they lift it over no listing, so GitHub's own server, on real stars, may lead.
+    const { page } = await search('q=GitHubMCP');
+    const at = page.items.findIndex((item) => nameKey(item.name) === nameKey('GitHubMCP'));
+    expect(at).toBeGreaterThanOrEqual(0);
+    for (const item of page.items.slice(0, at)) expect(popularity(item)).toBeGreaterThan(popularity(page.items[at]!));
   });
 
   it.each([

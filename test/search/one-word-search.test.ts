@@ -42,8 +42,11 @@ function bruteForce(q: string, filter: Filter, sort: SortKey | undefined, mode: 
     (doc) => (!filter.types || filter.types.some((t) => typeCode(t as never) === type[doc])) && (!category || category.has(doc)) && (!owner || owner.has(doc)) && updated[doc]! >= (filter.updatedSince ?? 0),
   );
   if (sort) {
-    const values = store.columns[sort];
-    return admitted.sort((a, b) => values[b]! - values[a]! || idRank[a]! - idRank[b]!);
+    // A sort's order is its place in the build's order of that sort (real figures first; test/search/query-engine.test.ts
+    // holds that order to the ranking module).
+    const { rank } = store.order(sort);
+    const place = (doc: number) => (rank ? rank[doc]! : doc);
+    return admitted.sort((a, b) => place(a) - place(b));
   }
   const key = (doc: number) => {
     const relevance = relevanceScore(best.get(doc)!, nameKeys[doc] === nameKey, 0, popularity[doc]!);

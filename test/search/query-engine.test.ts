@@ -1,5 +1,5 @@
-// The query engine over the embedded snapshot's runtime artifacts, called directly (no server): each sort is
-// "value desc, id asc" over the stored columns, filters admit exactly what they say, pages concatenate to the
+// The query engine over the embedded snapshot's runtime artifacts, called directly (no server): each sort is the
+// ranking module's order over the stored listings (real figures first, value desc, id asc), filters admit exactly what they say, pages concatenate to the
 // whole answer, and a keyword search only returns listings holding every word.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,26 +7,28 @@ import { sharedBuildDir } from '../support/shared-build.ts';
 import { CatalogStore } from '../../src/artifacts/runtime-store.ts';
 import { QueryEngine } from '../../src/search/query-engine.ts';
 import { LISTING_TYPES } from '../../src/domain/listing-types.ts';
-import { SORTS, type SortKey } from '../../src/domain/ranking.ts';
+import { compareBy, SORTS, type RankedFields, type SortKey } from '../../src/domain/ranking.ts';
 
 let store: CatalogStore;
 let engine: QueryEngine;
+let listings: RankedFields[];
 
 beforeAll(async () => {
   store = new CatalogStore(join(await sharedBuildDir(), 'runtime'));
   engine = new QueryEngine(store);
+  listings = store.readJson(Array.from({ length: store.count }, (_, doc) => doc)).map((text) => JSON.parse(text) as RankedFields);
 });
 afterAll(() => store.close());
 
-/** The expected order by brute force: every document the filter admits, value desc then id asc. */
+/** The expected order by brute force: every document the filter admits, sorted by the stored listings' figures. */
 function bruteForce(sort: SortKey, admit: (doc: number) => boolean = () => true): number[] {
   const docs = Array.from({ length: store.count }, (_, doc) => doc).filter(admit);
-  const values = store.columns[sort];
-  return docs.sort((a, b) => values[b]! - values[a]! || (store.idOf(a) < store.idOf(b) ? -1 : 1));
+  const compare = compareBy(sort);
+  return docs.sort((a, b) => compare(listings[a]!, listings[b]!));
 }
 
 describe('the query engine', () => {
-  it('orders by each sort as value desc, id asc, with the total of what the filters admit', () => {
+  it('orders by each sort as the ranking module does (real figures first), with the total of what the filters admit', () => {
     for (const sort of SORTS) {
       const result = engine.search({ sort, offset: 0, limit: 100 });
       expect(result.docs, sort).toEqual(bruteForce(sort).slice(0, 100));

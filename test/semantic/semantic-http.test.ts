@@ -4,14 +4,11 @@
 // (/ask, MCP search_catalog) answering through the same search.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEMANTIC_CANDIDATES } from '../../src/search/fusion.ts';
+import { compareBy, type RankedFields } from '../../src/domain/ranking.ts';
 import { json, startInProcess, type TestServer } from '../support/server.ts';
 
-interface Item {
-  id: string;
+interface Item extends RankedFields {
   type: string;
-  installs: number;
-  stars: number;
-  trending: number;
 }
 interface Page {
   items: Item[];
@@ -97,16 +94,17 @@ describe('paging', () => {
 
 describe('sort', () => {
   it.each([
-    ['installs', (i: Item) => i.installs],
-    ['stars', (i: Item) => i.stars],
-    ['trending', (i: Item) => i.trending],
-  ] as const)('sort=%s orders the same candidates by %s, ties by id', async (sort, value) => {
+    ['installs', 'real installs, then real stars, then id'],
+    ['stars', 'real stars, then real installs, then id'],
+    ['trending', 'measured histories by trending, then modelled ones by id'],
+  ] as const)('sort=%s orders the same candidates as the ranking module does (%s)', async (sort, _rule) => {
     const relevance = (await page(`semantic=${enc(TEXT)}&limit=2000`)).items;
     const sorted = (await page(`semantic=${enc(TEXT)}&sort=${sort}&limit=2000`)).items;
     expect(new Set(sorted.map((i) => i.id))).toEqual(new Set(relevance.map((i) => i.id)));
+    const compare = compareBy(sort);
     for (let i = 1; i < sorted.length; i++) {
       const [a, b] = [sorted[i - 1]!, sorted[i]!];
-      expect(value(a) > value(b) || (value(a) === value(b) && a.id < b.id), `${a.id} before ${b.id}`).toBe(true);
+      expect(compare(a, b), `${a.id} before ${b.id}`).toBeLessThan(0);
     }
   });
 

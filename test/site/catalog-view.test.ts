@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { categoryKey, TopList, TopListsCollector, TOP_SIZES, type ViewListing } from '../../src/catalog-view/catalog-view.ts';
 import { LISTING_TYPES, RANKING_METRIC, type ListingType } from '../../src/domain/listing-types.ts';
-import { byValueThenId, compareBy } from '../../src/domain/ranking.ts';
+import { compareBy } from '../../src/domain/ranking.ts';
 import { hasShortlist, SHORTLIST, shortlistSort } from '../../src/domain/shortlists.ts';
 
 /** A deterministic catalog with many ties (values from a small range), in the default order. */
@@ -19,8 +19,10 @@ function catalog(count: number): Array<ViewListing & { id: string; type: Listing
     stars: next(50),
     trending: next(5),
     searchTrend: 0,
+    // Every mix of real and synthetic figures, so the lists hold each tier of ranking.ts.
+    metrics: { installs: next(3) === 0 ? 'synthetic' : 'real', stars: next(2) === 0 ? 'synthetic' : 'real', history: next(2) === 0 ? 'synthetic' : 'interpolated' } as const,
   }));
-  return listings.sort(byValueThenId((l) => l.installs, (l) => l.id));
+  return listings.sort(compareBy('installs'));
 }
 
 describe('catalog view', () => {

@@ -153,7 +153,7 @@ describe('links resolve', () => {
 describe('pages agree with the API', () => {
   it('an owner page shows the figures of GET /api/v1/owners/{owner}/stats and every listing of the owner, linked from each', async () => {
     for (const owner of ['vercel-labs', 'anthropics']) {
-      const stats = await json<{ owner: string; total: number; byType: Record<string, { count: number; installs: number; stars: number; rank: number; owners: number }> }>(
+      const stats = await json<{ owner: string; total: number; byType: Record<string, { count: number; installs: number; realInstalls: number; stars: number; rank: number; owners: number }> }>(
         await server.fetch(`/api/v1/owners/${owner}/stats`),
       );
       const { status, html } = await page(SITE_PATHS.owner(owner));
@@ -161,7 +161,9 @@ describe('pages agree with the API', () => {
       expect(headingsOf(html)).toEqual([stats.owner]);
       const text = textOf(html);
       for (const figures of Object.values(stats.byType)) {
-        expect(text).toContain(`${figures.count.toLocaleString('en-US')} ${figures.installs.toLocaleString('en-US')} ${figures.stars.toLocaleString('en-US')} #${figures.rank.toLocaleString('en-US')} of ${figures.owners.toLocaleString('en-US')}`);
+        // Installs are the real ones only, with how many listings they cover.
+        const installs = figures.realInstalls > 0 ? `${figures.installs.toLocaleString('en-US')} (${figures.realInstalls.toLocaleString('en-US')} listed)` : 'none measured';
+        expect(text).toContain(`${figures.count.toLocaleString('en-US')} ${installs} ${figures.stars.toLocaleString('en-US')} #${figures.rank.toLocaleString('en-US')} of ${figures.owners.toLocaleString('en-US')}`);
       }
       const onPage = listedSlugs(html);
       expect(onPage).toHaveLength(stats.total);
@@ -204,9 +206,11 @@ describe('pages agree with the API', () => {
   });
 
   it('a listing page labels each figure real or synthetic as its JSON says, and links to that JSON', async () => {
-    const listings = await json<{ items: Listing[] }>(await server.fetch('/api/v1/listings?limit=200&sort=trending'));
-    const mixed = listings.items.filter((l) => l.metrics.installs !== l.metrics.stars).slice(0, 5);
-    const synthetic = listings.items.filter((l) => l.metrics.installs === 'synthetic').slice(0, 5);
+    // Real figures rank first, so the mixed and the synthetic listings are found further down the orders.
+    const byStars = await json<{ items: Listing[] }>(await server.fetch('/api/v1/listings?limit=200&sort=stars&type=mcp'));
+    const tail = await json<{ items: Listing[] }>(await server.fetch('/api/v1/listings?limit=200&offset=20000'));
+    const mixed = byStars.items.filter((l) => l.metrics.installs !== l.metrics.stars).slice(0, 5);
+    const synthetic = tail.items.filter((l) => l.metrics.installs === 'synthetic').slice(0, 5);
     expect(mixed.length + synthetic.length).toBeGreaterThan(3);
     for (const listing of [...mixed, ...synthetic]) {
       const text = textOf((await page(SITE_PATHS.listing(listing.slug))).html);
