@@ -15,12 +15,20 @@ export interface SearchableListing {
   categories?: readonly string[] | undefined;
 }
 
-/** The text each index field holds for a listing. */
+/**
+ * The text each index field holds for a listing. A listing's categories count with its description, the lowest
+ * field weight, below the name, repository, author and tags a publisher chose: a category is our classification, so
+ * it finds a listing whose own words do not say what it is for ("browser automation" finds Playwright MCP) without
+ * outranking listings whose own words do. Written as its slug ("browser-automation"), a category is a compound: its
+ * parts and its joined form are terms, so a query that names the category earns the phrase bonus in its listings.
+ */
 export function fieldTexts(listing: SearchableListing): Record<SearchField, string> {
   const [owner = '', repoName = ''] = listing.repo.split('/');
   const ident = owner === listing.author ? `${owner} ${repoName}` : `${owner} ${repoName} ${listing.author}`;
-  const tags = [...(listing.tags ?? []), ...(listing.categories ?? [])].join(' ');
-  return { name: listing.name, ident, tags, description: listing.description };
+  const tags = (listing.tags ?? []).join(' ');
+  const categories = listing.categories ?? [];
+  const description = categories.length > 0 ? `${listing.description}\n${categories.join('.\n')}.` : listing.description;
+  return { name: listing.name, ident, tags, description };
 }
 
 /** A Uint32 array that grows by doubling. */

@@ -15,7 +15,7 @@ import { readFilePlain, type ReadFile } from '../artifacts/shared-file.ts';
  * (src/search/tokenizer.ts); 6: a description's word pairs that a name holds joined (index-builder.ts, addName);
  * 7: numbers with dots are one word ("3.12", tokenizer.ts).
  */
-export const KEYWORD_INDEX_FORMAT = 7;
+export const KEYWORD_INDEX_FORMAT = 8;
 /** Postings per block of a long list: a search skips a block whose best possible score cannot reach its page. */
 export const BLOCK_SIZE = 64;
 

@@ -57,7 +57,9 @@ describe('keyword index file', () => {
     const expected = new Map<string, Set<number>>();
     records.forEach((r, doc) => {
       const [owner, repoName] = r.repo.split('/');
-      const texts = [indexTerms(r.name, true), indexTerms(`${owner} ${repoName} ${r.author}`), indexTerms([...r.tags, r.category, ...(r.categories ?? [])].join(' ')), indexTerms(r.description)];
+      // A listing's categories count with its description (below its tags), one sentence each.
+      const categories = [r.category, ...(r.categories ?? [])];
+      const texts = [indexTerms(r.name, true), indexTerms(`${owner} ${repoName} ${r.author}`), indexTerms(r.tags.join(' ')), indexTerms(`${r.description}\n${categories.join('.\n')}.`)];
       for (const term of texts.flat()) (expected.get(term) ?? expected.set(term, new Set()).get(term)!).add(doc);
     });
     expect(index.terms.length).toBe(expected.size);

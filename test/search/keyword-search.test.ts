@@ -405,3 +405,31 @@ describe('sorts, filters and cursors with q', () => {
     await expectSubset(`owner=${owner}`, (item) => item.repo.split('/')[0]!.toLowerCase() === owner.toLowerCase() || item.author.toLowerCase() === owner.toLowerCase());
   });
 });
+
+describe('category words', () => {
+  it('q=browser automation&type=mcp has microsoft/playwright-mcp, categorised browser automation, in the first 10', async () => {
+    const { page } = await search('q=browser%20automation&type=mcp&limit=10');
+    expect(page.items.map((item) => item.repo)).toContain('microsoft/playwright-mcp');
+  });
+
+  it('a category\'s words find every listing of the category, even one whose own text never writes them', async () => {
+    const { page: all } = await search('type=mcp&category=browser-automation&limit=1');
+    const { page: matched } = await search('q=browser%20automation&type=mcp&category=browser-automation&limit=1');
+    expect(matched.total).toBe(all.total);
+    const silent = snapshotRecords().filter((r) => r.type === 'mcp' && (r.categories ?? [r.category]).includes('browser-automation') && !textOf(r).includes('browserautomation'));
+    expect(silent.length).toBeGreaterThan(0);
+  });
+
+  it('counts below the listing\'s own words: a name that says it outranks a category that says it, popularity aside', async () => {
+    // Two listings of one type and near-equal popularity: the one naming the words comes first.
+    const { items } = (await search('q=browser%20automation&type=skill&limit=200')).page;
+    const named = items.filter((item) => /browser.?automation/i.test(item.name));
+    const onlyCategorised = items.filter((item) => !textOf(item).includes('browserautomation'));
+    expect(named.length).toBeGreaterThan(0);
+    expect(onlyCategorised.length).toBeGreaterThan(0);
+    const firstNamed = items.indexOf(named[0]!);
+    const popularity = (item: Item) => popularityPrior(item.type, item.installs, item.stars, item.metrics);
+    // Every categorised-only listing ranked above the first naming one is more popular than it.
+    for (const item of items.slice(0, firstNamed)) if (onlyCategorised.includes(item)) expect(popularity(item)).toBeGreaterThan(popularity(named[0]!));
+  });
+});
