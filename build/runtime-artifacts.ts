@@ -11,6 +11,7 @@ import { compareIds, comparePlaces, placeOf, popularityPrior, trendingScore, typ
 import { KeywordIndexBuilder } from '../src/search/index-builder.ts';
 import { writeKeywordIndex } from '../src/search/index-file.ts';
 import { toStoredListing, type StoredListing } from '../src/domain/listing-view.ts';
+import { archivedReason, archiveIndex } from '../src/domain/archived.ts';
 import { slugOfId, type ListingRecord, type Category, type ListingFile } from '../src/domain/schemas.ts';
 import { addDays, readMeta, type CatalogDb } from './sqlite-store.ts';
 import { KEYWORD_INDEX_DIR, REAL_FIGURE, RUNTIME_FILES_DIR, RUNTIME_FORMAT, RUNTIME_GONE_FILE, RUNTIME_IDS_FILE, RUNTIME_LISTINGS_FILE, RUNTIME_POSTING_KEYS_FILE, runtimeFilesPath, type RuntimeManifest } from '../src/artifacts/runtime-manifest.ts';
@@ -60,6 +61,9 @@ export interface RuntimeBuildOptions {
   gone?: ReadonlyMap<string, string> | undefined;
   onProgress?: (done: number, total: number) => void;
 }
+
+/** The owner/repo of a path-style id ({type}:{owner}/{repo}#{slug}). */
+const repoOfId = (id: string): string => id.slice(id.indexOf(':') + 1, id.lastIndexOf('#'));
 
 /** Trending reads the newest 30 days of the stored history (7-day window against the 23 days before it). */
 export const TRENDING_HISTORY_DAYS = 30;
@@ -185,6 +189,13 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
   const rows: SourceRow[] = [];
   for (const row of source.rows()) rows.push(row);
   const count = rows.length;
+  // Archived and moved listings, from every listing's repository and name (src/domain/archived.ts).
+  const archiveKeys = archiveIndex(rows.map((row) => ({ type: row.type, repo: repoOfId(row.id), name: row.name })));
+  const archived = new Map<string, string>();
+  for (const row of rows) {
+    const reason = archivedReason({ type: row.type, repo: repoOfId(row.id), name: row.name }, archiveKeys);
+    if (reason) archived.set(row.id, reason);
+  }
   const places = (sort: SortKey) => rows.map((row) => placeOf(sort, { ...row, searchTrend: options.searchTrend?.get(row.id) ?? 0 }));
   {
     const defaultPlaces = places('installs');
@@ -275,6 +286,8 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
       // The risk filter: r:<level> holds the audited listings of that level.
       post(`r:${audit.level}`, doc);
     }
+    const archivedBecause = archived.get(view.id);
+    if (archivedBecause) view.archived = archivedBecause;
     updated[doc] = Math.max(0, Math.floor(Date.parse(view.updatedAt) / 1000)) || 0;
     const line = JSON.stringify(view) + '\n';
     offsets[doc] = bytes;

@@ -201,6 +201,10 @@ export const ListingSchema = z
     marketplace: z.string().optional(),
     version: z.string().optional(),
     pluginCount: z.number().int().optional(),
+    archived: z
+      .string()
+      .optional()
+      .describe('present when the listing is archived or moved, saying why ("moved to modelcontextprotocol/servers-archived"); the site\'s top lists leave such listings out, the API ranks them by their figures'),
     files: z.array(z.string()).describe('paths of stored files (SKILL.md first); [] when none are stored'),
     copyOf: z.string().optional().describe('id of the origin of this listing\'s copy group, when this listing is a copy (see /docs/copies)'),
     copyKind: z.enum(['exact', 'modified']).optional().describe('with copyOf: an exact copy of the origin, or a modified one'),

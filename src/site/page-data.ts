@@ -23,6 +23,8 @@ export type PageListing = Omit<StoredListing, 'installsHistory'> & {
   history: Uint32Array;
   /** Place among the listings of its type by installs and by stars (1 = most), of `of` (same order as the API's sorts). */
   rank: { installs: number; stars: number; of: number };
+  /** Listings of the catalog in its repository, this one included: its stars are the repository's, shared by them. */
+  repoListings: number;
 };
 
 export interface CatalogCategory extends Category {
@@ -52,7 +54,12 @@ export interface CatalogData {
   byId: Map<string, PageListing>;
   /** Origin id → its copies, in the default order (an origin's page lists where else it is published). */
   copiesOf: Map<string, PageListing[]>;
+  /** repoTypeKey(type, repo) → listings of that type in that repository (the rest behind a capped top list). */
+  listingsPerRepo: Map<string, number>;
 }
+
+/** The key of a (type, repository) in CatalogData.listingsPerRepo. */
+export const repoTypeKey = (type: ListingType, repo: string): string => `${type}:${repo.toLowerCase()}`;
 
 function requiredEnv(name: string): string {
   const value = process.env[name];
@@ -82,11 +89,27 @@ async function load(runtimeDir: string, baseUrl: string): Promise<CatalogData> {
   // Every listing is read, for the ranks, the owner figures and the top lists; only this renderer's listings (those
   // of its owners) are kept whole, so a renderer's memory is its share of the pages plus a small row per listing.
   const rows: RankRow[] = [];
+  const repoCounters = new Map<string, { count: number }>();
   const listings: PageListing[] = [];
   const top = new TopListsCollector<PageListing>(manifest.categories, { item: (listing) => listing, categoryTop: true });
   for await (const { installsHistory, ...stored } of readRuntimeListings(runtimeDir)) {
     const rank = { installs: 0, stars: 0, of: 0 };
-    const listing: PageListing = { ...stored, doc: rows.length, url: baseUrl + SITE_PATHS.listing(stored.slug), history: Uint32Array.from(installsHistory), rank };
+    // A repository's listing count is known once every listing is read: each listing reads it from its repository's counter.
+    const repoKey = stored.repo.toLowerCase();
+    let counter = repoCounters.get(repoKey);
+    if (!counter) repoCounters.set(repoKey, (counter = { count: 0 }));
+    counter.count++;
+    const shared = counter;
+    const listing: PageListing = {
+      ...stored,
+      doc: rows.length,
+      url: baseUrl + SITE_PATHS.listing(stored.slug),
+      history: Uint32Array.from(installsHistory),
+      rank,
+      get repoListings() {
+        return shared.count;
+      },
+    };
     rows.push({
       id: stored.id,
       type: stored.type,
@@ -104,6 +127,8 @@ async function load(runtimeDir: string, baseUrl: string): Promise<CatalogData> {
     top.offer(listing);
   }
   if (rows.length !== manifest.count) throw new Error(`listings.jsonl has ${rows.length} listings, the manifest says ${manifest.count}`);
+  const listingsPerRepo = new Map<string, number>();
+  for (const row of rows) listingsPerRepo.set(repoTypeKey(row.type, row.repo), (listingsPerRepo.get(repoTypeKey(row.type, row.repo)) ?? 0) + 1);
 
   const byType = Object.fromEntries(LISTING_TYPES.map((type) => [type, [] as RankRow[]])) as Record<ListingType, RankRow[]>;
   for (const row of rows) byType[row.type].push(row);
@@ -140,7 +165,7 @@ async function load(runtimeDir: string, baseUrl: string): Promise<CatalogData> {
     if (list) list.push(listing);
     else copiesOf.set(listing.copyOf, [listing]);
   }
-  return { baseUrl, runtimeDir, count: manifest.count, lastUpdated: manifest.lastUpdated, stats: manifest.stats, listings, topByType: view.byType, categoriesByType, owners, listingsByOwner, byId, copiesOf };
+  return { baseUrl, runtimeDir, count: manifest.count, lastUpdated: manifest.lastUpdated, stats: manifest.stats, listings, topByType: view.byType, categoriesByType, owners, listingsByOwner, byId, copiesOf, listingsPerRepo };
 }
 
 let loaded: Promise<CatalogData> | undefined;

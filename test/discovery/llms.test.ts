@@ -10,6 +10,7 @@ import { LISTING_TYPES, RANKING_METRIC, TYPE_LABELS } from '../../src/domain/lis
 import { SHORTLIST } from '../../src/domain/shortlists.ts';
 import { SITE_PATHS } from '../../src/domain/site-paths.ts';
 import { json, startInProcess, TEST_BASE_URL, type TestServer } from '../support/server.ts';
+import { twoPerRepository } from '../support/top-lists.ts';
 
 let server: TestServer;
 let llms: string;
@@ -23,8 +24,10 @@ afterAll(() => server.close());
 
 interface ApiListing {
   id: string;
+  archived?: string;
   slug: string;
   url: string;
+  repo: string;
 }
 const listings = async (query: string) => (await json<{ items: ApiListing[] }>(await server.fetch(`/api/v1/listings?${query}`))).items;
 
@@ -94,7 +97,7 @@ describe('/llms.txt', () => {
   it.each(LISTING_TYPES)('lists the top %s listings the API ranks first, with each figure labelled', async (type) => {
     const metric = RANKING_METRIC[type];
     const lines = section(llms, `${TYPE_LABELS[type].plural}, by ${metric}`, 3).filter((line) => line.startsWith('- '));
-    const api = await listings(`type=${type}&sort=${metric}&limit=${LLMS_TOP_PER_TYPE}`);
+    const api = twoPerRepository((await listings(`type=${type}&sort=${metric}&limit=200`)).filter((l) => !l.archived)).slice(0, LLMS_TOP_PER_TYPE);
     expect(lines.map((line) => /id `([^`]+)`\)$/.exec(line)?.[1])).toEqual(api.map((l) => l.id));
     expect(lines.map((line) => /\]\(([^)]+)\)/.exec(line)?.[1])).toEqual(api.map((l) => l.url));
     for (const line of lines) expect(line).toMatch(new RegExp(`\\([\\d,]+ ${metric} \\((real|synthetic)\\); id`));
@@ -137,7 +140,7 @@ describe('/llms-full.txt', () => {
         eligible.slice(i, i + 16).map(async (c) => {
           const rows = tables.get(`${TYPE_LABELS[c.type].plural}: ${c.label}`);
           expect(rows, `${c.type}/${c.name}`).toBeDefined();
-          const api = await listings(`type=${c.type}&category=${c.name}&sort=${RANKING_METRIC[c.type]}&limit=${SHORTLIST.size}`);
+          const api = twoPerRepository((await listings(`type=${c.type}&category=${c.name}&sort=${RANKING_METRIC[c.type]}&limit=200`)).filter((l) => !l.archived)).slice(0, SHORTLIST.size);
           expect(rows!.map((row) => /\]\(([^)]+)\)/.exec(row)?.[1]), `${c.type}/${c.name}`).toEqual(api.map((l) => l.url));
           // Installs and stars side by side, each saying whether it is real.
           for (const row of rows!) expect(row).toMatch(/\| [\d,]+ \((real|synthetic)\) \| [\d,]+ \((real|synthetic)\) \|/);

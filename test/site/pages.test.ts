@@ -17,6 +17,7 @@ import { BROWSE_PAGE_SIZE } from '../../src/site/browse.ts';
 import { figure } from '../../src/site/format.ts';
 import { json, startServer, TEST_BASE_URL, type TestServer } from '../support/server.ts';
 import { OWNER_PAGE_MIN_LISTINGS } from '../../src/domain/owner-figures.ts';
+import { twoPerRepository } from '../support/top-lists.ts';
 import { decodeEntities, expectedH1, headingsOf, readBuiltCatalog, textOf, type BuiltCatalog } from './site-expectations.ts';
 
 const HTML = { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
@@ -195,14 +196,55 @@ describe('pages agree with the API', () => {
     }
   });
 
-  it('a comparison page exists exactly where shortlists.ts says, and shows the top listings of the API', async () => {
+  it('a comparison page exists exactly where shortlists.ts says, and shows the top listings of the API, two per repository', async () => {
     for (const category of catalog.categories.slice(0, 40)) {
       const { status, html } = await page(SITE_PATHS.compare(category.type, category.name));
       expect(status, `${category.type}/${category.name}`).toBe(hasShortlist(category) ? 200 : 404);
       if (!hasShortlist(category)) continue;
       const rows = [...html.matchAll(/<th scope="row"><a href="\/listings\/([^/]+)\/">/g)].map((m) => m[1]);
-      expect(rows).toEqual(await apiSlugs(`type=${category.type}&category=${category.name}&sort=${RANKING_METRIC[category.type]}&limit=${SHORTLIST.size}`));
+      const { items } = await json<{ items: Listing[] }>(await server.fetch(`/api/v1/listings?type=${category.type}&category=${category.name}&sort=${RANKING_METRIC[category.type]}&limit=200`));
+      expect(rows).toEqual(twoPerRepository(items.filter((item) => !item.archived)).slice(0, SHORTLIST.size).map((item) => item.slug));
     }
+  });
+
+  it('the site\'s top lists (/, /mcp, /types/mcp/) show at most two listings of one repository and link to the rest', async () => {
+    const { items } = await json<{ items: Listing[] }>(await server.fetch('/api/v1/listings?type=mcp&sort=stars&limit=200'));
+    const expected = twoPerRepository(items.filter((item) => !item.archived));
+    for (const path of [SITE_PATHS.home, SITE_PATHS.mcpHub, SITE_PATHS.type('mcp')]) {
+      const { html } = await page(path);
+      // Each top list on its own: the home page has one per type.
+      for (const section of html.split('<section').filter((part) => /aria-labelledby="top-/.test(part))) {
+        const repos = new Map<string, number>();
+        for (const slug of listedSlugs(section)) {
+          const repo = (await json<Listing>(await server.fetch(`/api/v1/listings/${slug}`))).repo;
+          repos.set(repo, (repos.get(repo) ?? 0) + 1);
+        }
+        expect(repos.size, path).toBeGreaterThan(0);
+        expect(Math.max(...repos.values()), path).toBeLessThanOrEqual(2);
+      }
+    }
+    const hub = listedSlugs((await page(SITE_PATHS.type('mcp'))).html);
+    expect(hub).toEqual(expected.slice(0, hub.length).map((item) => item.slug));
+    // modelcontextprotocol/servers has more than two MCP servers among the most starred: the rest are one link away.
+    expect(textOf((await page(SITE_PATHS.type('mcp'))).html)).toMatch(/\d+ more from modelcontextprotocol\/servers/);
+  });
+
+  it('a moved listing is marked in the API and on its page, and leads no top list', async () => {
+    const moved = await json<Listing>(await server.fetch('/api/v1/listings/postgresql-mcp'));
+    expect(moved.archived).toBe('moved to modelcontextprotocol/servers-archived');
+    expect(textOf((await page(SITE_PATHS.listing('postgresql-mcp'))).html)).toContain('Archived: moved to modelcontextprotocol/servers-archived.');
+    for (const path of [SITE_PATHS.home, SITE_PATHS.mcpHub, SITE_PATHS.type('mcp')]) {
+      for (const slug of listedSlugs((await page(path)).html)) expect((await json<Listing>(await server.fetch(`/api/v1/listings/${slug}`))).archived, `${path} ${slug}`).toBeUndefined();
+    }
+  });
+
+  it('a listing that shares its repository says whose stars it shows and how many listings share them', async () => {
+    const { items } = await json<{ items: Listing[] }>(await server.fetch('/api/v1/listings?type=mcp&sort=stars&limit=20'));
+    const shared = items.find((item) => item.repo === 'modelcontextprotocol/servers')!;
+    const { items: all } = await json<{ items: Listing[] }>(await server.fetch('/api/v1/listings?owner=modelcontextprotocol&limit=2000'));
+    const sharing = all.filter((item) => item.repo === shared.repo).length;
+    expect(sharing).toBeGreaterThan(2);
+    expect(textOf((await page(SITE_PATHS.listing(shared.slug))).html)).toContain(`of ${shared.repo}, shared by ${sharing} listings`);
   });
 
   it('a listing page labels each figure real or synthetic as its JSON says, and links to that JSON', async () => {

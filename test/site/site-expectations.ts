@@ -37,6 +37,8 @@ export interface BuiltCatalog {
   owners: Map<string, string>;
   /** Lower-cased owner → how many listings it has. */
   ownerListings: Map<string, number>;
+  /** "type/category" → listings a comparison can show: at most two of each repository, none archived. */
+  comparable: Map<string, number>;
 }
 
 export function readBuiltCatalog(buildDir: string): BuiltCatalog {
@@ -45,15 +47,23 @@ export function readBuiltCatalog(buildDir: string): BuiltCatalog {
   const listings = new Map<string, Pick<StoredListing, 'slug' | 'name' | 'type'>>();
   const owners = new Map<string, string>();
   const ownerListings = new Map<string, number>();
+  const perRepo = new Map<string, number>();
+  const comparable = new Map<string, number>();
   for (const line of readFileSync(join(runtime, 'listings.jsonl'), 'utf8').split('\n')) {
     if (!line) continue;
-    const { slug, name, type, repo } = JSON.parse(line) as StoredListing;
+    const { slug, name, type, repo, categories, archived } = JSON.parse(line) as StoredListing;
+    // An archived listing is in no comparison.
+    for (const category of archived ? [] : categories) {
+      const key = `${type}/${category}/${repo.toLowerCase()}`;
+      perRepo.set(key, (perRepo.get(key) ?? 0) + 1);
+      if (perRepo.get(key)! <= 2) comparable.set(`${type}/${category}`, (comparable.get(`${type}/${category}`) ?? 0) + 1);
+    }
     listings.set(slug, { slug, name, type });
     const owner = repo.split('/')[0]!;
     if (!owners.has(owner.toLowerCase())) owners.set(owner.toLowerCase(), owner);
     ownerListings.set(owner.toLowerCase(), (ownerListings.get(owner.toLowerCase()) ?? 0) + 1);
   }
-  return { listings, categories: manifest.categories, count: manifest.count, owners, ownerListings };
+  return { listings, categories: manifest.categories, count: manifest.count, owners, ownerListings, comparable };
 }
 
 const plural = (type: ListingType) => TYPE_LABELS[type].plural;
@@ -73,7 +83,7 @@ export function expectedH1(catalog: BuiltCatalog, path: string): string | undefi
   for (const category of catalog.categories) {
     if (path === SITE_PATHS.category(category.type, category.name)) return `${plural(category.type)}: ${category.label}`;
     if (path === SITE_PATHS.compare(category.type, category.name))
-      return `Top ${Math.min(SHORTLIST.size, category.count)} ${typeNoun(category.type, true)} for ${category.label}, compared`;
+      return `Top ${Math.min(SHORTLIST.size, catalog.comparable.get(`${category.type}/${category.name}`) ?? 0)} ${typeNoun(category.type, true)} for ${category.label}, compared`;
   }
   const owner = /^\/owners\/([^/]+)\/$/.exec(path)?.[1];
   if (owner !== undefined) return catalog.owners.get(decodeURIComponent(owner));
