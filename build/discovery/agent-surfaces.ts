@@ -154,12 +154,14 @@ export function docsMcpDiscovery(ctx: Context): Json {
   };
 }
 
-/** The mcpServers map MCP clients import: the stdio package and the Streamable HTTP remote. */
+/** The mcpServers map MCP clients import: the stdio package, the Streamable HTTP remote, and the package from a checkout. */
 export function mcpServersJson(ctx: Context): Json {
   return {
     mcpServers: {
-      [MCP_SERVER_NAME]: { command: MCP_STDIO.command, args: MCP_STDIO.args },
+      [MCP_SERVER_NAME]: { command: MCP_STDIO.command, args: MCP_STDIO.args, env: { [MCP_STDIO.urlVariable]: ctx.baseUrl } },
       [`${MCP_SERVER_NAME}-remote`]: { type: 'http', url: ctx.baseUrl + AGENT_PATHS.mcp },
+      // Until the package is published: the same server run from a checkout of the repository (the path is relative to it).
+      [`${MCP_SERVER_NAME}-checkout`]: { command: MCP_STDIO.fromCheckout.command, args: MCP_STDIO.fromCheckout.args, env: { [MCP_STDIO.urlVariable]: ctx.baseUrl } },
     },
   };
 }

@@ -32,7 +32,18 @@ export const AGENT_PATHS = {
 export const MCP_SERVER_VERSION = '1.0.0';
 export const MCP_SERVER_NAME = BRAND;
 export const MCP_DOCS_SERVER_NAME = `${BRAND}-docs`;
-export const MCP_STDIO = { package: MCP_PACKAGE, command: 'npx', args: ['-y', MCP_PACKAGE] } as const;
+/**
+ * The stdio package (packages/catalog-mcp): it talks to the instance CATALOG_URL names, so every configuration we
+ * publish sets it to our own origin. Until it is on npm it runs from a checkout of this repository (`fromCheckout`,
+ * relative to the checkout).
+ */
+export const MCP_STDIO = {
+  package: MCP_PACKAGE,
+  command: 'npx',
+  args: ['-y', MCP_PACKAGE],
+  urlVariable: 'CATALOG_URL',
+  fromCheckout: { command: 'node', args: ['packages/catalog-mcp/bin/catalog-mcp.js'] },
+} as const;
 
 /** Revisions with the initialize handshake, newest first; the first is the answer to an unknown request. */
 export const MCP_SESSION_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'] as const;

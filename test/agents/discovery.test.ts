@@ -42,11 +42,12 @@ describe('generators', () => {
     expect(JSON.stringify(agentSurfaceFiles(ctx))).not.toContain('catalog.test');
   });
 
-  it('mcp.json maps the stdio command and the Streamable HTTP remote', () => {
+  it('mcp.json maps the stdio command (pointed at this origin), the Streamable HTTP remote and the package run from a checkout', () => {
     expect(mcpServersJson(ctx)).toEqual({
       mcpServers: {
-        catalog: { command: 'npx', args: ['-y', 'catalog-mcp'] },
+        catalog: { command: 'npx', args: ['-y', 'catalog-mcp'], env: { CATALOG_URL: 'https://catalog.example' } },
         'catalog-remote': { type: 'http', url: 'https://catalog.example/.well-known/mcp' },
+        'catalog-checkout': { command: 'node', args: ['packages/catalog-mcp/bin/catalog-mcp.js'], env: { CATALOG_URL: 'https://catalog.example' } },
       },
     });
   });
