@@ -6,9 +6,12 @@ import { createApp } from './app.ts';
 import { buildDirs, currentBuild } from '../src/artifacts/build-dirs.ts';
 import { pidFilePath, writePidFile } from '../src/artifacts/pid-file.ts';
 import { currentOrFirstBuild } from './first-build.ts';
+import { servingLine, startErrorMessage } from './start-errors.ts';
+
+let config: ReturnType<typeof loadConfig> | undefined;
 
 async function main(): Promise<void> {
-  const config = loadConfig();
+  config = loadConfig();
   const dirs = buildDirs(config.dataDir);
   const buildDir = await currentOrFirstBuild(config);
   const started = performance.now();
@@ -32,12 +35,14 @@ async function main(): Promise<void> {
     { url: `http://${address.address}:${address.port}`, baseUrl: config.baseUrl, listings: app.services.catalog.current.store.count, startMs: Math.round(performance.now() - started) },
     'catalog is serving',
   );
+  // One plain line for the person who ran `npm start`, whatever the log format: where to open the site.
+  console.log(servingLine(config, address));
   const stop = () => void app.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
+  console.error(config ? startErrorMessage(error, config) : error instanceof Error ? error.message : error);
   process.exit(1);
 });

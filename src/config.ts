@@ -25,8 +25,16 @@ export type StaffJwtAlgorithm = (typeof STAFF_JWT_ALGORITHMS)[number];
 const DEFAULT_ASYMMETRIC_ALGORITHMS: StaffJwtAlgorithm[] = ['RS256', 'ES256', 'EdDSA'];
 const isHmac = (alg: string) => alg.startsWith('HS');
 
+const PORT_MESSAGE = 'must be a port number from 0 to 65535 (0 picks a free one), e.g. PORT=8080';
+
 const EnvSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  // One message for every bad value, with the fix: "abc", "80.5" and "99999" are all not a port.
+  PORT: z.coerce
+    .number({ error: PORT_MESSAGE })
+    .int({ error: PORT_MESSAGE })
+    .min(0, { error: PORT_MESSAGE })
+    .max(65535, { error: PORT_MESSAGE })
+    .default(8080),
   HOST: z.string().default('127.0.0.1'),
   CATALOG_DATA_DIR: z.string().default('.catalog'),
   CATALOG_EXPORT: z.string().default('data/listings.jsonl'),
