@@ -14,6 +14,7 @@ import { parseJsonBody } from '../http/body.ts';
 import { json, type HandlersFor, type Reply, type RequestContext } from '../http/handler.ts';
 import type { Services } from '../services.ts';
 import { createSearchCache, type CachedSearch } from '../catalog/search-cache.ts';
+import { closestCategory } from '../../src/domain/categories.ts';
 import type { AdmittingCache } from '../catalog/admitting-cache.ts';
 import { isLeased, leaseBody } from '../http/body-pool.ts';
 import type { Snapshot } from '../catalog/snapshot.ts';
@@ -108,6 +109,7 @@ export function catalogHandlers(services: Services): HandlersFor<CatalogOperatio
   /** A search made (not from the cache): its page's body, offered to the cache. */
   const answerSearch = async (ctx: RequestContext, versioned: boolean, current: Snapshot, cache: AdmittingCache<CachedSearch>, key: string): Promise<CachedSearch> => {
     const query = parseListingQuery(ctx.query, versioned);
+    if (query.category !== undefined) checkCategory(query.category, current.store.categories);
     const { result, headers } = await services.listingSearch(current, query);
     // A keyword fallback may be temporary (the embedding model still loading): never keep it past that.
     const cacheable = headers[SEARCH_MODE_HEADER] !== 'keyword-fallback';
@@ -198,4 +200,14 @@ export function catalogHandlers(services: Services): HandlersFor<CatalogOperatio
         types: LISTING_TYPES,
       }),
   };
+}
+
+/**
+ * An unknown category is a bad parameter like an unknown type, not an empty answer: it says which category was
+ * probably meant and where the list is.
+ */
+function checkCategory(category: string, categories: ReadonlyArray<{ name: string }>): void {
+  if (categories.some((c) => c.name === category)) return;
+  const closest = closestCategory(category, categories.map((c) => c.name));
+  throw invalidParameter('category', `is not a category of the catalog: '${category}'${closest ? ` (did you mean '${closest}'?)` : ''}; GET /api/upstream/categories lists every category`);
 }
