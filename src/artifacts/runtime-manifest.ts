@@ -9,7 +9,7 @@ import { readColumns, writeColumns, type ColumnKind } from './columns-file.ts';
 import type { ReadFile } from './shared-file.ts';
 import { isCurrentKeywordIndex } from '../search/index-file.ts';
 
-export const RUNTIME_FORMAT = 7;
+export const RUNTIME_FORMAT = 8;
 
 /** Bits of the realFigures column. */
 export const REAL_FIGURE = { installs: 1, stars: 2 } as const;

@@ -11,6 +11,25 @@ export function listingPath(slug: string): string {
   return SITE_PATHS.listing(slug);
 }
 
+/**
+ * The author as a name: sources give front-matter authors as URLs ("https://github.com/Jeffallan"), with an email
+ * or a link beside the name ("SerKo <https://github.com/serkodev>"), or as a whole sentence of promotion. A GitHub
+ * URL becomes its account, another URL its host, a bracketed contact is dropped, and what is still no name (empty, or
+ * longer than a name runs) is the repository's owner.
+ */
+export function authorName(author: string, repo: string): string {
+  const owner = repo.slice(0, repo.indexOf('/'));
+  let name = author.replace(/\s*[<(][^<>()]*(?:@|:\/\/|www\.|\.com|\.io)[^<>()]*[>)]/g, '').trim();
+  const github = /^(?:https?:\/\/)?(?:www\.)?github\.com\/([A-Za-z0-9][A-Za-z0-9-]*)/i.exec(name);
+  if (github) name = github[1]!;
+  else if (/^https?:\/\//i.test(name)) name = name.replace(/^https?:\/\/(?:www\.)?/i, '').replace(/[/?#].*$/, '');
+  if (!name || name.length > AUTHOR_MAX || /:\/\/|@/.test(name)) return owner;
+  return name;
+}
+
+/** Longer than any name: a sentence, not an author. */
+const AUTHOR_MAX = 60;
+
 export function toStoredListing(record: ListingRecord, scores: { trending: number; searchTrend: number }): StoredListing {
   const categories = [record.category, ...(record.categories ?? []).filter((c) => c !== record.category)];
   const view: StoredListing = {
@@ -20,7 +39,7 @@ export function toStoredListing(record: ListingRecord, scores: { trending: numbe
     name: record.name,
     description: record.description,
     repo: record.repo,
-    author: record.author,
+    author: authorName(record.author, record.repo),
     category: record.category,
     categories,
     tags: record.tags,

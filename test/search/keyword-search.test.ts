@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { ListingPageSchema, type ListingRecord } from '../../src/domain/schemas.ts';
+import { authorName } from '../../src/domain/listing-view.ts';
 import { compareBy, popularityPrior, SORTS } from '../../src/domain/ranking.ts';
 import { indexTerms, nameJoins, nameKey, normalize, parseQuery, stem, wordPairs } from '../../src/search/tokenizer.ts';
 import { PARTIAL_BELOW } from '../../src/search/keyword-search.ts';
@@ -140,7 +141,7 @@ describe('names match by their parts', () => {
 describe('CJK words: found inside longer runs of text', () => {
   const records = snapshotRecords();
   const fields = (r: { name: string; repo: string; author: string; description: string; tags: readonly string[]; categories?: readonly string[] }) =>
-    normalize([r.name, r.repo, r.author, ...r.tags, ...(r.categories ?? []), r.description].join(' \n '));
+    normalize([r.name, r.repo, authorName(r.author, r.repo), ...r.tags, ...(r.categories ?? []), r.description].join(' \n '));
 
   // WeChat, translation, database, stocks: each written inside longer Chinese text by most listings that have it.
   it.each(['微信', '翻译', '数据库', '股票'])('q=%s finds every listing that writes it, and only those', async (word) => {
@@ -164,7 +165,7 @@ describe('symbol words: c#, c++, f#, .net', () => {
     '.net': /(?<![\p{L}\p{N}._-])\.net(?![\p{L}\p{N}]|[./][\p{L}\p{N}])/u,
   };
   const fields = (r: { name: string; repo: string; author: string; description: string; tags: readonly string[]; categories?: readonly string[] }) =>
-    normalize([r.name, r.repo, r.author, ...r.tags, ...(r.categories ?? []), r.description].join(' \n '));
+    normalize([r.name, r.repo, authorName(r.author, r.repo), ...r.tags, ...(r.categories ?? []), r.description].join(' \n '));
 
   it.each(Object.keys(written))('q=%s finds exactly the listings that write it, and no listing that only has its letters', async (word) => {
     const items = await walk(`q=${encodeURIComponent(word)}`);
@@ -191,7 +192,7 @@ describe('symbol words: c#, c++, f#, .net', () => {
 
 describe('numbers with dots are one word: 2.0, 3.12', () => {
   const records = snapshotRecords();
-  const fields = (r: { name: string; repo: string; author: string; description: string; tags: readonly string[] }) => normalize([r.name, r.repo, r.author, ...r.tags, r.description].join(' \n '));
+  const fields = (r: { name: string; repo: string; author: string; description: string; tags: readonly string[] }) => normalize([r.name, r.repo, authorName(r.author, r.repo), ...r.tags, r.description].join(' \n '));
   const escaped = (number: string) => number.replaceAll('.', '\\.');
   // Holding the number, maybe as the start of a longer one (the last word is also a prefix): not 20 for 2.0.
   const holds = (number: string) => new RegExp(`(?<![\\p{N}.])${escaped(number)}`, 'u');
