@@ -17,6 +17,9 @@ export const CHART = { width: 600, height: 160, padLeft: 56, padRight: 12, padTo
 
 export type DayKind = 'measured' | 'interpolated' | 'synthetic';
 
+/** Width of one character of an axis label, for the label margin. */
+const LABEL_CHAR_PX = 7;
+
 /**
  * What each day is: for an interpolated history, a day is measured where the series bends (the second
  * difference exceeds rounding: interpolation between two snapshots is a straight line up to ±1 per day,
@@ -42,13 +45,13 @@ export function dayKinds(history: ArrayLike<number>, provenance: HistoryProvenan
 const round = (x: number) => Math.round(x * 10) / 10;
 
 /**
- * The chart as an SVG element (a string for set:html). The stored listing does not date its history window, so
- * the axis counts days back from the latest.
+ * The chart as an SVG element (a string for set:html). `lastDay` (the listing's installsAsOf) dates the axis; a
+ * history without it counts days back from the latest.
  */
-export function installChartSvg(history: ArrayLike<number>, provenance: HistoryProvenance, name: string): string {
+export function installChartSvg(history: ArrayLike<number>, provenance: HistoryProvenance, name: string, lastDay?: string): string {
   const n = history.length;
   if (n < 2) return '';
-  const { width, height, padLeft, padRight, padTop, padBottom } = CHART;
+  const { width, height, padRight, padTop, padBottom } = CHART;
   const values = Array.from(history);
   // A loop rather than Math.max(...values): the history comes from the export, and a spread puts it on the stack.
   let max = -Infinity;
@@ -60,12 +63,19 @@ export function installChartSvg(history: ArrayLike<number>, provenance: HistoryP
   // The axis starts at the first value rounded down, so growth is visible even on a large total.
   const low = min === max ? 0 : min - (max - min) * 0.05;
   const high = max === low ? low + 1 : max;
+  const topLabel = formatCount(high);
+  const bottomLabel = formatCount(Math.max(0, Math.round(low)));
+  // Room for the longer value label at the axis font (about 7 px a character), so "1,100,000" is not cut.
+  const padLeft = Math.max(CHART.padLeft, 12 + LABEL_CHAR_PX * Math.max(topLabel.length, bottomLabel.length));
+  // With the day the history ends (metrics.installsAsOf), the axis is dated; without it, days count back.
+  const end = lastDay && !Number.isNaN(Date.parse(lastDay)) ? new Date(`${lastDay.slice(0, 10)}T00:00:00Z`) : undefined;
+  const dayLabel = (back: number) => (end ? new Date(end.getTime() - back * 86_400_000).toISOString().slice(0, 10) : undefined);
   const x = (i: number) => round(padLeft + (i * (width - padLeft - padRight)) / (n - 1));
   const y = (v: number) => round(padTop + (1 - (v - low) / (high - low)) * (height - padTop - padBottom));
   const kinds = dayKinds(values, provenance);
   const points = values.map((v, i) => `${x(i)},${y(v)}`).join(' ');
-  const first = `${n - 1} days before the latest`;
-  const lastDay = 'the latest day';
+  const first = dayLabel(n - 1) ?? `${n - 1} days before the latest`;
+  const latest = dayLabel(0) ?? 'the latest day';
   const measured = kinds.filter((k) => k === 'measured').length;
   const how =
     provenance === 'synthetic'
@@ -73,19 +83,19 @@ export function installChartSvg(history: ArrayLike<number>, provenance: HistoryP
       : provenance === 'real'
         ? 'Every day measured.'
         : `${measured} measured ${measured === 1 ? 'day' : 'days'} (dots); the days between them are linearly interpolated (dashed).`;
-  const desc = `Cumulative installs from ${formatCount(values[0]!)} ${first} to ${formatCount(values[n - 1]!)} on ${lastDay}. ${how}`;
+  const desc = `Cumulative installs (the running total, not installs per day) from ${formatCount(values[0]!)} on ${first} to ${formatCount(values[n - 1]!)} on ${latest}. ${how}`;
   const dots = kinds
     .map((kind, i) => (kind === 'measured' ? `<circle class="day-measured" cx="${x(i)}" cy="${y(values[i]!)}" r="3"><title>${values[i]} installs (measured)</title></circle>` : ''))
     .join('');
   const labels = [
-    `<text class="axis" x="${padLeft - 6}" y="${y(high) + 4}" text-anchor="end">${formatCount(high)}</text>`,
-    `<text class="axis" x="${padLeft - 6}" y="${y(low) + 4}" text-anchor="end">${formatCount(Math.max(0, Math.round(low)))}</text>`,
-    `<text class="axis" x="${padLeft}" y="${height - 6}">${n - 1} days before</text>`,
-    `<text class="axis" x="${width - padRight}" y="${height - 6}" text-anchor="end">latest day</text>`,
+    `<text class="axis" x="${padLeft - 6}" y="${y(high) + 4}" text-anchor="end">${topLabel}</text>`,
+    `<text class="axis" x="${padLeft - 6}" y="${y(low) + 4}" text-anchor="end">${bottomLabel}</text>`,
+    `<text class="axis" x="${padLeft}" y="${height - 6}">${dayLabel(n - 1) ?? `${n - 1} days before`}</text>`,
+    `<text class="axis" x="${width - padRight}" y="${height - 6}" text-anchor="end">${dayLabel(0) ?? 'latest day'}</text>`,
   ].join('');
   return (
     `<svg class="install-chart history-${provenance}" role="img" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" aria-labelledby="install-chart-title" aria-describedby="install-chart-desc" xmlns="http://www.w3.org/2000/svg">` +
-    `<title id="install-chart-title">Installs of ${escapeXml(name)}, last ${n} days</title>` +
+    `<title id="install-chart-title">Cumulative installs of ${escapeXml(name)}, last ${n} days</title>` +
     `<desc id="install-chart-desc">${escapeXml(desc)}</desc>` +
     `<line class="grid" x1="${padLeft}" y1="${y(low)}" x2="${width - padRight}" y2="${y(low)}"/>` +
     `<polyline class="line line-${provenance}" fill="none" points="${points}"/>` +

@@ -170,7 +170,7 @@ describe('what a person sees', () => {
     const real = await json<Listing>(await server.fetch('/api/v1/listings/find-skills'));
     expect(real.metrics.history).toBe('interpolated');
     const page = await open(withJs, SITE_PATHS.listing('find-skills'));
-    const chart = page.getByRole('img', { name: /^Installs of find-skills, last 30 days$/ });
+    const chart = page.getByRole('img', { name: /^Cumulative installs of find-skills, last 30 days$/ });
     expect(await chart.isVisible()).toBe(true);
     expect((await chart.boundingBox())!.width).toBeGreaterThan(300);
     expect(await chart.locator('circle.day-measured').count()).toBeGreaterThanOrEqual(2);

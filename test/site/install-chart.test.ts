@@ -63,8 +63,25 @@ describe('installChartSvg', () => {
       expect(xy[i]![1]).toBeLessThanOrEqual(xy[i - 1]![1]);
     }
     expect(svg.match(/<circle class="day-measured"/g)).toHaveLength(4);
-    expect(svg).toContain('<title id="install-chart-title">Installs of pdf-tools, last 30 days</title>');
-    expect(svg).toMatch(/<desc id="install-chart-desc">Cumulative installs from 1,000 .* to 3,500 .*4 measured days \(dots\)/);
+    expect(svg).toContain('<title id="install-chart-title">Cumulative installs of pdf-tools, last 30 days</title>');
+    expect(svg).toMatch(/<desc id="install-chart-desc">Cumulative installs \(the running total, not installs per day\) from 1,000 .* to 3,500 .*4 measured days \(dots\)/);
+  });
+
+  it('dates its axis from the day the history ends, and counts days back without it', () => {
+    const dated = installChartSvg(history, 'interpolated', 'pdf-tools', '2026-04-16');
+    expect(dated).toContain('>2026-03-18</text>');
+    expect(dated).toContain('>2026-04-16</text>');
+    expect(dated).toContain('from 1,000 on 2026-03-18 to 3,500 on 2026-04-16');
+    expect(installChartSvg(history, 'interpolated', 'pdf-tools')).toContain('>29 days before</text>');
+  });
+
+  it('leaves room for its longest value label: a seven-digit total is not cut', () => {
+    const big = Array.from({ length: 30 }, (_, i) => 500_000 + i * 20_000);
+    const svg = installChartSvg(big, 'real', 'find-skills');
+    const label = /<text class="axis" x="([\d.]+)" y="[\d.]+" text-anchor="end">1,080,000<\/text>/.exec(svg);
+    expect(label).not.toBeNull();
+    // The label ends at x and runs about 7 px a character to its left: it starts inside the drawing.
+    expect(Number(label![1]) - 7 * '1,080,000'.length).toBeGreaterThanOrEqual(0);
   });
 
   it('draws a synthetic history without dots, as a modelled line', () => {
