@@ -34,7 +34,10 @@ export async function browseSearch(services: Services, snapshot: Snapshot, searc
     const items = listingsJson(services.config.baseUrl, snapshot, result.docs).map((json) => JSON.parse(json) as Listing);
     services.signals?.appeared(snapshot, result.docs, query.offset);
     const nextCursor = result.hasMore ? encodeCursor(query.offset + query.limit, queryFingerprint(query)) : null;
-    return { ok: true, params, items, offset: query.offset, nextCursor, corrected: result.corrected };
+    // The page before: the first page has no cursor, so a page at most one page in goes back to none.
+    const before = query.offset - query.limit;
+    const previousCursor = query.offset === 0 ? null : before <= 0 ? '' : encodeCursor(before, queryFingerprint(query));
+    return { ok: true, params, items, offset: query.offset, total: result.total, nextCursor, previousCursor, corrected: result.corrected };
   } catch (error) {
     if (error instanceof CatalogError) return { ok: false, params, message: error.message, resolution: error.resolution };
     throw error;

@@ -4,7 +4,7 @@
 import type { Listing } from '../domain/schemas.ts';
 
 /** The parameters /browse takes (the rest of a query string is ignored). */
-export const BROWSE_PARAMS = ['q', 'type', 'category', 'sort', 'cursor'] as const;
+export const BROWSE_PARAMS = ['q', 'type', 'category', 'sort', 'cursor', 'offset'] as const;
 export type BrowseParams = Record<(typeof BROWSE_PARAMS)[number], string>;
 
 /** Results per /browse page. */
@@ -12,7 +12,18 @@ export const BROWSE_PAGE_SIZE = 20;
 
 export type BrowseOutcome =
   /** `corrected`: the query searched instead of `q`, which no listing matched (Search-Corrected). */
-  | { ok: true; params: BrowseParams; items: Listing[]; offset: number; nextCursor: string | null; corrected: string | undefined }
+  | {
+      ok: true;
+      params: BrowseParams;
+      items: Listing[];
+      offset: number;
+      /** Listings the search ranks across all pages (the API's `total`). */
+      total: number;
+      nextCursor: string | null;
+      /** The cursor of the page before ('' for the first page); null on the first page. */
+      previousCursor: string | null;
+      corrected: string | undefined;
+    }
   | { ok: false; params: BrowseParams; message: string; resolution: string };
 
 export interface BrowseLocals {

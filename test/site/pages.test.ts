@@ -294,6 +294,20 @@ describe('/browse', () => {
     expect(listedSlugs(second.html)[0]).not.toBe(slugs[0]);
   });
 
+  it('shows the total, goes back with Previous, and honours offset= as the API does', async () => {
+    const api = await json<{ items: Listing[]; total: number }>(await server.fetch(`/api/v1/listings?q=postgres&limit=${BROWSE_PAGE_SIZE}&offset=${2 * BROWSE_PAGE_SIZE}`));
+    const third = await page(`/browse?q=postgres&offset=${2 * BROWSE_PAGE_SIZE}`);
+    expect(third.status).toBe(200);
+    expect(listedSlugs(third.html)).toEqual(api.items.map((item) => item.slug));
+    expect(textOf(third.html)).toContain(`Showing ${2 * BROWSE_PAGE_SIZE + 1}–${3 * BROWSE_PAGE_SIZE} of ${api.total.toLocaleString('en-US')}`);
+    const previous = decodeEntities(/<a href="([^"]+)" rel="prev">Previous/.exec(third.html)![1]!);
+    const second = await page(previous);
+    expect(textOf(second.html)).toContain(`Showing ${BROWSE_PAGE_SIZE + 1}–${2 * BROWSE_PAGE_SIZE} of`);
+    const back = decodeEntities(/<a href="([^"]+)" rel="prev">Previous/.exec(second.html)![1]!);
+    expect(back).toBe('/browse?q=postgres');
+    expect((await page('/browse?q=postgres')).html).not.toContain('rel="prev"');
+  });
+
   it('says when it searched a corrected query, and shows what the API shows for it', async () => {
     const { status, html } = await page('/browse?q=kubrenetes');
     expect(status).toBe(200);
