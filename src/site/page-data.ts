@@ -50,16 +50,19 @@ export interface CatalogData {
   owners: OwnerTable;
   /** Lower-cased owner → its listings, each type's by its ranking metric, for the owners this process renders. */
   listingsByOwner: Map<string, PageListing[]>;
-  /** Listing id → the listing (a copy's page links its origin). */
-  byId: Map<string, PageListing>;
+  /** Listing id → the listing, for every listing of a copy group (a copy's page links its origin, whoever renders it). */
+  byId: Map<string, CopyRef>;
   /** Origin id → its copies, in the default order (an origin's page lists where else it is published). */
-  copiesOf: Map<string, PageListing[]>;
+  copiesOf: Map<string, CopyRef[]>;
   /** repoTypeKey(type, repo) → listings of that type in that repository (the rest behind a capped top list). */
   listingsPerRepo: Map<string, number>;
 }
 
 /** The key of a (type, repository) in CatalogData.listingsPerRepo. */
 export const repoTypeKey = (type: ListingType, repo: string): string => `${type}:${repo.toLowerCase()}`;
+
+/** What a copy's or an origin's page shows of the other listings of its group; kept for every such listing. */
+export type CopyRef = Pick<PageListing, 'id' | 'slug' | 'name' | 'repo' | 'description' | 'doc' | 'files' | 'copyOf' | 'copyKind'>;
 
 function requiredEnv(name: string): string {
   const value = process.env[name];
@@ -91,6 +94,7 @@ async function load(runtimeDir: string, baseUrl: string): Promise<CatalogData> {
   const rows: RankRow[] = [];
   const repoCounters = new Map<string, { count: number }>();
   const listings: PageListing[] = [];
+  const copyRefs: CopyRef[] = [];
   const top = new TopListsCollector<PageListing>(manifest.categories, { item: (listing) => listing, categoryTop: true });
   for await (const { installsHistory, ...stored } of readRuntimeListings(runtimeDir)) {
     const rank = { installs: 0, stars: 0, of: 0 };
@@ -124,6 +128,11 @@ async function load(runtimeDir: string, baseUrl: string): Promise<CatalogData> {
       rank,
     });
     if (rendersOwner(ownerKey(stored.repo))) listings.push(listing);
+    // A copy group spans owners, and so renderers: its members are kept, small, whichever renderer shows them.
+    if (stored.copyOf || stored.copies) {
+      const { id, slug, name, repo, description, files, copyOf, copyKind } = stored;
+      copyRefs.push({ id, slug, name, repo, description, doc: listing.doc, files, copyOf, copyKind });
+    }
     top.offer(listing);
   }
   if (rows.length !== manifest.count) throw new Error(`listings.jsonl has ${rows.length} listings, the manifest says ${manifest.count}`);
@@ -157,9 +166,9 @@ async function load(runtimeDir: string, baseUrl: string): Promise<CatalogData> {
       else listingsByOwner.set(key, [listing]);
     }
   }
-  const byId = new Map(listings.map((listing) => [listing.id, listing]));
-  const copiesOf = new Map<string, PageListing[]>();
-  for (const listing of listings) {
+  const byId = new Map(copyRefs.map((listing) => [listing.id, listing]));
+  const copiesOf = new Map<string, CopyRef[]>();
+  for (const listing of copyRefs) {
     if (!listing.copyOf) continue;
     const list = copiesOf.get(listing.copyOf);
     if (list) list.push(listing);
@@ -177,7 +186,7 @@ export function loadCatalog(): Promise<CatalogData> {
 }
 
 /** Stored files of a listing, SKILL.md first; [] when none are stored. */
-export function listingFiles(data: CatalogData, listing: PageListing): ListingFile[] {
+export function listingFiles(data: CatalogData, listing: Pick<PageListing, 'files' | 'doc'>): ListingFile[] {
   if (listing.files.length === 0) return [];
   const path = join(data.runtimeDir, runtimeFilesPath(listing.doc));
   return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as ListingFile[]) : [];

@@ -21,6 +21,17 @@ const html = (slug: string) => readFileSync(join(buildDir, 'site', 'listings', s
 const byId = (id: string) => listings.find((listing) => listing.id === id)!;
 
 describe('copy pages', () => {
+  it('every copy\'s page names its origin and every origin\'s page its copies, whichever render process made them', () => {
+    // The site stage shares pages out between processes by owner; a copy group spans owners.
+    const copies = listings.filter((listing) => listing.copyOf);
+    expect(copies.length).toBeGreaterThan(100);
+    const missing = copies.filter((copy) => !html(copy.slug).includes(`href="${SITE_PATHS.listing(byId(copy.copyOf!).slug)}"`));
+    expect(missing.map((copy) => copy.id)).toEqual([]);
+    const origins = listings.filter((listing) => listing.copies);
+    const unlisted = origins.filter((origin) => !html(origin.slug).includes('id="copies"'));
+    expect(unlisted.map((origin) => origin.id)).toEqual([]);
+  });
+
   it('an exact copy says "Copy of" its origin and links to it', () => {
     const copy = byId('skill:davila7/claude-code-templates#pdf-official');
     expect(copy).toMatchObject({ copyOf: 'skill:anthropics/skills#pdf', copyKind: 'exact' });
