@@ -5,18 +5,10 @@
 // binary, not stored; and no hook or command named by the repository's configuration runs.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { byPath, collect, FixtureRepo, skillMd, warningsOf } from './support/git-fixture.ts';
+import { describe, expect, it } from 'vitest';
+import { byPath, collect, fixtureRepos, skillMd, warningsOf } from './support/git-fixture.ts';
 
-const fixtures: FixtureRepo[] = [];
-const repo = () => {
-  const fixture = new FixtureRepo();
-  fixtures.push(fixture);
-  return fixture;
-};
-afterEach(() => {
-  for (const fixture of fixtures.splice(0)) fixture.cleanup();
-});
+const repo = fixtureRepos();
 
 const skill = (name: string, description = `The ${name} skill.`) => skillMd({ name, description });
 const PASSWD = '/etc/passwd';

@@ -3,18 +3,10 @@
 // plugin.json, remote ones (github, url, git-subdir, npm, unknown kinds) recorded as given and never dropped;
 // plugin names with spaces kept with a warning; a lone plugin.json as one plugin; a broken manifest skipped with a
 // warning that names it.
-import { afterEach, describe, expect, it } from 'vitest';
-import { collect, FixtureRepo, warningsOf } from './support/git-fixture.ts';
+import { describe, expect, it } from 'vitest';
+import { collect, fixtureRepos, warningsOf } from './support/git-fixture.ts';
 
-const fixtures: FixtureRepo[] = [];
-const repo = () => {
-  const fixture = new FixtureRepo();
-  fixtures.push(fixture);
-  return fixture;
-};
-afterEach(() => {
-  for (const fixture of fixtures.splice(0)) fixture.cleanup();
-});
+const repo = fixtureRepos();
 
 const M = '.claude-plugin/marketplace.json';
 

@@ -2,19 +2,11 @@
 // else the root's children, skills/ and its .curated/.experimental/.system, the agent folders, the plugin
 // manifests' folders; the bounded recursive walk only when those find nothing), reads real-world SKILL.md defects
 // leniently with a warning naming the file and why, and stores SKILL.md then the folder's text files within bounds.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AGENT_FOLDERS } from '../../build/collect/git/skills.ts';
-import { byPath, collect, FixtureRepo, skillMd, warningsOf } from './support/git-fixture.ts';
+import { byPath, collect, type FixtureRepo, fixtureRepos, skillMd, warningsOf } from './support/git-fixture.ts';
 
-const fixtures: FixtureRepo[] = [];
-const repo = () => {
-  const fixture = new FixtureRepo();
-  fixtures.push(fixture);
-  return fixture;
-};
-afterEach(() => {
-  for (const fixture of fixtures.splice(0)) fixture.cleanup();
-});
+const repo = fixtureRepos();
 
 const skill = (name: string, description = `The ${name} skill.`) => skillMd({ name, description });
 const skillPaths = async (fixture: FixtureRepo) => (await collect(fixture)).candidates.filter((c) => c.type === 'skill').map((c) => c.path);

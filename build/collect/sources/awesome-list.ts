@@ -1,25 +1,17 @@
 // The awesome-list source: a Markdown list in a repository (or a folder of them, one file per category, like
 // TensorBlock's docs/), read from git objects at a ref like the git source, parsed by ../awesome-list.ts into one
 // MCP server per linked GitHub repository. A list read whole at a commit is the list's whole content.
-import { GitRepository, GitSourceError } from '../git/repository.ts';
-import { Snapshot } from '../git/snapshot.ts';
+import { GitSourceError } from '../git/repository.ts';
+import { readCommit } from '../git/read-commit.ts';
 import { parseAwesomeList } from '../awesome-list.ts';
 import type { AwesomeListSource } from '../sources-file.ts';
-import { emptyStats, type Candidate, type ListingSourceResult, type SourceContext } from '../types.ts';
+import type { Candidate, ListingSourceResult, SourceContext } from '../types.ts';
 
 /** The largest list file read. */
 export const MAX_LIST_BYTES = 16 * 1024 * 1024;
 
-export async function collectAwesomeList(entry: AwesomeListSource & { id: string; repo: string }, ctx: SourceContext): Promise<ListingSourceResult> {
-  const stats = emptyStats();
-  let repository: GitRepository | undefined;
-  try {
-    repository = await GitRepository.open(entry.url, { stateDir: ctx.stateDir, bounds: entry.bounds, signal: ctx.signal, log: ctx.log });
-    const fullCommit = await repository.resolveCommit(entry.ref);
-    const commit = fullCommit.slice(0, 12);
-    if (ctx.previousCommit === commit) return { status: 'ok', unchanged: true, candidates: [], removed: [], absenceIsRemoval: true, commit, stats: { ...stats, requests: repository.requests } };
-    const reader = repository;
-    const snapshot = new Snapshot(await repository.listTree(fullCommit), (oid) => reader.readBlob(oid), entry.bounds.maxFileBytes);
+export function collectAwesomeList(entry: AwesomeListSource & { id: string; repo: string }, ctx: SourceContext): Promise<ListingSourceResult> {
+  return readCommit(entry, ctx, async ({ repository, fullCommit, commit, snapshot, stats }) => {
     const path = entry.path.replace(/\/+$/, '');
     const files = snapshot.files.has(path)
       ? [path]
@@ -40,14 +32,7 @@ export async function collectAwesomeList(entry: AwesomeListSource & { id: string
       skipped += parsed.skipped;
     }
     if (skipped) stats.warnings.push({ where: `${entry.repo}@${commit}:${path}`, message: `${skipped} items link no GitHub repository and were not listed` });
-    stats.requests = repository.requests;
     ctx.log(`awesome-list ${entry.repo}@${commit}:${path}: ${candidates.length} servers`);
-    return { status: 'ok', candidates, removed: [], absenceIsRemoval: true, commit, stats };
-  } catch (error) {
-    if (repository) stats.requests = repository.requests;
-    const reason = error instanceof GitSourceError ? error.message : `unexpected: ${(error as Error).message}`;
-    return { status: 'failed', error: `${entry.repo} (${entry.url}): ${reason}`, candidates: [], removed: [], absenceIsRemoval: false, stats };
-  } finally {
-    repository?.close();
-  }
+    return candidates;
+  });
 }

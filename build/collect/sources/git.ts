@@ -5,24 +5,15 @@
 // source's previous listings. Read whole and successfully, the candidates are the repository's whole content at
 // that commit, so absence is removal.
 import { posix } from 'node:path';
-import { GitRepository, GitSourceError } from '../git/repository.ts';
+import { readCommit } from '../git/read-commit.ts';
 import { findPlugins } from '../git/plugins.ts';
 import { findSkills } from '../git/skills.ts';
-import { Snapshot } from '../git/snapshot.ts';
 import { findWorkflows } from '../git/workflows.ts';
 import type { GitSource } from '../sources-file.ts';
-import { emptyStats, type Candidate, type ListingSourceResult, type SourceContext } from '../types.ts';
+import type { Candidate, ListingSourceResult, SourceContext } from '../types.ts';
 
-export async function collectGitSource(entry: GitSource & { id: string; repo: string }, ctx: SourceContext): Promise<ListingSourceResult> {
-  const stats = emptyStats();
-  let repository: GitRepository | undefined;
-  try {
-    repository = await GitRepository.open(entry.url, { stateDir: ctx.stateDir, bounds: entry.bounds, signal: ctx.signal, log: ctx.log });
-    const fullCommit = await repository.resolveCommit(entry.ref);
-    const commit = fullCommit.slice(0, 12);
-    if (ctx.previousCommit === commit) return { status: 'ok', unchanged: true, candidates: [], removed: [], absenceIsRemoval: true, commit, stats: { ...stats, requests: repository.requests } };
-    const reader = repository;
-    const snapshot = new Snapshot(await repository.listTree(fullCommit), (oid) => reader.readBlob(oid), entry.bounds.maxFileBytes);
+export function collectGitSource(entry: GitSource & { id: string; repo: string }, ctx: SourceContext): Promise<ListingSourceResult> {
+  return readCommit(entry, ctx, async ({ repository, fullCommit, commit, snapshot, stats }) => {
     const warn = (path: string, message: string) => stats.warnings.push({ where: `${entry.repo}@${commit}:${path}`, message });
     const repoName = posix.basename(entry.repo);
 
@@ -53,16 +44,8 @@ export async function collectGitSource(entry: GitSource & { id: string; repo: st
       ...manifests.map(({ datePath, ...found }): Candidate => ({ ...found, ...base, updatedAt: dated(datePath) })),
       ...workflows.map((workflow): Candidate => ({ type: 'workflow', ...workflow, ...base, updatedAt: dated(workflow.path) })),
     ];
-    stats.requests = repository.requests;
     const counts = ['skill', 'marketplace', 'plugin', 'workflow'].map((type) => `${candidates.filter((c) => c.type === type).length} ${type}s`);
     ctx.log(`git ${entry.repo}@${commit}: ${counts.join(', ')}, ${stats.warnings.length} warnings`);
-    return { status: 'ok', candidates, removed: [], absenceIsRemoval: true, commit, stats };
-  } catch (error) {
-    if (repository) stats.requests = repository.requests;
-    const reason = error instanceof GitSourceError ? error.message : `unexpected: ${(error as Error).message}`;
-    ctx.log(`git ${entry.repo}: failed: ${reason}`);
-    return { status: 'failed', error: `${entry.repo} (${entry.url}): ${reason}`, candidates: [], removed: [], absenceIsRemoval: false, stats };
-  } finally {
-    repository?.close();
-  }
+    return candidates;
+  });
 }

@@ -3,6 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { afterEach } from 'vitest';
 import { dirname, join } from 'node:path';
 import { collectGitSource } from '../../../build/collect/sources/git.ts';
 import { GitBoundsSchema, type GitBounds } from '../../../build/collect/sources-file.ts';
@@ -72,6 +73,19 @@ export class FixtureRepo {
   cleanup(): void {
     rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+/** A maker of fixture repositories, each removed after the test that made it (call at a test file's top level). */
+export function fixtureRepos(): () => FixtureRepo {
+  const made: FixtureRepo[] = [];
+  afterEach(() => {
+    for (const fixture of made.splice(0)) fixture.cleanup();
+  });
+  return () => {
+    const fixture = new FixtureRepo();
+    made.push(fixture);
+    return fixture;
+  };
 }
 
 /** A SKILL.md with the given front matter fields (plain `key: value` lines) and a body. */
