@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { batchQuery, fetchGithubMetadata } from '../../build/collect/sources/github.ts';
+import { batchQuery, fetchGithubMetadata, UNREACHABLE_AFTER } from '../../build/collect/sources/github.ts';
 import { GithubSourceSchema } from '../../build/collect/sources-file.ts';
 import type { RepoMeta, SourceContext } from '../../build/collect/types.ts';
 import { snapshotRecords } from '../support/fixtures.ts';
@@ -159,5 +159,19 @@ describe('GraphQL, with a token', () => {
     expect(result.meta.size).toBe(repos.length);
     expect(result.stats.requests).toBe(Math.ceil(repos.length / 100));
     expect(result.stats.requests).toBeLessThan(5000);
+  });
+});
+
+describe('GitHub unreachable', () => {
+  it.each(['rest', 'graphql'] as const)('stops over %s after a few network failures in a row instead of trying every repository', async (mode) => {
+    const repos = Array.from({ length: 40 }, (_, i) => `acme/repo-${i}`);
+    const last = new Map([['acme/repo-7', { ...SKILLS, repo: 'acme/repo-7', fullName: 'acme/repo-7', asOf: '2026-11-20' }]]);
+    // Port 9 (discard) on loopback: nothing listens, every request is refused at once.
+    const result = await fetchGithubMetadata(repos, entryFor('http://127.0.0.1:9', { mode, batch: 5, retries: 0 }), context({ GITHUB_TOKEN: 'token' }), last, TUNING);
+    expect(result.stoppedEarly).toMatch(/unreachable/);
+    expect(result.stats.requests).toBeLessThanOrEqual(UNREACHABLE_AFTER);
+    // What it could not read is not answered: the collector keeps the last known figures (state) for it.
+    expect(result.stoppedEarly).toMatch(/left at their last known figures/);
+    expect(result.meta.has('acme/repo-7')).toBe(false);
   });
 });

@@ -11,6 +11,9 @@ import { ConditionalStore, parseJson, sourceClient, type HttpAnswer, type HttpTu
 import type { GithubSource } from '../sources-file.ts';
 import { emptyStats, type RepoMeta, type SourceContext, type SourceStats } from '../types.ts';
 
+/** Network failures in a row (each after its retries) that stop the source. */
+export const UNREACHABLE_AFTER = 3;
+
 export interface GithubMetadataResult {
   meta: Map<string, RepoMeta>;
   stats: SourceStats;
@@ -109,6 +112,18 @@ export async function fetchGithubMetadata(
     else if (stats.requests >= entry.budget) stop(`the request budget (${entry.budget}) is spent`);
     return stoppedEarly !== undefined;
   };
+  // A network that answers nothing (no route, no name, every request timing out) fails each request after its
+  // retries; after a few such failures in a row the source stops rather than spend them on every repository.
+  let unreachable = 0;
+  const failed = (answer: { reason: string; message: string }, where: string) => {
+    if (answer.reason === 'rate-limit' || answer.reason === 'aborted') return stop(answer.message);
+    stats.warnings.push({ where, message: answer.message });
+    if (answer.reason !== 'network' && answer.reason !== 'timeout') return;
+    if (++unreachable >= UNREACHABLE_AFTER) stop(`${entry.url} unreachable: ${answer.message}`);
+  };
+  const answered = () => {
+    unreachable = 0;
+  };
   // GitHub names are case-insensitive: a caller may key its last known figures by another case than it asks in.
   const previousLower = new Map([...previous].map(([key, value]) => [key.toLowerCase(), value]));
   const lastKnown = (repo: string) => previous.get(repo) ?? previousLower.get(repo.toLowerCase());
@@ -136,11 +151,8 @@ export async function fetchGithubMetadata(
     await pool(batches, entry.concurrency, stopped, async (batch) => {
       for (;;) {
         const answer = await http.request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: batchQuery(batch) }) });
-        if (!answer.ok) {
-          if (answer.reason === 'rate-limit' || answer.reason === 'aborted') stop(answer.message);
-          else stats.warnings.push({ where: `${batch[0]} and ${batch.length - 1} more`, message: answer.message });
-          return;
-        }
+        if (!answer.ok) return failed(answer, `${batch[0]} and ${batch.length - 1} more`);
+        answered();
         if (answer.status === 401) return stop(`${url} refused the token (401)`);
         const body = answer.status === 200 ? parseJson(answer.text)?.value : undefined;
         if (!isObject(body)) {
@@ -179,11 +191,8 @@ export async function fetchGithubMetadata(
     const read = async (repo: string, conditional: boolean): Promise<void> => {
       const url = endpoint(entry.url, `/repos/${repo}`);
       const answer = await http.request(url, { headers: conditional ? store.headers(repo) : {} });
-      if (!answer.ok) {
-        if (answer.reason === 'rate-limit' || answer.reason === 'aborted') stop(answer.message);
-        else stats.warnings.push({ where: repo, message: answer.message });
-        return;
-      }
+      if (!answer.ok) return failed(answer, repo);
+      answered();
       if (answer.status === 304) {
         const last = lastKnown(repo) ?? (store.get(repo)?.value as Figures | undefined);
         if (last) {
