@@ -4,6 +4,14 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// A spread puts every element on the stack: over a whole catalog's array it throws "Maximum call stack size
+// exceeded" (rows.push(...sorted) stopped the index stage at a million listings). Loops instead.
+const noStackSpreads = [
+  { selector: "CallExpression[callee.property.name='push'] > SpreadElement", message: 'push(...array) puts the array on the stack: loop, or build the array whole.' },
+  { selector: "CallExpression[callee.object.name='Math'][callee.property.name=/^(max|min)$/] > SpreadElement", message: 'Math.max/min(...array) puts the array on the stack: use a loop (bench/proof/traffic.ts maxOf/minOf).' },
+  { selector: "CallExpression[callee.property.name=/^(fromCharCode|fromCodePoint)$/] > SpreadElement", message: 'String.fromCharCode(...array) puts the array on the stack: decode with TextDecoder or in chunks.' },
+];
+
 export default tseslint.config(
   // test/build/audit-fixtures holds planted malicious scripts as data for the audit's tests: not code of ours.
   { ignores: ['node_modules/**', 'dist/**', '.astro/**', '.catalog/**', '.catalog-bench/**', 'scratch/**', 'coverage/**', 'data/**', 'models/**', 'public/**', 'test/build/audit-fixtures/**'] },
@@ -21,6 +29,7 @@ export default tseslint.config(
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
     },
   },
+  { files: ['build/**/*.ts', 'src/**/*.ts', 'bench/**/*.ts', 'packages/**/*.ts'], rules: { 'no-restricted-syntax': ['error', ...noStackSpreads] } },
   {
     files: ['build/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)server/', message: 'build/ never imports server/: put what both need in src/.' }] }] },
@@ -31,7 +40,7 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)build/', message: 'server/ never imports build/: put what both need in src/.' }] }],
       // V8 keeps an object literal's getter in the literal's hidden class, in old space: a literal made per request
       // held every request's objects until a full collection (scavenges 0.4 → 7-9 ms; NodeRequest in http/node-adapter.ts).
-      'no-restricted-syntax': ['error', { selector: "ObjectExpression > Property[kind='get']", message: 'Use a class with a getter on its prototype: a getter in an object literal keeps what it closes over alive until a full GC.' }],
+      'no-restricted-syntax': ['error', ...noStackSpreads, { selector: "ObjectExpression > Property[kind='get']", message: 'Use a class with a getter on its prototype: a getter in an object literal keeps what it closes over alive until a full GC.' }],
     },
   },
 );

@@ -246,7 +246,7 @@ export function loadFigures(result: autocannon.Result): LoadFigures {
 
 export function table(rows: Array<Record<string, string | number>>): string {
   const keys = Object.keys(rows[0] ?? {});
-  const width = keys.map((k) => Math.max(k.length, ...rows.map((r) => String(r[k]).length)));
+  const width = keys.map((k) => rows.reduce((widest, r) => Math.max(widest, String(r[k]).length), k.length));
   const line = (values: string[]) => values.map((v, i) => v.padEnd(width[i]!)).join('  ');
   return [line(keys), line(width.map((w) => '-'.repeat(w))), ...rows.map((r) => line(keys.map((k) => String(r[k]))))].join('\n');
 }

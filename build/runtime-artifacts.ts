@@ -201,8 +201,7 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
     const defaultPlaces = places('installs');
     const order = Array.from({ length: count }, (_, i) => i).sort((a, b) => comparePlaces(defaultPlaces[a]!, rows[a]!.id, defaultPlaces[b]!, rows[b]!.id));
     const sorted = order.map((i) => rows[i]!);
-    rows.length = 0;
-    rows.push(...sorted);
+    for (let i = 0; i < count; i++) rows[i] = sorted[i]!;
   }
   const ids: string[] = new Array(count);
   const type = new Uint8Array(count);

@@ -36,7 +36,8 @@ export function listingMarkdown(listing: Listing, files: readonly ListingFile[],
   const skill = files.find((file) => file.path === 'SKILL.md');
   if (skill) {
     // A fence longer than any backtick run inside keeps the file's own fences from closing it.
-    const longest = Math.max(2, ...[...skill.content.matchAll(/`+/g)].map((m) => m[0].length));
+    let longest = 2;
+    for (const run of skill.content.matchAll(/`+/g)) longest = Math.max(longest, run[0].length);
     const fence = '`'.repeat(longest + 1);
     lines.push('', '## SKILL.md', '', `${fence}markdown`, skill.content.replace(/\n+$/, ''), fence);
     const others = files.filter((file) => file !== skill);

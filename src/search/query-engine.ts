@@ -138,7 +138,7 @@ class AllWordsRanking implements WordRanking {
     this.query = query;
     this.words = [...query.words].sort((a, b) => a.cost - b.cost);
     this.most = this.words.map((word) => searcher.termShares(word));
-    this.rest = this.most.slice(1).reduce((sum, shares) => sum + Math.max(...shares), 0) + PHRASE_BONUS * query.pairs.length;
+    this.rest = this.most.slice(1).reduce((sum, shares) => sum + shares.reduce((a, b) => Math.max(a, b), -Infinity), 0) + PHRASE_BONUS * query.pairs.length;
     this.popularity = popularity;
     this.idRank = idRank;
   }

@@ -128,8 +128,8 @@ export function closestTerm(terms: TermTable, listings: (term: number) => number
   const [from, to] = terms.prefixRange(first);
   // A term within `max` edits has at least length - max code units, so as many bytes, and at most the word's
   // bytes plus three for each code unit inserted or substituted.
-  const shortest = Math.min(...words.map((word) => word.length)) - max;
-  const longest = Math.max(...words.map((word) => Buffer.byteLength(word))) + 3 * max;
+  const shortest = words.reduce((least, word) => Math.min(least, word.length), Infinity) - max;
+  const longest = words.reduce((most, word) => Math.max(most, Buffer.byteLength(word)), 0) + 3 * max;
   const { bytes } = terms;
   const { bits: allBits, sizes } = termShapes(terms);
   let best = -1;

@@ -28,7 +28,7 @@ export function collectAwesomeList(entry: AwesomeListSource & { id: string; repo
       const read = await snapshot.read(file, MAX_LIST_BYTES);
       if (read.kind !== 'text') throw new GitSourceError(`${file} could not be read (${read.kind})`);
       const parsed = parseAwesomeList(read.text, { repo: entry.repo, path: file, commit, ref: entry.ref, updatedAt: dates.get(file), category: entry.category });
-      candidates.push(...parsed.candidates);
+      for (const candidate of parsed.candidates) candidates.push(candidate);
       skipped += parsed.skipped;
     }
     if (skipped) stats.warnings.push({ where: `${entry.repo}@${commit}:${path}`, message: `${skipped} items link no GitHub repository and were not listed` });
