@@ -11,8 +11,10 @@
 //   SKILL.md files are stored, their similarity (the same measure over the files) decides instead. Two exact copies
 //   whose SKILL.md files differ are modified copies of each other too.
 // - Origin: first a member whose repository owner the other owners' copies name (vercel-deploy re-hosted by
-//   supercent-io names vercel: vercel-labs' listing is the publisher's own), then the member people install (measured installs), then the one whose repository has the most
-//   measured stars, then the one changed longest ago, then the smaller id. The snapshot has no first-commit dates; the last
+//   supercent-io names vercel: vercel-labs' listing is the publisher's own); then, when every member knows the first
+//   commit of its file (git sources read the whole history), the earliest; then the member people install (measured
+//   installs), then the one whose repository has the most measured stars, then the one changed longest ago, then the
+//   smaller id. Dates decide only a group dated whole: an undated member may be older than every dated one. The last
 //   change alone would name a stale re-host (ComposioHQ's copies stopped changing in 2025) the original.
 import { createHash } from 'node:crypto';
 import { compareIds } from '../src/domain/ranking.ts';
@@ -39,6 +41,8 @@ export interface CopyCandidate {
   stars: number;
   starsReal: boolean;
   updatedAt: string;
+  /** The first commit of the listing's file, when a git source read the whole history. */
+  firstCommitAt?: string | undefined;
   /** The stored SKILL.md, when there is one. */
   skillMd?: string | undefined;
 }
@@ -177,18 +181,33 @@ export function namedByOthers(members: readonly Pick<CopyCandidate, 'id' | 'name
 }
 
 /**
- * Origin order: named by the other members, measured installs, measured stars, changed longest ago, id. Negative
- * when `a` is the better origin.
+ * Origin order: named by the other members, first committed earliest (`byFirstCommit`: the group is dated whole),
+ * measured installs, measured stars, changed longest ago, id. Negative when `a` is the better origin.
  */
-export function compareOrigin(a: CopyCandidate & { named?: boolean }, b: CopyCandidate & { named?: boolean }): number {
+export function compareOrigin(a: CopyCandidate & { named?: boolean }, b: CopyCandidate & { named?: boolean }, byFirstCommit = false): number {
   const named = Number(b.named ?? false) - Number(a.named ?? false);
   if (named !== 0) return named;
+  if (byFirstCommit) {
+    const first = Date.parse(a.firstCommitAt!) - Date.parse(b.firstCommitAt!);
+    if (first !== 0) return first;
+  }
   const installs = (a.installsReal ? a.installs : -1) - (b.installsReal ? b.installs : -1);
   if (installs !== 0) return -installs;
   const stars = (a.starsReal ? a.stars : -1) - (b.starsReal ? b.stars : -1);
   if (stars !== 0) return -stars;
   if (a.updatedAt !== b.updatedAt) return a.updatedAt < b.updatedAt ? -1 : 1;
   return compareIds(a.id, b.id);
+}
+
+/** The index (in `members`) of a copy group's origin, by the origin order (compareOrigin). */
+export function pickOrigin(members: readonly CopyCandidate[]): number {
+  const named = namedByOthers(members);
+  const dated = members.every((member) => member.firstCommitAt !== undefined && !Number.isNaN(Date.parse(member.firstCommitAt)));
+  let best = 0;
+  for (let k = 1; k < members.length; k++) {
+    if (compareOrigin({ ...members[k]!, named: named.has(k) }, { ...members[best]!, named: named.has(best) }, dated) < 0) best = k;
+  }
+  return best;
 }
 
 export function computeCopyGroups(listings: readonly CopyCandidate[]): CopyGroups {
@@ -264,9 +283,7 @@ export function computeCopyGroups(listings: readonly CopyCandidate[]): CopyGroup
     if (list.length < 2) continue;
     groups++;
     copies += list.length - 1;
-    const named = namedByOthers(list.map((i) => listings[i]!));
-    const ranked = list.map((i, k) => ({ ...listings[i]!, named: named.has(k), index: i }));
-    const origin = ranked.reduce((best, member) => (compareOrigin(member, best) < 0 ? member : best)).index;
+    const origin = list[pickOrigin(list.map((i) => listings[i]!))]!;
     for (const i of list) {
       if (i === origin) {
         members[i] = { origin, kind: undefined, similarity: 1 };

@@ -116,11 +116,11 @@ function catalogDbSource(db: CatalogDb): RuntimeSource {
       const skillMd = new Map<string, string>();
       for (const [id, content] of db.prepare("SELECT listing_id, content FROM listing_file WHERE path = 'SKILL.md'").raw().iterate() as Iterable<[string, string]>) skillMd.set(id, content);
       const query = db.prepare(
-        "SELECT id, type, json_extract(record, '$.name'), json_extract(record, '$.description'), installs, stars, json_extract(record, '$.metrics.installs'), json_extract(record, '$.metrics.stars'), json_extract(record, '$.updatedAt') FROM listing ORDER BY installs DESC, id ASC",
+        "SELECT id, type, json_extract(record, '$.name'), json_extract(record, '$.description'), installs, stars, json_extract(record, '$.metrics.installs'), json_extract(record, '$.metrics.stars'), json_extract(record, '$.updatedAt'), json_extract(record, '$.firstCommitAt') FROM listing ORDER BY installs DESC, id ASC",
       );
-      for (const row of query.raw().iterate() as Iterable<[string, string, string, string, number, number, string, string, string]>) {
-        const [id, type, name, description, installs, stars, installsSource, starsSource, updatedAt] = row;
-        yield { id, type, name, description, installs, installsReal: installsSource === 'real', stars, starsReal: starsSource === 'real', updatedAt, skillMd: skillMd.get(id) };
+      for (const row of query.raw().iterate() as Iterable<[string, string, string, string, number, number, string, string, string, string | null]>) {
+        const [id, type, name, description, installs, stars, installsSource, starsSource, updatedAt, firstCommitAt] = row;
+        yield { id, type, name, description, installs, installsReal: installsSource === 'real', stars, starsReal: starsSource === 'real', updatedAt, firstCommitAt: firstCommitAt ?? undefined, skillMd: skillMd.get(id) };
       }
     },
   };

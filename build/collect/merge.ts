@@ -305,7 +305,7 @@ function settler(spool: SpoolLike | undefined) {
 /** The export's field order (the snapshot's), so records diff and compare byte for byte. */
 const FIELD_ORDER = [
   'id', 'slug', 'type', 'name', 'description', 'repo', 'author', 'category', 'categories', 'tags', 'installs', 'stars',
-  'metricsSource', 'metrics', 'installsHistory', 'updatedAt', 'source', 'installCommand', 'homepage', 'alsoListedIn',
+  'metricsSource', 'metrics', 'installsHistory', 'updatedAt', 'firstCommitAt', 'source', 'installCommand', 'homepage', 'alsoListedIn',
   'marketplace', 'version', 'pluginCount', 'files', 'registryName', 'packages', 'remotes', 'status', 'pluginSource',
   'archived', 'movedTo', 'confirmedAt',
 ];
@@ -448,6 +448,7 @@ function buildListing(
     metrics,
     installsHistory: history,
     updatedAt,
+    firstCommitAt: first(list, (c) => c.firstCommitAt ?? fromRecord<string>(c, 'firstCommitAt')),
     source,
     installCommand,
     homepage: first(list, (c) => c.homepage ?? fromRecord<string>(c, 'homepage')),

@@ -36,6 +36,8 @@ export interface Candidate {
   commit?: string;
   /** ISO date-time: the last commit that touched the listing's file, or the source's own update time. */
   updatedAt?: string;
+  /** ISO date-time: the first commit that touched the listing's file at its path, when the history was read whole. */
+  firstCommitAt?: string;
   tags?: string[];
   /** Category slugs a source stated (awesome-list sections, an export's category); the merge classifies the rest. */
   categories?: string[];

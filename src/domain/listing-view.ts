@@ -46,6 +46,7 @@ export function toStoredListing(record: ListingRecord, scores: { trending: numbe
     installs: record.installs,
     stars: record.stars,
     updatedAt: record.updatedAt,
+    ...(record.firstCommitAt ? { firstCommitAt: record.firstCommitAt } : {}),
     repoUrl: `https://github.com/${record.repo}`,
     trending: scores.trending,
     searchTrend: scores.searchTrend,

@@ -92,6 +92,8 @@ export const ListingRecordSchema = z
     metrics: MetricsProvenanceSchema,
     installsHistory: z.array(z.number().int().nonnegative()).min(2).max(366),
     updatedAt: IsoDateTime,
+    /** catalog collect, git sources: the first commit that touched the listing's file at its path (copy origins). */
+    firstCommitAt: IsoDateTime.optional(),
     source: ListingSourceSchema,
     installCommand: z.string().optional(),
     homepage: z.string().optional(),
@@ -176,6 +178,10 @@ export const ListingSchema = z
     stars: z.number().int().nonnegative().describe('repository stars'),
     url: z.string().describe('absolute URL of this listing\'s page on the service'),
     updatedAt: z.string(),
+    firstCommitAt: z
+      .string()
+      .optional()
+      .describe('the first commit that touched the listing\'s file at its path, when the catalog read the repository\'s history (git sources); decides which of a copy group is the origin (see /docs/copies)'),
     repoUrl: z.string(),
     homepage: z.string().optional(),
     installCommand: z

@@ -1,6 +1,6 @@
 // Guarantees the git source reads a repository at a commit: local working and bare repositories, a remote URL
 // cloned once (file:// here) and fetched after; refs as branch, tag, full or 12-hex short commit; each listing
-// dated by the last commit that touched its file; a rename and a removal seen at the newer commit; and a failure
+// dated by the last and the first commit that touched its file; a rename and a removal seen at the newer commit; and a failure
 // (unknown ref, no repository, a clone or tree over its bound) reported as status `failed` with a clear
 // message, never thrown, the clone removed.
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -32,6 +32,15 @@ beforeAll(() => {
 afterAll(() => fixture.cleanup());
 
 describe('a repository read at a commit', () => {
+  it('dates each skill by the first commit of its file too (an original predates its copies)', async () => {
+    const skills = byPath(await collect(fixture), 'skill');
+    expect(skills.get('skills/alpha/SKILL.md')).toMatchObject({ firstCommitAt: '2026-01-01T12:00:00Z', updatedAt: '2026-01-02T12:00:00Z' });
+    // Renamed (a publisher reorganising its folders): the first commit is the one that added the file, before the move.
+    expect(skills.get('skills/beta-renamed/SKILL.md')).toMatchObject({ firstCommitAt: '2026-01-01T12:00:00Z', updatedAt: '2026-01-02T12:00:00Z' });
+    const older = byPath(await collect(fixture, { ref: 'v1' }), 'skill');
+    expect(older.get('skills/alpha/SKILL.md')).toMatchObject({ firstCommitAt: '2026-01-01T12:00:00Z', updatedAt: '2026-01-01T12:00:00Z' });
+  });
+
   it('reads the default branch, dating each skill by the last commit touching its SKILL.md', async () => {
     const result = await collect(fixture);
     expect(result).toMatchObject({ status: 'ok', commit: second.slice(0, 12), absenceIsRemoval: true, removed: [] });
@@ -98,6 +107,41 @@ describe('a collection stopped', () => {
       expect(readdirSync(join(stateDir, 'clones'))).toEqual([]);
     } finally {
       rmSync(stateDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a history whose old blobs are missing (a partial clone)', () => {
+  it('is dated from object ids alone: a move is followed back to the first commit without reading a blob', async () => {
+    const partial = new FixtureRepo();
+    try {
+      partial.write({ 'old/delta/SKILL.md': skill('delta', 'The delta skill, first version.') });
+      partial.commit('first');
+      const firstBlob = partial.git('rev-parse', 'HEAD:old/delta/SKILL.md');
+      partial.write({ 'old/delta/SKILL.md': skill('delta', 'The delta skill, second version.') });
+      partial.commit('second');
+      partial.move('old/delta', 'skills/delta');
+      partial.commit('third');
+      rmSync(join(partial.dir, '.git', 'objects', firstBlob.slice(0, 2), firstBlob.slice(2)));
+      const result = await collect(partial);
+      expect(result.status).toBe('ok');
+      expect(byPath(result, 'skill').get('skills/delta/SKILL.md')).toMatchObject({ firstCommitAt: '2026-01-01T12:00:00Z', updatedAt: '2026-01-03T12:00:00Z' });
+    } finally {
+      partial.cleanup();
+    }
+  });
+
+  it('does not follow a move with edits: the file dates from the commit that moved it', async () => {
+    const edited = new FixtureRepo();
+    try {
+      edited.write({ 'old/eps/SKILL.md': skill('eps', 'The eps skill.') });
+      edited.commit('first');
+      edited.move('old/eps', 'skills/eps');
+      edited.write({ 'skills/eps/SKILL.md': skill('eps', 'The eps skill, moved and edited.') });
+      edited.commit('second');
+      expect(byPath(await collect(edited), 'skill').get('skills/eps/SKILL.md')).toMatchObject({ firstCommitAt: '2026-01-02T12:00:00Z' });
+    } finally {
+      edited.cleanup();
     }
   });
 });

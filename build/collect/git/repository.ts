@@ -33,6 +33,12 @@ export const SUBMODULE_MODE = '160000';
  */
 export const MAX_DATING_COMMITS = 10_000;
 
+/** Per path: the last commit that touched it, and the first (known only when the walk reached the root). */
+export interface PathDates {
+  last: Map<string, string>;
+  first: Map<string, string>;
+}
+
 export interface OpenOptions {
   /** The source's state directory: remote clones live under `<stateDir>/clones/`. */
   stateDir: string;
@@ -336,21 +342,54 @@ export class GitRepository {
   }
 
   /**
-   * The last commit (UTC committer date) that touched each path, from one walk of the history from `commit`
-   * (stopped as soon as every path is dated). Paths the walk does not reach are missing from the map.
+   * The last and the first commit (UTC committer dates) that touched each path, from one walk of the history from
+   * `commit`. Paths the walk does not reach are missing from both maps. Without `first`, the walk stops as soon as
+   * every path has its last date. With it, the walk follows moves back to where the file was added (a publisher
+   * that moved its skills into `skills/` keeps the date of the first commit, which its copies must not predate), and
+   * a first date is known only when the walk reached that addition or the root commit. A move is a file deleted and
+   * the same blob added in one commit: found from object ids alone, so no blob is read (a move with edits is not
+   * followed, and dates from its commit).
    */
-  async lastTouched(commit: string, paths: Iterable<string>): Promise<Map<string, string>> {
+  async datePaths(commit: string, paths: Iterable<string>, options: { first?: boolean } = {}): Promise<PathDates> {
     const wanted = new Set(paths);
-    const dates = new Map<string, string>();
-    if (wanted.size === 0) return dates;
+    const last = new Map<string, string>();
+    const first = new Map<string, string>();
+    if (wanted.size === 0) return { last, first };
+    // The path each wanted file had at the commit being read: a move seen takes it to the old path; an addition ends it.
+    const lineage = new Map([...wanted].map((path) => [path, [path]]));
+    const added = new Set<string>();
+    let commits = 0;
+    let done = false;
+    let date = '';
+    // --raw: per change, `:<old mode> <new mode> <old id> <new id> <status>` then its path.
+    let change: { oldId: string; newId: string; status: string } | undefined;
+    let changes: { oldId: string; newId: string; status: string; path: string }[] = [];
+    const touch = (path: string) => {
+      if (wanted.has(path) && !last.has(path)) last.set(path, date);
+    };
+    const endCommit = () => {
+      const deleted = new Map(changes.filter((c) => c.status === 'D').map((c) => [c.oldId, c.path]));
+      for (const { status, newId, path } of changes) {
+        if (status === 'D') continue;
+        touch(path);
+        const files = lineage.get(path);
+        if (!files) continue;
+        for (const file of files) first.set(file, date);
+        if (status !== 'A') continue;
+        lineage.delete(path);
+        const from = deleted.get(newId);
+        if (from !== undefined) lineage.set(from, [...(lineage.get(from) ?? []), ...files]);
+        else for (const file of files) added.add(file);
+      }
+      changes = [];
+    };
+    const args = options.first ? ['--raw', '--no-abbrev'] : ['--name-only'];
     await new Promise<void>((resolvePromise, reject) => {
       // No pathspec: git's history simplification with one changes which side of a merge is credited, and the
       // snapshot was dated by the plain walk.
-      const child = spawnGit(['--git-dir', this.gitDir, 'log', '-z', '--no-renames', `--max-count=${MAX_DATING_COMMITS}`, '--format=%x01%cI', '--name-only', commit]);
+      const child = spawnGit(['--git-dir', this.gitDir, 'log', '-z', '--no-renames', `--max-count=${MAX_DATING_COMMITS}`, '--format=%x01%cI', ...args, commit]);
       child.stdin.end();
       let rest = '';
-      let current = '';
-      let done = false;
       let stderr = '';
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
       child.stdout.setEncoding('utf8');
@@ -359,29 +398,43 @@ export class GitRepository {
         rest += chunk;
         const tokens = rest.split('\0');
         rest = tokens.pop()!;
-        for (const token of tokens) {
-          if (token.startsWith('\x01')) {
-            current = token.slice(1).trim();
+        for (const raw of tokens) {
+          if (raw.startsWith('\x01')) {
+            if (options.first) endCommit();
+            date = isoUtc(raw.slice(1).trim());
+            commits++;
             continue;
           }
-          const path = token.startsWith('\n') ? token.slice(1) : token;
-          if (path && wanted.has(path) && !dates.has(path)) {
-            dates.set(path, isoUtc(current));
-            if (dates.size === wanted.size) {
-              done = true;
-              child.kill('SIGKILL');
-              return;
+          const token = raw.startsWith('\n') ? raw.slice(1) : raw;
+          if (!token) continue;
+          if (options.first) {
+            if (token.startsWith(':')) {
+              const [, , oldId = '', newId = '', status = ''] = token.slice(1).split(' ');
+              change = { oldId, newId, status };
+            } else if (change) {
+              changes.push({ ...change, path: token });
+              change = undefined;
             }
+            continue;
+          }
+          touch(token);
+          if (last.size === wanted.size) {
+            done = true;
+            child.kill('SIGKILL');
+            return;
           }
         }
       });
       child.on('error', reject);
       child.on('close', (code) => {
         if (!done && code !== 0) return reject(new GitSourceError(`cannot read the history of ${commit}: ${gitMessage(stderr)}`));
+        if (options.first) endCommit();
         resolvePromise();
       });
     });
-    return dates;
+    // Cut short by MAX_DATING_COMMITS, a file not seen added may be older than any commit read.
+    if (commits >= MAX_DATING_COMMITS) for (const file of first.keys()) if (!added.has(file)) first.delete(file);
+    return { last, first };
   }
 
   close(): void {

@@ -20,7 +20,7 @@ export function collectAwesomeList(entry: AwesomeListSource & { id: string; repo
           .map((file) => file.path)
           .filter((file) => /\.md$/i.test(file) && file.slice(path.length + 1).indexOf('/') < 0);
     if (files.length === 0) throw new GitSourceError(`${path} is not a Markdown file or folder at ${commit}`);
-    const dates = await repository.lastTouched(fullCommit, files);
+    const dates = (await repository.datePaths(fullCommit, files)).last;
     const candidates: Candidate[] = [];
     let skipped = 0;
     for (const file of files) {

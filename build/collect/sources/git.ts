@@ -1,5 +1,6 @@
 // The git source: one repository read at one commit becomes its skills, marketplace, plugins and workflows, each
-// with the repository, its file's path, the commit and the date of the last commit that touched that file.
+// with the repository, its file's path, the commit, and the dates of the last and the first commit that touched that
+// file (the first tells an original from a later copy).
 // What the repository says is kept raw (names, descriptions); the merge cleans text. A repository that cannot be
 // reached or read, an unknown ref, or a bound exceeded fails the source (never throws): the merge then keeps the
 // source's previous listings. Read whole and successfully, the candidates are the repository's whole content at
@@ -22,9 +23,9 @@ export function collectGitSource(entry: GitSource & { id: string; repo: string }
     const workflows = await findWorkflows(snapshot, warn);
 
     const datePaths = [...skills.map((skill) => skill.path), ...manifests.map((found) => found.datePath), ...workflows.map((found) => found.path)];
-    const dates = await repository.lastTouched(fullCommit, datePaths);
-    const fallback = dates.size < new Set(datePaths).size ? await repository.commitDate(fullCommit) : '';
-    const dated = (path: string) => dates.get(path) ?? fallback;
+    const dates = await repository.datePaths(fullCommit, datePaths, { first: true });
+    const fallback = dates.last.size < new Set(datePaths).size ? await repository.commitDate(fullCommit) : '';
+    const dated = (path: string) => ({ updatedAt: dates.last.get(path) ?? fallback, ...(dates.first.has(path) ? { firstCommitAt: dates.first.get(path)! } : {}) });
     const base = { repo: entry.repo, commit };
 
     const candidates: Candidate[] = [
@@ -36,13 +37,13 @@ export function collectGitSource(entry: GitSource & { id: string; repo: string }
           ...base,
           ...(skill.author ? { author: skill.author } : {}),
           path: skill.path,
-          updatedAt: dated(skill.path),
+          ...dated(skill.path),
           tags: skill.tags,
           files: skill.files,
         }),
       ),
-      ...manifests.map(({ datePath, ...found }): Candidate => ({ ...found, ...base, updatedAt: dated(datePath) })),
-      ...workflows.map((workflow): Candidate => ({ type: 'workflow', ...workflow, ...base, updatedAt: dated(workflow.path) })),
+      ...manifests.map(({ datePath, ...found }): Candidate => ({ ...found, ...base, ...dated(datePath) })),
+      ...workflows.map((workflow): Candidate => ({ type: 'workflow', ...workflow, ...base, ...dated(workflow.path) })),
     ];
     const counts = ['skill', 'marketplace', 'plugin', 'workflow'].map((type) => `${candidates.filter((c) => c.type === type).length} ${type}s`);
     ctx.log(`git ${entry.repo}@${commit}: ${counts.join(', ')}, ${stats.warnings.length} warnings`);
