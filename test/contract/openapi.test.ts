@@ -9,8 +9,8 @@ import { parse as parseYaml } from 'yaml';
 import { OPERATIONS, routePath } from '../../src/domain/operations.ts';
 import { json, startInProcess, type TestServer } from '../support/server.ts';
 
-// SERVICE.md is the interface of record (shared/spec); this is a copy kept with the tests, refreshed from it.
-const SERVICE = readFileSync(existsSync('../shared/spec/SERVICE.md') ? '../shared/spec/SERVICE.md' : 'test/contract/SERVICE.md', 'utf8');
+// SERVICE.md is the interface of record (docs/spec/SERVICE.md).
+const SERVICE = readFileSync('docs/spec/SERVICE.md', 'utf8');
 
 let server: TestServer;
 beforeAll(async () => {
