@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { enableCompileCache } from '../src/compile-cache.ts';
 import { walkFiles } from './walk-files.ts';
 
-// Astro, Vite and their bundler are most of what a renderer compiles before its first page (~1 s of CPU a build).
+// Astro, Vite and their bundler are most of what a renderer compiles before its first page.
 enableCompileCache();
 // Set before astro is imported: it reads the variable when it loads, and would otherwise send telemetry.
 process.env.ASTRO_TELEMETRY_DISABLED = '1';

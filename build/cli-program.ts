@@ -1,5 +1,5 @@
-// The `catalog` command (entry: build/cli.ts): the command-line tool for builds and the daily cycle (README:
-// Command-line tool).
+// The `catalog` command (entry: build/cli.ts): the command-line tool for builds and the daily cycle
+// (docs/operations.md, Command-line tool).
 // Human lines go to stdout (or one JSON document with --json), problems to stderr, progress bars to stderr
 // when it is a terminal; the exit code says what happened (EXIT below, listed in --help).
 import { spawn } from 'node:child_process';

@@ -31,7 +31,7 @@ export interface BuildOptions {
    * drawn instead only when this is stderr and stderr is a terminal.
    */
   output?: { write(line: string): unknown; isTTY?: boolean };
-  /** How often a running stage says what it is doing when the output is not a terminal (default 5 s). */
+  /** How often a running stage says what it is doing when the output is not a terminal. */
   progressEveryMs?: number;
   /** Astro render processes at once; undefined: as the machine's cores and memory allow (site-stage.ts renderPlan). */
   renderWorkers?: number | undefined;

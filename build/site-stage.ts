@@ -25,13 +25,13 @@ const RUNNER = fileURLToPath(new URL('./astro-build.ts', import.meta.url));
 const COMPRESSIBLE = /\.(?:html|css|js|mjs|txt|svg|xml|json)$/;
 /**
  * Pages smaller than this are served as they are. A page that fits in TCP's initial congestion window (10
- * segments, ~14 KB) arrives in one round trip compressed or not, and most listing pages are ~5 KB. Precompressing
- * every page cost as much as rendering them (31k pages: +26 s, mostly creating 62k more files in the kernel, and
- * ~250 MB more disk in 4 KiB blocks) to save ~3.7 KB per page view. Larger pages (skills with their files,
+ * segments) arrives in one round trip compressed or not, and most listing pages fit. Precompressing every page cost
+ * as much as rendering them, mostly in creating files, for a few KB a page view
+ * (bench/records/2026-11-22-site-precompression.md). Larger pages (skills with their files,
  * category, type and home pages) and every stylesheet and script get .br and .gz.
  */
 export const PAGE_COMPRESS_MIN_BYTES = 14 * 1024;
-/** Brotli 5 and gzip 6: on these pages brotli 11 is 12 % smaller but 35x slower (34 ms a page); gzip 9 is no smaller. */
+/** Brotli 5 and gzip 6: the strongest levels were barely smaller and many times slower on these pages (same record). */
 export const PAGE_COMPRESSION = { brotliQuality: 5, gzipLevel: 6 } as const;
 /** zlib work runs on libuv's thread pool (4 threads by default); more in flight only queues. */
 const IN_FLIGHT = 8;
@@ -149,7 +149,7 @@ async function moveClientOutput(client: string, site: string): Promise<void> {
 
 /**
  * Listing and owner pages per Astro process. Rendering is single-threaded, so a large catalog's pages are split
- * between processes; a small one stays in one (each process bundles the project first, ~5 s).
+ * between processes; a small one stays in one (each process bundles the project first, seconds of work).
  */
 export const PAGES_PER_RENDERER = 10_000;
 /**

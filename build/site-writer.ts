@@ -34,7 +34,7 @@ export function pathInside(path: string, rootName: string): string {
   return relative;
 }
 
-/** Brotli and gzip settings by size: small files get the strongest, large ones a faster level (brotli 11 costs ~40x level 6). */
+/** Brotli and gzip settings by size: small files get the strongest, large ones a faster level (brotli 11 costs many times level 6). */
 function compression(bytes: number): { brotliQuality: number; gzipLevel: number } {
   return bytes > 64 * 1024 ? { brotliQuality: 6, gzipLevel: 6 } : { brotliQuality: 11, gzipLevel: 9 };
 }

@@ -48,7 +48,7 @@ export interface AppOptions {
   logger?: Logger;
 }
 
-/** ioredis, for a deployment that names a Redis: its module graph is ~30 ms of a start that does not use it. */
+/** ioredis, for a deployment that names a Redis: its module graph slows a start that does not use it. */
 const ioredis = lazyModule<typeof IORedis>('ioredis', import.meta.url);
 
 function connectRedis(url: string): Redis {

@@ -1,6 +1,6 @@
 // Merge: every source's candidates → one export record per identity (identity.ts), with fields chosen by source
 // precedence, a provenance per figure, and the id and slug a listing had in the previous collection. Pure: the
-// collector reads sources and state, this decides what the export holds (README: Collecting, "Merge").
+// collector reads sources and state, this decides what the export holds (docs/collecting.md, "Merge").
 import type { Candidate, InstallCount, RepoMeta } from './types.ts';
 import type { McpPackage } from '../../src/domain/schemas.ts';
 import { candidateKeys, recordKeys } from './identity.ts';
@@ -170,7 +170,7 @@ const first = <T>(members: Member[], pick: (candidate: Candidate) => T | undefin
 /** The record field an export candidate carries, when it carries one. */
 const fromRecord = <T>(candidate: Candidate, field: string): T | undefined => (candidate.record ? (candidate.record[field] as T | undefined) : undefined);
 
-/** Slugs in order of preference for a new listing (shared/catalog/README.md: the slug rule). */
+/** Slugs in order of preference for a new listing (the snapshot's slug rule: docs/collecting.md, "Merge"). */
 export function slugChoices(type: string, name: string, repo: string): string[] {
   const base = slugify(name) || slugify(repo.split('/')[1] ?? '') || type;
   const [owner = '', repoName = ''] = repo.split('/');
@@ -197,7 +197,7 @@ export function continueHistory(previous: number[] | undefined, previousAsOf: st
   return { history: filled.slice(-HISTORY_WINDOW), interpolated: gap > 1 };
 }
 
-/** The type's ranking figure (shared/catalog/README.md: installs for skills, plugins, workflows; stars else). */
+/** The type's ranking figure (the snapshot's rule: installs for skills, plugins, workflows; stars else). */
 const rankedByStars = (type: string) => type === 'mcp' || type === 'marketplace';
 
 export function mergeCandidates(input: MergeInput): MergeResult {

@@ -11,7 +11,7 @@ const Repo = z.string().regex(REPO_PATTERN, 'must be a GitHub owner/name');
 /** A branch, a tag, or a commit (12 to 40 hex characters). */
 const Ref = z.string().min(1).max(250).regex(/^[^\s~^:?*[\\]+$/, 'must be a branch, tag or commit');
 
-/** Bounds that keep an untrusted repository from filling the disk or the memory (README: Collecting). */
+/** Bounds that keep an untrusted repository from filling the disk or the memory (docs/collecting.md). */
 export const GitBoundsSchema = z
   .object({
     /** A file larger than this is not stored (its listing is kept; a SKILL.md larger than this is skipped). */

@@ -1,4 +1,4 @@
-// One cleaning rule for every text a source gives: the snapshot's (shared/catalog/make_catalog.py `clean`), so a
+// One cleaning rule for every text a source gives: the snapshot generator's `clean`, so a
 // collected description compares equal to the one the snapshot holds for the same file.
 const MD_IMAGE = /!\[[^\]]*\]\([^)]*\)/g;
 const MD_LINK = /\[([^\]]*)\]\([^)]*\)/g;

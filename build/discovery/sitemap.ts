@@ -1,5 +1,5 @@
 // /sitemap.xml (sitemaps.org 0.9): a sitemap index of shards /sitemaps/<group>-<n>.xml, each within the protocol's
-// limits of 50,000 URLs and 50 MB uncompressed: the static pages, the category and comparison pages, and every
+// limits (SITEMAP_LIMITS below): the static pages, the category and comparison pages, and every
 // listing page. Shards are yielded as they fill, so at a million listings only one shard is ever in memory.
 import { XMLBuilder } from 'fast-xml-parser';
 import { LISTING_TYPES } from '../../src/domain/listing-types.ts';

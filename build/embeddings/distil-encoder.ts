@@ -7,7 +7,7 @@
 //    encoder's own sentencepiece vocabulary, and the lower-case words of the Debian word list
 //    (/usr/share/dict/words from package `wamerican`), so everyday words that never occur in the catalog
 //    ("rain", "workbook", "spreadsheet") still have a row. The word list is read only here.
-// 2. Each word is embedded alone with the real encoder (TF.js, WASM backend, batched): ~1 ms a word.
+// 2. Each word is embedded alone with the real encoder (TF.js, WASM backend, batched).
 // 3. The 512-dim rows are centred and projected on their top principal components (PCA, `dims`), which
 //    drops the direction every single-word embedding shares and halves the size.
 // 4. Each row is scaled by a SIF weight a / (a + p(word)) (Arora et al. 2017), p from the encoder's own

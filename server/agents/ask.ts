@@ -151,7 +151,8 @@ export async function answerAsk(services: Services, input: AskInput, format: Ask
     };
   }
   // Written as bytes from the stored listings: built as one string, a two-byte character in any listing made the
-  // whole answer a two-byte string, and encoding it was ~40 % of an /ask request.
+  // whole answer a two-byte string, and encoding it was a large share of an /ask request
+  // (bench/records/2026-11-23-per-request-costs.md).
   const head = Buffer.from(
     `{"@context":"https://schema.org","@type":"ItemList","name":${JSON.stringify(`${BRAND} results for ${input.query}`)},` +
       `"query":${JSON.stringify(input.query)},"numberOfItems":${found.docs.length},"itemListElement":[`,

@@ -1,12 +1,12 @@
 // The shim's answer caches keep an answer only when its request comes a second time, and, once full, only when its
 // request has been asked more often lately than the answer it would push out. Most distinct searches are asked once
 // (the long tail); keeping each of them would push out the answers that are asked again, and every evicted answer
-// would be old-generation garbage: on 20,000 distinct searches that garbage set off a full collection every ~0.4 s,
-// 5 to 20 ms each, and a p99 of 45 to 90 ms (npm run bench, q-unique). The doorkeeper that remembers "asked once"
+// would be old-generation garbage that set off frequent full collections under a long tail of distinct searches
+// (docs/decisions/008-admitting-answer-cache.md). The doorkeeper that remembers "asked once"
 // is a fixed table of hashes: it allocates nothing, and a collision only admits an answer one request early.
 // A tail that comes round twice (a crawler, an agent sweeping a vocabulary) passes the doorkeeper too: measured on
-// the bench's 20,000 searches asked in a cycle, admitting every second request kept replacing the whole cache, and
-// the evicted bodies held ~40 MB of memory until a full collection. The frequency test (TinyLFU: frequency-sketch.ts)
+// the bench's searches asked in a cycle, admitting every second request kept replacing the whole cache, and the
+// evicted bodies held memory until a full collection. The frequency test (TinyLFU: frequency-sketch.ts)
 // keeps what is asked more often than that tail.
 import { LRUCache } from 'lru-cache';
 import { hash32 } from '../../src/search/tokenizer.ts';

@@ -1,4 +1,4 @@
-// `npm run start:front`: the deployment of the README in one command, for one machine. nginx listens on
+// `npm run start:front`: the deployment of docs/operations.md in one command, for one machine. nginx listens on
 // HOST:PORT and serves the current build's site/ itself; FRONT_SHIMS shims (default 1) on free loopback ports
 // answer the dynamic paths, with TRUST_PROXY=1 so each request counts against the client nginx saw.
 // SIGHUP (what `catalog rebuild` sends through <data>/shim.pid) switches the shims and reloads nginx onto the

@@ -15,7 +15,7 @@ import { toStored, type IdempotencyStore } from './store.ts';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
-/** Bound of the in-process store; at ~1-10 KB per stored response this stays well under 100 MB. */
+/** Bound of the in-process store: stored responses are small, so this bounds its memory too. */
 export const MEMORY_STORE_MAX_ENTRIES = 10_000;
 /** A claim outlives any real request by far; it only matters when an instance dies mid-request. */
 export const IN_FLIGHT_MS = 60_000;

@@ -56,8 +56,8 @@ export class JsonTextString {
 /**
  * JSON.stringify as UTF-8 bytes, with every JsonText in `value` written verbatim and every JsonTextString as the
  * JSON string of its text. A walk of the message rather than a replacer function: a replacer puts JSON.stringify
- * on its slow path for the whole message and needs a pass over the result to swap placeholders back, which
- * measured at ~17 % of an MCP search_catalog answer. Plain values are written by JSON.stringify itself.
+ * on its slow path for the whole message and needs a pass over the result to swap placeholders back
+ * (bench/records/2026-11-23-per-request-costs.md). Plain values are written by JSON.stringify itself.
  */
 export function stringify(value: unknown): Buffer {
   const parts: string[] = [];

@@ -15,7 +15,7 @@ export interface Metrics {
   render(): Promise<{ contentType: string; body: string }>;
 }
 
-// Latency buckets from 1 ms (a cached read) to 10 s (a stalled client or a rebuild swap).
+// Latency buckets from a cached read to a stalled client or a rebuild swap.
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /** Keys of the rate-limit tally, "<decision> <store>", made once (a key built per request would be a string to allocate and hash). */
@@ -29,8 +29,8 @@ type RouteLabels = { route: string; method: string };
 /**
  * One route and method's answers in plain numbers: counts by status and the latency histogram. The request path
  * records here, and prom-client reads the totals when /metrics is scraped. prom-client's own inc() and observe()
- * hash and validate the label set on every call: with three of them per request, /llms.txt through the shim took
- * ~10 µs more CPU per request (measured under load, 32 connections) than with none.
+ * hash and validate the label set on every call, three times a request on the request path
+ * (bench/records/2026-11-23-per-request-costs.md).
  */
 class RouteSeries {
   readonly byStatus = new Map<number, number>();

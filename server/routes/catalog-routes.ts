@@ -71,8 +71,8 @@ export function catalogHandlers(services: Services): HandlersFor<CatalogOperatio
 
   // Requests for a URL whose answer is being made wait for it (the answer cache keeps an answer from its second
   // request on, and a search can wait for a worker): concurrent requests for one page then cost one search and one
-  // body, not one each. Measured at 100k listings, 32 connections asking for one 2.4 MB page
-  // (type=mcp&sort=stars&limit=2000) made a body each until the first was cached: RSS +100 MB.
+  // body, not one each; otherwise concurrent requests for one large page each made a body until the first was
+  // cached (bench/records/2026-11-23-answer-cache.md).
   const flights = snapshotResource('search-flights', () => new Map<string, Flight>());
 
   const searchListings = async (ctx: RequestContext, versioned: boolean): Promise<Reply> => {

@@ -52,7 +52,7 @@ function categoryOptions(snapshot: Snapshot): BrowseLocals['categories'] {
 }
 
 /** The server bundle of a snapshot: imported on first use (a module graph cannot be unloaded: each rebuild's
- * bundle, about 1 MB of code, stays in memory once it has been used). */
+ * bundle stays in memory once it has been used). */
 const SITE_BUNDLE = snapshotResource('site-bundle', (snapshot) => {
   const entry = join(snapshot.buildDir, 'astro', 'server', 'entry.mjs');
   // A mirror (build/mirror) or a build made without the site stage has static pages but no server bundle.

@@ -35,10 +35,9 @@ function withMode(answer: ListingAnswer, mode: SearchMode): ListingAnswer {
 }
 
 /**
- * The keyword matches on any word among which the vectors rank a partial `q` answer. On the judged requests
- * (score.mjs --param q on the embedded snapshot; dev nl / test/eval/own.jsonl nDCG@10): 256 → 0.189 / 0.663,
- * 512 → 0.195 / 0.664, 1,024 → 0.195 / 0.663, every match (12,570 a request on average at 100k listings, 3.7 ms
- * in the vector worker against ~0.2) → 0.193 / 0.663. Before, with keywords alone: 0.174 / 0.640.
+ * The keyword matches on any word among which the vectors rank a partial `q` answer: 512 ranks the judged requests
+ * as well as 1,024 or every match, at a fraction of the vector worker's time
+ * (bench/records/2026-11-24-semantic-candidates.md).
  */
 export const PARTIAL_VECTOR_POOL = 4 * SEMANTIC_CANDIDATES;
 

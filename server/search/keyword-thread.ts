@@ -1,7 +1,7 @@
 // Keyword search off the shim's event loop: a worker thread (keyword-worker.ts) runs the query engine over the
 // same build, its index shared rather than copied (Snapshot.sharedFiles). The main thread keeps the HTTP work and
-// the answer bodies, the worker the search: at 100k listings, on the bench's distinct keyword searches (q-unique),
-// the engine was ~35 % of the main thread's time per request (--cpu-prof).
+// the answer bodies, the worker the search, which was about a third of the main thread's time a request
+// (docs/decisions/006-keyword-worker-thread.md).
 // The engine on the main thread stays the answer of record: until the worker has loaded a snapshot, and when it
 // fails, dies or does not answer in time, a search runs there, so an answer never depends on the worker.
 import type { SearchRequest, SearchResult } from '../../src/search/query-engine.ts';

@@ -5,15 +5,14 @@
 // unaffected; their cost is the engine's (npm run bench, sem-unique). Unlike the answer cache of the listing
 // routes (whole bodies, admitted on their second request: admitting-cache.ts), an answer here is a page of
 // document numbers, small enough to keep on first sight: a second request then costs the bytes, not the search.
-// Admitted on the second request instead (AdmittingCache), the product-run's distinct semantic searches fell from
-// 8.4k to 1.6k req/s and its MCP searches from 9.0k to 4.9k: each was searched twice, and once the keyword tail
-// filled the memory the frequency test kept them out.
+// Admitted on the second request instead (AdmittingCache), distinct semantic and MCP searches lost most of their
+// requests/s: each was searched twice, and once the keyword tail filled the memory the frequency test kept them
+// out (bench/records/2026-11-23-answer-cache.md).
 // A page of keyword results is not kept. The keyword worker makes one in tens of microseconds, and keeping every
 // distinct one cost the main thread more than the repeats saved: freezing it, inserting it and evicting another, and
-// carrying it through the young generation into the old one. At 100k listings, 20,000 distinct keyword searches (q-unique) ran at 12.0-12.3k
-// req/s keeping them and 12.6-12.8k without, the main thread's time per request 73-75 µs against 71 µs (alternating
-// runs). Every `q` request still looks the memory up, since its answer may be hybrid (a partial match ranked by
-// vectors); skipping the lookup too measured ~2 µs less. The listing routes still keep the bodies of keyword pages
+// carrying it through the young generation into the old one (bench/records/2026-11-24-keyword-worker.md). Every
+// `q` request still looks the memory up, since its answer may be hybrid (a partial match ranked by vectors), and
+// skipping the lookup too saved little. The listing routes still keep the bodies of keyword pages
 // asked again (search-cache.ts), and the agent surfaces (MCP, A2A, /ask) search with `semantic`, whose answers are
 // kept.
 import { LRUCache } from 'lru-cache';

@@ -1,7 +1,7 @@
 // Vector search for the shim, in a worker thread (vector-worker.ts) that holds one build's vectors and graph:
 // a semantic search sends its query vector and gets the nearest listings back without blocking the event loop.
-// Measured at 100k listings before the move, the graph search alone was about half of a semantic search's CPU
-// on the shim's only thread; now it runs on another core, and the request's keyword pass runs meanwhile.
+// Before the move, the graph search was about half of a semantic search's CPU on the shim's main thread; now it
+// runs on another core, and the request's keyword pass runs meanwhile (bench/records/2026-11-23-vector-worker.md).
 // A search the worker does not answer within the timeout, or a dead worker, answers undefined: the caller
 // falls back to keywords and says so (Search-Mode: keyword-fallback).
 import { WorkerClient } from './worker-client.ts';
@@ -18,8 +18,8 @@ export type FromVectorWorker =
 
 /**
  * The worker's JavaScript heap: its vectors and graph live outside it (file buffers, typed arrays, a memory map),
- * and a search allocates a few kilobytes. Left unbounded, the heap grew by ~45 MB over 3,000 distinct searches at
- * 100k listings before V8 collected it; bounded so, the whole process held 413 MB instead of 455 (measured).
+ * and a search allocates a few kilobytes. Left unbounded, the heap grew for thousands of searches before V8
+ * collected it (bench/records/2026-11-23-vector-worker.md).
  */
 const WORKER_HEAP = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 48 } as const;
 

@@ -1,6 +1,6 @@
 // The vector worker's thread: holds a build's listing vectors and approximate graph and finds the nearest
 // listings to a query vector (src/search/fusion.ts vectorCandidates), off the shim's event loop. The graph
-// search is most of a semantic search's cost (0.6 ms at 100k listings); here it runs on another core while the
+// search is most of a semantic search's cost; here it runs on another core while the
 // shim's thread serves other requests and runs the same request's keyword pass (vector-searcher.ts).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

@@ -28,7 +28,7 @@ export async function readQuantized(dir: string, expectModelId?: string): Promis
   const bytes = await readFile(join(dir, VECTORS_FILE));
   if (bytes.length !== manifest.layout.bytes || createHash('sha256').update(bytes).digest('hex') !== manifest.sha256) return undefined;
   const { dims, count } = manifest;
-  // A view, not a copy: the file's bytes are only ever read, and at 100k listings a copy is 26 MB more.
+  // A view, not a copy: the file's bytes are only ever read, and a copy would double the vectors' memory.
   const data = new Int8Array(bytes.buffer, bytes.byteOffset, count * dims);
   const scales = new Float32Array(count);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);

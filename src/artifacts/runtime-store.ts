@@ -16,23 +16,14 @@ export type Columns = RuntimeColumns;
 /**
  * Bytes of listings.jsonl kept in memory from its start. Documents are numbered by installs, so a prefix holds the
  * listings most often shown; the rest is read by offset (one system call per run of listings, from the page cache).
- * 128 MiB holds every listing of a catalog up to ~115,000 (about 1,150 bytes each): the embedded snapshot (34 MB)
- * and the 100k bench catalog (114 MB) answer from memory alone; at 1M it holds the most-installed ~11 %.
- *
- * Measured at 100k on distinct keyword searches (q-unique after a warm pass, alternating runs, the shim's CPU a
- * request by thread): 24 MiB → 10.6-10.9k requests/s, 133-136 µs (main thread 85-89 µs); 128 MiB → 12.8-13.3k,
- * 113-117 µs (main thread 68-71 µs). An hour later, on a slower machine: 9.3-9.6k, 151-157 µs (main thread
- * 96-101 µs) → 10.9-11.2k, 135-138 µs (main thread 81-83 µs). With 24 MiB, 52 % of the listings those answers
- * showed lay beyond the prefix (49 % with the prefix ordered by the ranking's popularity prior instead), and
- * `strace -c` counted 9.4 reads a request. The cost is memory, +90 MB RSS at 100k after a mixed run (distinct
- * keyword and semantic searches, MCP, /ask, pages, by id, batches, 2,000-listing pages): 353 → 443 MB without the
- * semantic index, 485 → 565 MB with it. Before, 24 MiB kept the whole process, semantic index included, under
- * 500 MB (64 → 40 → 24 MiB held 25-40 and then 12-28 MB less, at the same requests/s within those runs' noise).
+ * The budget holds every listing of the embedded snapshot and of a 100k catalog, and the most-installed tenth at 1M.
+ * A smaller one left half the listings distinct searches showed on disk, a few reads a request; this one costs
+ * memory for requests/s (docs/decisions/007-resident-listings.md).
  */
 const RESIDENT_LISTING_BYTES = 128 * 1024 * 1024;
 /**
  * The part of the resident prefix read before the store is ready; the rest is read in the background, in chunks,
- * so start-up does not wait for 100 MB (listings beyond what is loaded are read from disk meanwhile).
+ * so start-up does not wait for the whole prefix (listings beyond what is loaded are read from disk meanwhile).
  */
 const FIRST_READ_BYTES = 16 * 1024 * 1024;
 const BACKGROUND_READ_BYTES = 8 * 1024 * 1024;
@@ -50,11 +41,11 @@ export class CatalogStore {
   readonly categories: Category[];
   /** Identity order: documents are numbered by installs desc, id asc. */
   readonly identity: Uint32Array;
-  /** ids.txt: each document's id at columns.idOffsets (decoded on use: 100,000 strings made at start cost ~20 ms). */
+  /** ids.txt: each document's id at columns.idOffsets (decoded on use: making every id a string at start delayed the first answer). */
   private readonly idText: Buffer;
   /**
    * posting-keys.txt (the build writes the keys sorted): key → its index in columns.postingStarts by binary search.
-   * Its bytes rather than a Map of 29,580 strings at 100k (3.3 MB of heap, and 20 ms to make on the first filter).
+   * Its bytes rather than a Map of strings: no heap for every key, and nothing to make on the first filter.
    */
   private readonly postingKeys: TermTable;
   private readonly gone: Map<string, { id: string; lastListed: string }>;

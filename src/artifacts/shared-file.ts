@@ -1,6 +1,6 @@
 // Reading a build's files into memory that threads can share. The shim's main thread and its keyword worker
 // (server/search/keyword-thread.ts) search the same columns and postings: read once into SharedArrayBuffers and
-// posted to the worker, they are one copy in memory, not two (57 MB at 100k listings).
+// posted to the worker, they are one copy in memory, not two (docs/decisions/006-keyword-worker-thread.md).
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 
 /** How a loader reads a whole file: readFileSync by default, or into shared memory (sharingReader). */

@@ -1,6 +1,6 @@
 // The slug lookup of runtime/: an open-addressing hash table (linear probing) of document numbers by slug, built
-// once by the build and read as a column by the shim. Building a Map of 100,000 slugs at every start cost ~30 ms
-// of the time to the first answer and ~8 MB of heap; the column costs neither.
+// once by the build and read as a column by the shim. A Map of every slug, built at every start, delayed the first
+// answer and held heap; the column costs neither (bench/records/2026-11-24-start-time.md).
 
 /** FNV-1a over a string's UTF-16 code units: the table's hash, the same in the build and the shim. */
 export function slugHash(slug: string): number {

@@ -3,7 +3,7 @@
 // root) name every discovery document; every other page names the API catalog alone (RFC 9727 §3), whose linkset
 // names the rest. The full set is ~750 bytes: with the security headers it takes a page's headers past 1,460
 // bytes, nginx's postpone_output, so nginx sent them in a packet of their own instead of corked with the file
-// (measured on a listing page: 16.7 µs of nginx CPU a request instead of 14.3; plain nginx 11.5).
+// (bench/records/2026-11-24-front-nginx.md).
 import { AGENT_PATHS } from './agent-surfaces.ts';
 import { ARD_PATHS } from './ard.ts';
 

@@ -36,8 +36,8 @@ export interface OwnerTable {
 
 /**
  * Owners with at least this many listings get a page (/owners/{owner}/); a page of one listing would repeat its
- * listing page. Every owner has GET /api/v1/owners/{owner}/stats. At 100k listings, pages for every owner (29,108)
- * took the site stage from 78 s to 135 s, over its 2-minute budget.
+ * listing page. Every owner has GET /api/v1/owners/{owner}/stats. Pages for every owner took the site stage over
+ * its budget at 100k listings (bench/records/2026-11-23-owner-pages.md).
  */
 export const OWNER_PAGE_MIN_LISTINGS = 2;
 

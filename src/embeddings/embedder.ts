@@ -102,7 +102,7 @@ export async function loadEmbedder(modelDir: string, options: LoadEmbedderOption
   // Same steps as FeatureExtractionPipeline._call (tokenize with padding and truncation, run the
   // model, take last_hidden_state), with masked mean pooling and normalization done here:
   // - the library's mean_pooling converts the BigInt mask once per element and dimension, which
-  //   made it ~8× slower than tokenizer and model together (measured on the catalog);
+  //   made it slower than tokenizer and model together (measured on the catalog);
   // - its normalize divides by the norm unconditionally, turning the zero vector of an
   //   all-unknown text into NaN, while here it stays zero.
   // test/embeddings/embedder.test.ts checks this equals pipeline(texts, {pooling:'mean', normalize:true}).

@@ -104,11 +104,11 @@ export async function writeStaticEncoder(
 /**
  * Where the table's rows are read from. 'memory': the whole table is loaded (the build embeds every listing and
  * touches most rows). 'disk': rows are read from table.i8 as words are met and the most recent ROW_CACHE_SIZE are
- * kept (the shim embeds a few words a request; the 21 MB table then stays in the page cache, not in its memory).
+ * kept (the shim embeds a few words a request; the table then stays in the page cache, not in its memory).
  */
 export type RowResidence = 'memory' | 'disk';
 
-/** Rows kept by a disk-resident table: 8,192 rows of 256 bytes, 2 MiB. */
+/** Rows kept by a disk-resident table: the words of recent requests, a small fraction of the table. */
 export const ROW_CACHE_SIZE = 8192;
 
 /** Rows read from the table file on demand, the most recently used kept. */

@@ -20,7 +20,7 @@ export interface RankedCatalog {
 /** Reciprocal rank fusion constant (Cormack et al. 2009): score = Σ weight / (RRF_K + rank). */
 export const RRF_K = 60;
 /**
- * Weights of the fused lists, tuned on the judged queries (npm run eval; ../shared/relevance/dev.jsonl and
+ * Weights of the fused lists, tuned on the judged queries (npm run eval: its development set and
  * test/eval/own.jsonl): the vectors; the keyword engine on any word of the request; the keyword engine on
  * all its words (precise for keyword-like requests: the judged keyword and filtered kinds rank at least as
  * well as `q`); and the popularity prior, the listing's install rank scaled to POPULARITY_SPAN ranks.
@@ -48,11 +48,9 @@ export function allWordsBoost(text: string): number {
   return words === 1 ? ONE_WORD_BOOST : words <= SHORT_REQUEST_WORDS ? SHORT_REQUEST_BOOST : 1;
 }
 /**
- * Candidates taken from each ranked list; a semantic search returns at most their union. On the judged
- * queries (test/eval) 200 ranked as well as 300, and 100 slightly worse. 128 ranks as well as 200 (dev nl
- * nDCG@10 0.202 against 0.199, the other kinds and test/eval/own.jsonl equal or a hair better) and costs less:
- * at 100k, the vector worker ranks 128 of the graph's candidates exactly instead of 200 (0.47-0.55 ms a search
- * instead of 0.60-0.64, recall@10 0.956 both), and the keyword passes select fewer.
+ * Candidates taken from each ranked list; a semantic search returns at most their union. 128 ranks the judged
+ * requests as well as 200 or 300 and costs less: the vector worker ranks fewer of the graph's candidates exactly,
+ * and the keyword passes select fewer (bench/records/2026-11-24-semantic-candidates.md).
  */
 export const SEMANTIC_CANDIDATES = 128;
 /**
@@ -63,7 +61,7 @@ export const SEMANTIC_CANDIDATES = 128;
 const SUBSET_SHARE = 0.5;
 /**
  * With an approximate index, the share below which the exact subset is cheaper than asking the graph for
- * k / share × 2 candidates: at 100k rows both cost ≈5 ms at 25%.
+ * k / share × 2 candidates (measured: the two cost the same at this share).
  */
 const ANN_SUBSET_SHARE = 0.25;
 

@@ -1,8 +1,7 @@
 // The approximate nearest-neighbour index of large catalogs: an HNSW graph (Malkov & Yashunin 2016) built
 // and searched by usearch, a maintained native library whose npm package ships prebuilt binaries (no
-// compiler, no download). It replaced the project's own IVF index, measured on the same 100k vectors and
-// 300 distinct requests (bench/semantic.ts): IVF probing 25% of its lists took 11.9 ms a search for
-// recall@10 0.93 against exact; this graph takes 0.7 ms for 0.95.
+// compiler, no download). It replaced the project's own IVF index, which was slower and less exact at every
+// setting measured: docs/decisions/005-hnsw-over-ivf.md.
 //
 // The graph holds one row per distinct listing text (the embeddings stage's cache order, so an unchanged
 // catalog reuses it), each row under its row number as key; a second file maps every document to its
@@ -33,29 +32,18 @@ export const HNSW_MANIFEST = 'hnsw.json';
 export const HNSW_FORMAT = 'catalog-hnsw';
 
 /**
- * Catalogs with at least this many listings get the graph. Exact search costs ≈0.2 µs a row (6 ms at the
- * embedded snapshot's 31k, 20 ms at 100k); below this size it stays exact, so small catalogs rank exactly
- * and build without the graph's cost (≈25 s for 100k rows on two cores).
+ * Catalogs with at least this many listings get the graph. Exact search costs a fixed time a row; below this
+ * size it stays fast enough, so small catalogs rank exactly and build without the graph's cost
+ * (bench/records/2026-11-23-hnsw-vs-ivf.md).
  */
 export const HNSW_MIN_ROWS = 50_000;
 
 /**
- * Graph parameters: links per node (M), candidate list while inserting (efConstruction) and while searching
- * (ef; a search for k > ef uses k). Chosen on 100k scaled-catalog vectors, 300 distinct requests, top 200,
- * f16 rows: M 16 / 128 / 64: 0.61 ms, recall@10 0.906; M 24 / 200 / 100: 0.76 ms, 0.949; M 32 / 256 / 128:
- * 0.77 ms, 0.956 (kept; the graph takes longer to build, once per catalog text).
- *
- * Rows are int8 since 2026-11-23: the same 100k vectors, 600 distinct bench requests, top 200 then exact
- * rescoring: f16 0.90 ms a search, recall@10 0.954, graph built in 29 s, 79 MB; int8 0.59 ms, 0.949, 16.5 s,
- * 53 MB. The candidates are ranked by the int8 vectors anyway, so the graph now sees the scores it serves.
- *
- * M 32 with ef 128 (200 in effect: the shim asks for SEMANTIC_CANDIDATES) missed the 0.95 recall@10 the graph is
- * held to: 0.9497 on the 3,900 distinct semantic requests of the long-tail bench (2026-11-24, 100k, in-process,
- * top 200 ranked exactly). On the first 2,000 of them, per search and recall@10 for M / ef (graphs are built in
- * parallel, so recall moves by about ±0.002 between builds): 32 / 200 0.49 ms 0.950; 32 / 256 0.57 ms 0.962;
- * 16 / 256 0.58 ms 0.951; 24 / 200 0.45 ms 0.948; 24 / 224 0.47 ms 0.955; 24 / 240 0.49 ms 0.958. Kept 24 / 240:
- * the recall with margin in the time M 32 took without it, and a graph of 47 MB instead of 53, built in 14 s
- * instead of 16.
+ * Graph parameters: links per node (M, `connectivity`), candidate list while inserting (efConstruction) and while
+ * searching (ef; a search for k > ef uses k). The graph is held to recall@10 0.95 against exact search at 100k;
+ * M 24 with ef 240 reaches it with margin in the time M 32 took without it, and makes a smaller graph
+ * (bench/records/2026-11-24-hnsw-parameters.md). Its rows are int8, like the vectors that rank its candidates,
+ * so the graph sees the scores it serves.
  */
 export const HNSW_PARAMS = { connectivity: 24, expansionAdd: 256, expansionSearch: 240 } as const;
 
@@ -101,7 +89,7 @@ export async function writeHnswGraph(dir: string, q: Quantized, modelId: string)
   const { dims, count } = q;
   const index = newIndex(dims);
   const keys = new BigUint64Array(count);
-  // Chunks bound the float copy held at once (a 1M-row catalog would need 1 GB at once).
+  // Chunks bound the float copy held at once: a whole catalog's would grow with it.
   const CHUNK = 16_384;
   for (let start = 0; start < count; start += CHUNK) {
     const end = Math.min(count, start + CHUNK);

@@ -3,10 +3,8 @@
 // (Search-Corrected). Closest: fewest edits (insert, delete, substitute, swap two neighbours), then the term in
 // most listings, then the first in term order. Words under CORRECTED_MIN_LENGTH are never corrected: a short word
 // is a few edits away from too many others. The first character is kept, as typing seldom gets it wrong, and it
-// bounds the terms read to those that begin with it. Cost at 100k listings, in-process, over the bench's 1,667
-// distinct misspelled words (bench/longtail.ts): 355 µs a search that is corrected (~290 µs of it finding the
-// closest terms), against ~40 µs for a search of real words; the engine keeps the corrections of the most recent
-// 4,096 query texts, and a misspelled query asked again with other filters or sorts takes ~25 µs.
+// bounds the terms read to those that begin with it. A corrected search costs several times a search of real words,
+// so the engine keeps the corrections of recent query texts (bench/records/2026-11-24-spelling.md).
 import type { TermTable } from './term-table.ts';
 
 /** Words shorter than this are not corrected. */
@@ -82,7 +80,7 @@ interface TermShapes {
   sizes: Uint8Array;
 }
 
-/** Per term table, made on the first correction (~20 ms, with that correction, and 2 MB at 100k listings). */
+/** Per term table, made on the first correction (a cost only a misspelled query pays). */
 const shapesOf = new WeakMap<TermTable, TermShapes>();
 
 function termShapes(terms: TermTable): TermShapes {
@@ -114,8 +112,7 @@ function codes(text: string): number[] {
  * The index term closest to a query word (given as its surface and its stem: the closer of the two counts), within
  * the edits its length allows; -1 when there is none. `listings(t)` is the number of listings holding term t.
  * ASCII terms are compared in their bytes, others decoded: a correction looks at the terms of one first character
- * (2,000 to 56,000 of the 411,000 at 100k listings) and compares the ~130 whose length and characters could be
- * close enough.
+ * and compares only those whose length and characters could be close enough.
  */
 export function closestTerm(terms: TermTable, listings: (term: number) => number, surface: string, stem: string): number {
   const max = editsAllowed(surface.length);

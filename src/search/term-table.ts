@@ -1,8 +1,8 @@
 // The keyword index's terms, sorted in code-unit order, held as the UTF-8 bytes of terms.txt and the start of each
-// term in them rather than as an array of strings: at 100k listings that is one buffer instead of ~411,000 strings,
-// which the garbage collector no longer has to walk on every full collection. Bytes rather than one joined string:
-// some terms are not Latin-1, so V8 held the joined text at two bytes a character (13.4 MB of heap at 100k, and the
-// heap's growth allowance on top) where its UTF-8 bytes are 6.8 MB outside the heap. Lookups decode in place and
+// term in them rather than as an array of strings: one buffer instead of hundreds of thousands of strings, which the
+// garbage collector no longer has to walk on every full collection. Bytes rather than one joined string: some terms
+// are not Latin-1, so V8 held the joined text at two bytes a character in its heap, where the UTF-8 bytes are half
+// that, outside the heap (bench/records/2026-11-24-start-time.md). Lookups decode in place and
 // compare code units, so the order is the one the build sorted by (UTF-8 byte order differs from it for astral
 // characters against U+E000-U+FFFF). The runtime's filter keys (posting-keys.txt, sorted the same way) use it too.
 

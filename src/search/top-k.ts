@@ -1,7 +1,7 @@
 import { StampSet } from './stamp-set.ts';
 
-// The k smallest of m numeric keys, ascending. A bounded max-heap costs O(m log k): for a first page of a
-// 30,000-match query that is ~20x cheaper than sorting every key, which dominated keyword latency.
+// The k smallest of m numeric keys, ascending. A bounded max-heap costs O(m log k) rather than sorting every key's
+// O(m log m), which dominated keyword latency for a first page of a broad query.
 export function smallestK(keys: Float64Array, m: number, k: number): Float64Array {
   if (k <= 0 || m === 0) return new Float64Array(0);
   if (k * 4 >= m) return keys.slice(0, m).sort().subarray(0, Math.min(k, m));

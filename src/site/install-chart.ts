@@ -1,6 +1,6 @@
 // The install-history chart of a listing page: an inline SVG drawn at build time (no client JavaScript) from
 // the 30 daily cumulative totals, honest about where each day came from (metrics.history):
-//   interpolated  the catalog linearly interpolated between real snapshots (../shared/catalog/README.md), so
+//   interpolated  the catalog linearly interpolated between real snapshots (data/README.md), so
 //                 the days where the slope changes, and the last day, are the measured ones: drawn as dots on
 //                 a dashed line (the interpolated days between them);
 //   synthetic     modelled from the installs figure, not measured: a dotted grey line and no dots;

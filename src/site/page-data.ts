@@ -19,7 +19,7 @@ export type PageListing = Omit<StoredListing, 'installsHistory'> & {
   /** Line of listings.jsonl: the name of its stored files (files/<doc>.json). */
   doc: number;
   url: string;
-  /** The daily cumulative installs (the install-history chart), packed: 100,000 listings hold 12 MB, not 30. */
+  /** The daily cumulative installs (the install-history chart), packed in one typed array rather than numbers in arrays. */
   history: Uint32Array;
   /** Place among the listings of its type by installs and by stars (1 = most), of `of` (same order as the API's sorts). */
   rank: { installs: number; stars: number; of: number };

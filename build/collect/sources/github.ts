@@ -1,6 +1,6 @@
 // Repository metadata (stars, archived, last push, licence, current full name) for every listing's repository.
 // With a token: GraphQL, `batch` repositories per query as aliases (about 1 point a query: no connections), so the
-// ~15k repositories of the snapshot fit one token's hourly 5,000. Without one (GraphQL needs a token) or in
+// snapshot's repositories fit one token's hourly budget. Without one (GraphQL needs a token) or in
 // `rest` mode: GET /repos/{owner}/{repo}, conditional on the ETag kept in the state directory, so an unchanged
 // repository answers 304 (free of the primary limit when authorised). Either way the run spends at most `budget`
 // requests and stops cleanly on a limit it should not wait out, returning what it has: the caller keeps the last

@@ -1,5 +1,5 @@
 // Install counts of skills, from the skills.sh leaderboard API or from a file someone exported. The API's
-// auth policy and shape have changed more than once (../shared/research/collect-sources.md §6), so the key is
+// auth policy and shape have changed more than once, so the key is
 // optional and the reader takes every shape seen; anything that goes wrong returns `error` and no counts, and the
 // caller keeps the previous counts: a missing figure is never turned into zero installs.
 //

@@ -1,6 +1,6 @@
 // The official MCP registry source (GET /v0.1/servers), synced the way the registry asks aggregators to: one full
 // backfill (limit=100, following metadata.nextCursor), then incremental runs with updated_since = the highest
-// `updatedAt` the registry itself stated (never the local clock: the registry's clock and its 30 s ingress cache
+// `updatedAt` the registry itself stated (never the local clock: the registry's clock and its ingress cache
 // decide what is "new"). The list has one row per server version, so rows are folded to one per server
 // (isLatest, else the newest). Records written under every schema the registry has had are read: the 2025-07
 // snake_case fields, `version_detail`, an empty `$schema`, `_meta` absent or with status directly in it.
