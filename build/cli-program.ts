@@ -20,6 +20,7 @@ import { progressBar } from './cycle/progress.ts';
 import { DownloadError, downloadExport, isUrl } from './cycle/remote-export.ts';
 import { collect, CollectError, ShrinkError, type CollectReport } from './collect/collect.ts';
 import { SourcesFileError } from './collect/sources-file.ts';
+import type { RuntimeReadyMessage } from '../src/artifacts/build-messages.ts';
 
 /** The shim's serve entry, run as a child process by `serve`. */
 const SERVE_ENTRY = resolve(import.meta.dirname, '..', 'server', 'serve.ts');
@@ -252,6 +253,8 @@ async function buildFromOptions(opts: BuildCommandOptions, cfg: Config): Promise
       quiet: opts.quiet,
       force: opts.force,
       renderWorkers: opts.renderWorkers,
+      // Started with an IPC channel (the shim's first start): say when the API can answer from the build.
+      ...(process.send ? { onRuntimeReady: (buildDir: string) => process.send?.({ type: 'runtime-ready', buildDir } satisfies RuntimeReadyMessage) } : {}),
     });
     if (result.ingest) {
       result.ingest.changes = result.ingest.snapshotUnchanged ? { added: [], changed: [], removed: [] } : readIngestChanges(result.ingest.database);

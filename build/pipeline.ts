@@ -51,6 +51,11 @@ export interface BuildOptions {
   redisUrl?: string | undefined;
   /** Config.embeddingModelDir: the operator's embedding model; unset: the committed distilled encoder. */
   embeddingModelDir?: string | undefined;
+  /**
+   * Called once the stages that write runtime/ are done and others (the site) are still to run: the build directory
+   * can answer the API and search from then on. A first start serves from it while the site stage finishes.
+   */
+  onRuntimeReady?: (buildDir: string) => void;
 }
 
 export interface BuildResult {
@@ -64,6 +69,7 @@ export interface BuildResult {
 
 export const INDEX_STAGE: Stage = {
   name: 'index',
+  runtime: true,
   async run(ctx) {
     ctx.runtime = await buildRuntimeArtifacts({ db: ctx.db, out: ctx.runtimeOut, searchTrend: ctx.searchTrend, gone: ctx.gone, onProgress: (done, total) => ctx.progress(done, total, 'listings indexed') });
   },
@@ -206,11 +212,13 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
         progress: () => undefined,
         log,
       };
-      for (const stage of stages) {
+      const lastRuntimeStage = stages.findLastIndex((stage) => stage.runtime);
+      for (const [index, stage] of stages.entries()) {
         await timed(stage.name, async (progress) => {
           ctx.progress = progress;
           await stage.run(ctx);
         });
+        if (index === lastRuntimeStage && index < stages.length - 1 && ctx.runtime) options.onRuntimeReady?.(buildDir);
       }
       if (!ctx.runtime) throw new Error('the build produced no runtime artifacts');
       writeFileSync(join(buildDir, 'build.json'), JSON.stringify({ builtAt: new Date().toISOString(), baseUrl: options.baseUrl, fingerprint, timings, ingest: report && { ...report, rejected: report.rejected.length } }, null, 2));

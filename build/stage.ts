@@ -40,5 +40,7 @@ export class BuildStageError extends Error {
 
 export interface Stage {
   name: string;
+  /** The stage writes into <buildDir>/runtime: once every such stage is done, the shim can answer from the build. */
+  runtime?: boolean;
   run(ctx: StageContext): Promise<void>;
 }

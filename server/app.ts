@@ -41,11 +41,15 @@ export interface App {
   semantic: SemanticIndex;
   /** Switches to another build directory (after a rebuild); the old one keeps serving if it fails to load. */
   reload(buildDir: string): void;
+  /** The first build's site stage has ended: serve its pages (the build, complete now, is loaded again). */
+  siteBuilt(buildDir: string): void;
 }
 
 export interface AppOptions {
   buildDir: string;
   logger?: Logger;
+  /** The build's site is still being rendered (a first start): pages answer 503 until siteBuilt. */
+  siteBuilding?: boolean;
 }
 
 /** ioredis, for a deployment that names a Redis: its module graph slows a start that does not use it. */
@@ -85,6 +89,7 @@ export function createApp(config: Config, options: AppOptions): App {
     listingSearch: rememberedSearch(distinctSearch(createHybridSearch(semantic, { keywords }))),
     metrics,
     health: { redis: redisHealth, semantic: () => semantic.status },
+    site: { building: options.siteBuilding === true },
   };
   const signals = createConfiguredSignals(config, logger, redis);
   services.signals = signals;
@@ -134,6 +139,12 @@ export function createApp(config: Config, options: AppOptions): App {
     reload(buildDir) {
       catalog.swap(buildDir);
       logger.info({ buildDir }, 'switched to a new build');
+    },
+    siteBuilt(buildDir) {
+      // Loaded again: the snapshot's static files and server bundle are read from the finished site.
+      catalog.swap(buildDir);
+      services.site = { building: false };
+      logger.info({ buildDir }, 'the site is built: every page answers');
     },
   };
 }

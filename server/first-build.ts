@@ -1,33 +1,62 @@
 // A fresh checkout has no build: its first start builds the configured snapshot by running the build's CLI in a
 // child process with this process's environment (the shim never imports the build; they share only src/). A build
 // an older checkout left in another format is built again the same way.
+//
+// The child says over its IPC channel when the build's runtime/ is complete (src/artifacts/build-messages.ts): the
+// shim serves the API and search from then on, while the site stage renders the pages. Its stage lines come through
+// a pipe, a plain line each: progress bars would be drawn over by the shim's own lines in a terminal.
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import { ConfigError, type Config } from '../src/config.ts';
 import { buildDirs, currentBuild } from '../src/artifacts/build-dirs.ts';
 import { isCurrentRuntime } from '../src/artifacts/runtime-manifest.ts';
+import { isRuntimeReadyMessage } from '../src/artifacts/build-messages.ts';
 
 const BUILD_CLI = resolve(import.meta.dirname, '..', 'build', 'cli.ts');
 
+export interface StartBuild {
+  /** The build directory to serve now: its runtime is complete. */
+  buildDir: string;
+  /** While the first build's site stage still runs: settles with the finished build (the same directory), or fails. */
+  finished?: Promise<string> | undefined;
+}
+
 /** The build to serve: the data directory's current one, or a first build made now when allowed. */
-export async function currentOrFirstBuild(config: Config): Promise<string> {
+export async function currentOrFirstBuild(config: Config): Promise<StartBuild> {
   const dirs = buildDirs(config.dataDir);
   const current = currentBuild(dirs);
   // Without a build on start, a build in another format is left to loading, which names the fix.
-  if (current && (!config.buildOnStart || isCurrentRuntime(current))) return current;
+  if (current && (!config.buildOnStart || isCurrentRuntime(current))) return { buildDir: current };
   if (!config.buildOnStart) throw new ConfigError(`No build in ${config.dataDir}; run npm run build first.`);
   console.log(
     current
       ? `The build in ${config.dataDir} is in an older format: building again from ${config.exportPath}.`
-      : `No build in ${config.dataDir}: building from ${config.exportPath} (first start only).`,
+      : `No build in ${config.dataDir}: building from ${config.exportPath} (first start only; the API answers once the index is made, the pages when the site is rendered).`,
   );
   const env = { ...process.env, CATALOG_DATA_DIR: config.dataDir, CATALOG_EXPORT: config.exportPath, PUBLIC_BASE_URL: config.baseUrl };
-  const code = await new Promise<number | null>((done, fail) => {
-    const child = spawn(process.execPath, [BUILD_CLI, 'build'], { env, stdio: 'inherit' });
+  const child = spawn(process.execPath, [BUILD_CLI, 'build'], { env, stdio: ['ignore', 'inherit', 'pipe', 'ipc'] });
+  createInterface({ input: child.stderr! }).on('line', (line) => process.stderr.write(`${line}\n`));
+  const finished = new Promise<string>((done, fail) => {
     child.once('error', fail);
-    child.once('exit', done);
+    child.once('exit', (code, signal) => {
+      const built = currentBuild(dirs);
+      if (code === 0 && built) done(built);
+      else fail(new Error(`the build on start failed (${signal ? `signal ${signal}` : `exit code ${code}`}); see its output above`));
+    });
   });
-  const built = currentBuild(dirs);
-  if (code !== 0 || !built) throw new Error(`the build on start failed (exit code ${code}); see its output above`);
-  return built;
+  // The shim ends with the build if it is stopped while building.
+  const stopChild = () => child.kill('SIGTERM');
+  process.once('exit', stopChild);
+  void finished.then(() => process.off('exit', stopChild), () => undefined);
+  const ready = new Promise<string>((done) => {
+    child.on('message', (message) => {
+      if (isRuntimeReadyMessage(message)) done(message.buildDir);
+    });
+  });
+  const first = await Promise.race([ready.then((buildDir) => ({ buildDir, early: true })), finished.then((buildDir) => ({ buildDir, early: false }))]);
+  if (!first.early) return { buildDir: first.buildDir };
+  // Nothing more comes over the channel; without it open, the child's exit is all that is awaited.
+  child.disconnect();
+  return { buildDir: first.buildDir, finished };
 }

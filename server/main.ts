@@ -13,9 +13,9 @@ let config: ReturnType<typeof loadConfig> | undefined;
 async function main(): Promise<void> {
   config = loadConfig();
   const dirs = buildDirs(config.dataDir);
-  const buildDir = await currentOrFirstBuild(config);
+  const { buildDir, finished } = await currentOrFirstBuild(config);
   const started = performance.now();
-  const app = createApp(config, { buildDir });
+  const app = createApp(config, { buildDir, siteBuilding: finished !== undefined });
   // SIGHUP: switch to the newest build (the daily rebuild sends it after `catalog build`). Handled before the
   // pid file exists, as SIGHUP's default action would end the process.
   process.on('SIGHUP', () => {
@@ -37,6 +37,19 @@ async function main(): Promise<void> {
   );
   // One plain line for the person who ran `npm start`, whatever the log format: where to open the site.
   console.log(servingLine(config, address));
+  if (finished) {
+    console.log('The API and search answer now; the pages answer 503 ("being built") until the site stage ends.');
+    finished.then(
+      (built) => {
+        app.siteBuilt(built);
+        console.log(`The site is built: every page answers on ${config!.baseUrl}`);
+      },
+      (error: unknown) => {
+        console.error(error instanceof Error ? error.message : error);
+        process.exit(1);
+      },
+    );
+  }
   const stop = () => void app.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

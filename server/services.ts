@@ -26,6 +26,8 @@ export interface Services {
   redis?: Redis | undefined;
   /** Prometheus counters of this app (GET /metrics); optional so that route modules can be used without one. */
   metrics?: Metrics | undefined;
+  /** A first start serves the API while its site stage still renders the pages: until then pages answer 503. */
+  site?: { building: boolean } | undefined;
   /** What /readyz reports besides the catalog itself. */
   health?: { redis: RedisHealth; semantic(): SemanticStatus } | undefined;
 }

@@ -61,6 +61,7 @@ export interface EmbeddingsOptions {
 
 export const EMBEDDINGS_STAGE: Stage = {
   name: 'embeddings',
+  runtime: true,
   async run(ctx) {
     const report = await buildEmbeddings({
       runtimeDir: ctx.runtimeOut,

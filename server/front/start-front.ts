@@ -40,7 +40,9 @@ async function main(): Promise<void> {
   const shimCount = z.coerce.number().int().min(1).max(64).default(1).parse(process.env.FRONT_SHIMS || undefined);
   if (!nginxAvailable()) throw new ConfigError('nginx is not installed: apt-get install nginx libnginx-mod-http-brotli-static');
   const dirs = buildDirs(config.dataDir);
-  const buildDir = await currentOrFirstBuild(config);
+  // The front serves the front stage's files: it waits for the whole first build, the shims start on it after.
+  const start = await currentOrFirstBuild(config);
+  const buildDir = start.finished ? await start.finished : start.buildDir;
   if (!existsSync(join(buildDir, 'front', 'server.conf'))) {
     throw new ConfigError(`${buildDir} has no front configuration (made before the front stage existed); rebuild it: npm run build -- --force`);
   }

@@ -17,6 +17,7 @@ import { errorReply, json, toCatalogError, type Reply, type RequestContext } fro
 import { negotiateMediaType } from './media-types.ts';
 import { originForm } from './request-target.ts';
 import type { Router } from './router.ts';
+import { siteBuildingReply } from './site-building.ts';
 import type { RouteOperation, RouteOperationId } from '../../src/domain/operations.ts';
 import { CORS_ALLOWED_REQUEST_HEADERS, CORS_EXPOSED_HEADERS, PAGE_SECURITY_HEADERS, corsPolicy } from './security-headers.ts';
 
@@ -184,6 +185,7 @@ export function createPipeline({ services, catalog, router, logger }: PipelineDe
     }
 
     handled.route = 'static';
+    if (services.site?.building && (method === 'GET' || method === 'HEAD')) return siteBuildingReply(request.headers);
     if (method === 'GET' || method === 'HEAD') {
       const file = listingMarkdownReply(services, { path, headers: request.headers }) ?? (await snapshot.files.reply({ method, path, headers: request.headers }));
       if (file) {

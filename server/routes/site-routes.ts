@@ -11,6 +11,7 @@ import type { Listing } from '../../src/domain/schemas.ts';
 import { BROWSE_PAGE_SIZE, BROWSE_PARAMS, browseParams, type BrowseLocals, type BrowseOutcome } from '../../src/site/browse.ts';
 import { snapshotResource, type Snapshot } from '../catalog/snapshot.ts';
 import type { HandlersFor } from '../http/handler.ts';
+import { siteBuildingReply } from '../http/site-building.ts';
 import type { Services } from '../services.ts';
 import { listingsJson } from '../catalog/listing-json.ts';
 
@@ -66,6 +67,7 @@ const SITE_BUNDLE = snapshotResource('site-bundle', (snapshot) => {
 export function siteHandlers(services: Services): HandlersFor<'browsePage'> {
   return {
     browsePage: async (ctx) => {
+      if (services.site?.building) return siteBuildingReply(ctx.headers);
       const snapshot = services.catalog.current;
       const site = snapshot.get(SITE_BUNDLE);
       let handler: AstroHandler;
