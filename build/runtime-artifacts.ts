@@ -7,11 +7,11 @@
 import { once } from 'node:events';
 import { LISTING_TYPES, typeCode, type ListingType } from '../src/domain/listing-types.ts';
 import { categoryLabel } from '../src/domain/categories.ts';
-import { compareIds, comparePlaces, placeOf, popularityPrior, trendingScore, type FigureProvenance, type SortKey } from '../src/domain/ranking.ts';
+import { compareIds, comparePlaces, placeBelow, placeOf, popularityPrior, trendingScore, type FigureProvenance, type SortKey } from '../src/domain/ranking.ts';
 import { KeywordIndexBuilder } from '../src/search/index-builder.ts';
 import { writeKeywordIndex } from '../src/search/index-file.ts';
 import { toStoredListing, type StoredListing } from '../src/domain/listing-view.ts';
-import { archivedReason, archiveIndex } from '../src/domain/archived.ts';
+import { archivedReason, archiveIndex, liveSuccessors } from '../src/domain/archived.ts';
 import { slugOfId, type ListingRecord, type Category, type ListingFile } from '../src/domain/schemas.ts';
 import { addDays, readMeta, type CatalogDb } from './sqlite-store.ts';
 import { KEYWORD_INDEX_DIR, REAL_FIGURE, RUNTIME_FILES_DIR, RUNTIME_FORMAT, RUNTIME_GONE_FILE, RUNTIME_IDS_FILE, RUNTIME_LISTINGS_FILE, RUNTIME_POSTING_KEYS_FILE, runtimeFilesPath, type RuntimeManifest } from '../src/artifacts/runtime-manifest.ts';
@@ -30,6 +30,9 @@ export interface SourceRow {
   trending: number;
   name: string;
   metrics: FigureProvenance;
+  /** The record's `archived` and `movedTo` (src/domain/archived.ts). */
+  archived?: boolean | undefined;
+  movedTo?: string | undefined;
 }
 
 /**
@@ -77,11 +80,11 @@ function catalogDbSource(db: CatalogDb): RuntimeSource {
     },
     *rows() {
       const query = db.prepare(
-        "SELECT l.id, l.type, l.installs, l.stars, h.daily, json_extract(l.record, '$.name'), json_extract(l.record, '$.metrics') FROM listing l JOIN install_history h ON h.listing_id = l.id",
+        "SELECT l.id, l.type, l.installs, l.stars, h.daily, json_extract(l.record, '$.name'), json_extract(l.record, '$.metrics'), json_extract(l.record, '$.archived'), json_extract(l.record, '$.movedTo') FROM listing l JOIN install_history h ON h.listing_id = l.id",
       );
-      for (const [id, type, installs, stars, daily, name, metrics] of query.raw().iterate() as Iterable<[string, ListingType, number, number, string, string, string]>) {
+      for (const [id, type, installs, stars, daily, name, metrics, archived, movedTo] of query.raw().iterate() as Iterable<[string, ListingType, number, number, string, string, string, number | null, string | null]>) {
         const history = (JSON.parse(daily) as number[]).slice(-TRENDING_HISTORY_DAYS);
-        yield { id, type, installs, stars, trending: trendingScore(history), name, metrics: JSON.parse(metrics) as FigureProvenance };
+        yield { id, type, installs, stars, trending: trendingScore(history), name, metrics: JSON.parse(metrics) as FigureProvenance, archived: archived === 1, movedTo: movedTo ?? undefined };
       }
     },
     *listings(ids) {
@@ -189,14 +192,26 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
   const rows: SourceRow[] = [];
   for (const row of source.rows()) rows.push(row);
   const count = rows.length;
-  // Archived and moved listings, from every listing's repository and name (src/domain/archived.ts).
-  const archiveKeys = archiveIndex(rows.map((row) => ({ type: row.type, repo: repoOfId(row.id), name: row.name })));
+  // Archived and moved listings, from every listing's repository, name and record (src/domain/archived.ts).
+  const archivable = (row: SourceRow) => ({ type: row.type, repo: repoOfId(row.id), name: row.name, archived: row.archived, movedTo: row.movedTo });
+  const archiveKeys = archiveIndex(rows.map(archivable));
   const archived = new Map<string, string>();
   for (const row of rows) {
-    const reason = archivedReason({ type: row.type, repo: repoOfId(row.id), name: row.name }, archiveKeys);
+    const reason = archivedReason(archivable(row), archiveKeys);
     if (reason) archived.set(row.id, reason);
   }
-  const places = (sort: SortKey) => rows.map((row) => placeOf(sort, { ...row, searchTrend: options.searchTrend?.get(row.id) ?? 0 }));
+  // A listing that moved ranks right below its live successor wherever its own figures would put it above.
+  const successorOf = new Map([...liveSuccessors(rows.map(archivable))].map(([moved, successor]) => [rows[moved]!.id, rows[successor]!.id]));
+  const places = (sort: SortKey) => {
+    const placed = rows.map((row) => placeOf(sort, { ...row, searchTrend: options.searchTrend?.get(row.id) ?? 0 }));
+    if (successorOf.size === 0) return placed;
+    const at = new Map(rows.map((row, i) => [row.id, i]));
+    for (const [moved, successor] of successorOf) {
+      const [m, s] = [at.get(moved)!, at.get(successor)!];
+      if (comparePlaces(placed[m]!, moved, placed[s]!, successor) < 0) placed[m] = placeBelow(placed[s]!);
+    }
+    return placed;
+  };
   {
     const defaultPlaces = places('installs');
     const order = Array.from({ length: count }, (_, i) => i).sort((a, b) => comparePlaces(defaultPlaces[a]!, rows[a]!.id, defaultPlaces[b]!, rows[b]!.id));
@@ -225,6 +240,14 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
     popularity[doc] = popularityPrior(row.type, row.installs, row.stars, row.metrics);
     realFigures[doc] = (row.metrics.installs === 'real' ? REAL_FIGURE.installs : 0) | (row.metrics.stars === 'real' ? REAL_FIGURE.stars : 0);
   });
+  if (successorOf.size > 0) {
+    // Search weighs popularity too: a moved listing's never exceeds its successor's.
+    const docOf = new Map(ids.map((id, doc) => [id, doc]));
+    for (const [moved, successor] of successorOf) {
+      const [m, s] = [docOf.get(moved)!, docOf.get(successor)!];
+      popularity[m] = Math.min(popularity[m]!, popularity[s]! * 0.99);
+    }
+  }
   const placesBy = { stars: places('stars'), trending: places('trending'), searchTrend: places('searchTrend') };
   rows.length = 0;
 

@@ -61,7 +61,7 @@ export const LISTING_QUERY_PARAMS: readonly ParamSpec[] = [
     kind: 'string',
     enum: SORTS,
     default: DEFAULT_SORT,
-    description: 'installs (default), trending, stars or searchTrend, on real figures only: installs ranks the listings with real installs, then those with real stars by stars, then the rest by id; stars the other way round; trending ranks measured or interpolated histories, modelled ones follow by id. Ties break by id. With q or semantic and no sort, relevance. See /docs/ranking.',
+    description: 'installs (default), trending, stars or searchTrend, on real figures only: installs ranks the listings with real installs, then those with real stars by stars, then the rest by id; stars the other way round; trending ranks measured or interpolated histories, modelled ones follow by id. Ties break by id. A listing whose repository moved to one with a live listing of the same name comes right below that successor. With q or semantic and no sort, relevance. See /docs/ranking.',
   },
   {
     name: 'limit',

@@ -61,6 +61,11 @@ export function placeOf(sort: SortKey, f: Omit<RankedFields, 'id'>): Place {
   }
 }
 
+/** A place right below `place` (same tier, a value just under it): a moved listing's under its live successor. */
+export function placeBelow(place: Place): Place {
+  return { tier: place.tier, value: place.value - Math.max(1e-6, Math.abs(place.value) * 1e-9) };
+}
+
 /** Places in order: tier ascending, value descending, then id ascending. */
 export function comparePlaces<K extends string | number>(a: Place, aId: K, b: Place, bId: K): number {
   return a.tier - b.tier || b.value - a.value || compareIds(aId, bId);

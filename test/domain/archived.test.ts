@@ -3,7 +3,7 @@
 // moved out of modelcontextprotocol/servers are the ones marked there.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { archivedReason, archiveIndex, type ArchivableListing } from '../../src/domain/archived.ts';
+import { archivedReason, archiveIndex, liveSuccessors, type ArchivableListing } from '../../src/domain/archived.ts';
 
 describe('archivedReason', () => {
   const listings: ArchivableListing[] = [
@@ -35,5 +35,30 @@ describe('the embedded snapshot', () => {
     expect(moved).toEqual(expect.arrayContaining(['PostgreSQL', 'SQLite', 'Sentry', 'Puppeteer']));
     const live = records.filter((r) => r.repo === 'modelcontextprotocol/servers' && !archivedReason(r, index)).map((r) => r.name);
     expect(live).toEqual(expect.arrayContaining(['Everything', 'Fetch', 'Git', 'Time']));
+  });
+});
+
+describe('what the record says (catalog collect: GitHub archived and renamed repositories)', () => {
+  const listings: ArchivableListing[] = [
+    { type: 'mcp', repo: 'acme/old-name', name: 'Tool', movedTo: 'acme/new-name' },
+    { type: 'mcp', repo: 'acme/new-name', name: 'Tool' },
+    { type: 'mcp', repo: 'acme/frozen', name: 'Frozen', archived: true },
+    { type: 'mcp', repo: 'acme/gone', name: 'Gone', movedTo: 'acme/elsewhere' },
+    { type: 'mcp', repo: 'acme/twice', name: 'Twice', movedTo: 'acme/frozen2' },
+    { type: 'mcp', repo: 'acme/frozen2', name: 'Twice', archived: true },
+  ];
+  const index = archiveIndex(listings);
+  it('marks a moved repository with where it went, an archived one as archived', () => {
+    expect(listings.map((l) => archivedReason(l, index))).toEqual([
+      'moved to acme/new-name',
+      undefined,
+      'its repository, acme/frozen, is archived',
+      'moved to acme/elsewhere',
+      'moved to acme/frozen2',
+      'its repository, acme/frozen2, is archived',
+    ]);
+  });
+  it('finds the live successor of a moved listing only where the catalog lists it, live', () => {
+    expect(liveSuccessors(listings)).toEqual(new Map([[0, 1]]));
   });
 });
