@@ -14,6 +14,7 @@ import { exportCatalog } from './export-writer.ts';
 import { ingest, IngestError, readIngestChanges, type IngestReport, type Reject } from './ingest.ts';
 import { mirror, MirrorError } from './mirror/mirror.ts';
 import { resolveServeTarget } from './mirror/serve.ts';
+import { MirrorUrlError } from './mirror/mirror-build.ts';
 import { BuildStageError, runBuild, type BuildResult } from './pipeline.ts';
 import { NotifyError, reloadOverHttp, signalFromPidFile, signalShim, type NotifyResult } from './cycle/notify.ts';
 import { progressBar } from './cycle/progress.ts';
@@ -414,11 +415,16 @@ program
         onProgress: (done, total) => files.update(done, total),
       });
       files.stop();
+      if (report.notBuilt && opts.json) console.error(`warning: not built: ${report.notBuilt}`);
       if (opts.json) console.log(JSON.stringify(report, null, 2));
       else {
         console.log(`mirror: ${report.listings} listings (snapshot ${short(report.snapshotHash)}) from ${report.origin} into ${report.dir}`);
         console.log(`  ${report.files} files verified: ${report.fetched} fetched (${(report.bytesFetched / 1e6).toFixed(1)} MB), ${report.kept} kept, ${report.repaired} repaired, ${report.removed} stale removed${report.rateLimited ? `, waited out the origin's rate limit ${report.rateLimited} times` : ''}`);
-        console.log(report.built ? `  site built for ${publicUrl}; serve it with: catalog serve ${dir}` : opts.build ? `  site already built for ${publicUrl}` : '  not built (--no-build); serve builds it on its first start');
+        console.log(
+          report.notBuilt
+            ? `  not built: ${report.notBuilt}`
+            : report.built ? `  site built for ${publicUrl}; serve it with: catalog serve ${dir}` : opts.build ? `  site already built for ${publicUrl}` : '  not built (--no-build); serve builds it on its first start',
+        );
       }
     } finally {
       files.stop();
@@ -474,6 +480,7 @@ function exitCodeOf(failure: unknown): number {
   if (error instanceof UsageError) return EXIT.usage;
   if (error instanceof ConfigError) return EXIT.config;
   if (error instanceof IngestError) return EXIT.invalidRecords;
+  if (error instanceof MirrorUrlError) return EXIT.usage;
   if (error instanceof MirrorError || error instanceof DownloadError) return EXIT.fetchFailed;
   if (error instanceof ShrinkError) return EXIT.shrinkRefused;
   if (error instanceof SourcesFileError || error instanceof CollectError) return EXIT.usage;

@@ -76,6 +76,52 @@ export interface MirrorBuild {
   built: boolean;
 }
 
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** Scheme, host and port, with every loopback name as one (http://localhost:8080 is http://127.0.0.1:8080). */
+function address(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.protocol}//${LOOPBACK.has(parsed.hostname) ? 'localhost' : parsed.hostname}:${parsed.port}`;
+}
+
+/** Whether two URLs reach the same server. */
+export function sameOrigin(a: string, b: string): boolean {
+  return address(a) === address(b);
+}
+
+/**
+ * A loopback URL (localhost, 127.0.0.1, [::1]) reaches a process only on the port it names: a mirror served on
+ * another port with pages built for it would send every absolute link (pages, sitemap, MCP connect URLs) elsewhere.
+ */
+function loopbackOnOtherPort(built: string, serving: string): boolean {
+  const [a, b] = [new URL(built), new URL(serving)];
+  return LOOPBACK.has(a.hostname) && LOOPBACK.has(b.hostname) && a.port !== b.port;
+}
+
+/**
+ * The public URL a mirror is built for: the one given, else the one it was built for (unless that is a loopback
+ * address on another port than the default, the address it is served on), else the default. Never its origin's own
+ * address: a PORT or PUBLIC_BASE_URL meant for the origin would make the mirror's pages link to the origin.
+ */
+export function mirrorPublicUrl(stamp: MirrorStamp, options: { publicUrl?: string | undefined; defaultPublicUrl?: string | undefined }): string {
+  const { publicUrl: given, defaultPublicUrl: fallback } = options;
+  const built = stamp.built?.publicUrl;
+  const chosen = given ?? (built && !(fallback && loopbackOnOtherPort(built, fallback)) ? built : fallback);
+  if (!chosen) throw new Error(`no public URL to build the mirror for (catalog mirror --public-url)`);
+  if (sameOrigin(chosen, stamp.origin)) {
+    throw new MirrorUrlError(
+      `${chosen} is the address of the mirror's origin, ${stamp.origin} (a PORT or PUBLIC_BASE_URL set for the origin?): the mirror's pages would link to the origin. ` +
+        `Serve it on another port (catalog serve <dir> --port 8081) or name its own address (--public-url).`,
+    );
+  }
+  return chosen.replace(/\/+$/, '');
+}
+
+/** The public URL a mirror would be built for is its origin's. */
+export class MirrorUrlError extends Error {
+  override name = 'MirrorUrlError';
+}
+
 /** The mirror's current build for its fetched shards and `publicUrl`, made when missing or stale. */
 export async function ensureMirrorBuild(dir: string, options: { publicUrl?: string | undefined; defaultPublicUrl?: string | undefined; embeddingModelDir?: string | undefined; force?: boolean; quiet?: boolean } = {}): Promise<MirrorBuild> {
   const siteDir = join(dir, 'site');
@@ -83,9 +129,7 @@ export async function ensureMirrorBuild(dir: string, options: { publicUrl?: stri
   if (!existsSync(manifestPath)) throw new Error(`${dir} holds no complete mirror (no ${SHARD_MANIFEST_PATH}); run catalog mirror first`);
   const stamp = readMirrorStamp(dir);
   const text = readFileSync(manifestPath, 'utf8');
-  const chosen = options.publicUrl ?? stamp.built?.publicUrl ?? options.defaultPublicUrl;
-  if (!chosen) throw new Error(`${dir}: no public URL to build the mirror for (catalog mirror --public-url)`);
-  const publicUrl = chosen.replace(/\/+$/, '');
+  const publicUrl = mirrorPublicUrl(stamp, options);
   const wanted = { manifestSha256: digest(text), publicUrl };
   const current = currentBuild(buildDirs(mirrorDataDir(dir)));
   // A build this code cannot read (made by an older checkout) is built again.

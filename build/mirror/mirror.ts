@@ -10,7 +10,7 @@ import { basename, dirname, join } from 'node:path';
 import type { ShardEntry, ShardManifest } from '../shards.ts';
 import { ChangeLogSchema, patchExport } from '../change-log.ts';
 import { manifestEntries, parseShardManifest, SHARD_MANIFEST_PATH } from './shard-manifest.ts';
-import { ensureMirrorBuild, isMirrorDir, readMirrorStamp, writeMirrorStamp, type MirrorStamp } from './mirror-build.ts';
+import { ensureMirrorBuild, isMirrorDir, MirrorUrlError, readMirrorStamp, writeMirrorStamp, type MirrorStamp } from './mirror-build.ts';
 
 export interface MirrorOptions {
   baseUrl: string;
@@ -54,6 +54,8 @@ export interface MirrorReport {
   patchedRecords: number;
   /** Whether this run built the mirror's site (false: its current build already came from these shards and URL). */
   built: boolean;
+  /** Why the site was not built although asked to: the public URL is the origin's own address (`serve` builds it). */
+  notBuilt?: string;
 }
 
 export type MirrorFailure = 'http' | 'checksum' | 'manifest';
@@ -268,6 +270,14 @@ export async function mirror(options: MirrorOptions): Promise<MirrorReport> {
   const stamp: MirrorStamp = { origin, mirroredAt: new Date().toISOString(), snapshotHash: manifest.snapshotHash, ...(previous?.built ? { built: previous.built } : {}) };
   writeMirrorStamp(options.dir, stamp);
 
-  if (options.build ?? true) report.built = (await ensureMirrorBuild(options.dir, { publicUrl: options.publicUrl, embeddingModelDir: options.embeddingModelDir, quiet: !options.verbose })).built;
+  if (options.build ?? true) {
+    try {
+      report.built = (await ensureMirrorBuild(options.dir, { publicUrl: options.publicUrl, embeddingModelDir: options.embeddingModelDir, quiet: !options.verbose })).built;
+    } catch (error) {
+      // The shards are fetched and verified; only the build waits for an address of the mirror's own.
+      if (!(error instanceof MirrorUrlError)) throw error;
+      report.notBuilt = error.message;
+    }
+  }
   return report;
 }

@@ -305,6 +305,37 @@ describe('serve <mirror>', () => {
   });
 });
 
+describe('a mirror fetched with PORT set for the origin', () => {
+  it('is not built for the origin\'s address; serve builds it for its own, and again for another local port', async () => {
+    const dir = join(tempDir('catalog-mirror-port-'), 'm');
+    const port = new URL(origin.origin).port;
+    // What a person gets who mirrors from the shell that started the origin: PORT names the origin's port.
+    const result = await runCli(['mirror', origin.origin, dir], { PORT: port, PUBLIC_BASE_URL: undefined });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain(`not built: http://localhost:${port} is the address of the mirror's origin`);
+    expect(result.stdout).toMatch(/--port 8081.*--public-url/);
+    expect(existsSync(join(dir, 'data'))).toBe(false);
+    // Served on the origin's address anyway: refused, saying what to do, rather than built to link to the origin.
+    await expect(resolveServeTarget(dir, { defaultPublicUrl: origin.origin })).rejects.toThrow(/address of the mirror's origin/);
+
+    const own = 'http://localhost:18081';
+    const served = await resolveServeTarget(dir, { defaultPublicUrl: own });
+    expect(served.built).toBe(true);
+    const absoluteUrls = (buildDir: string) =>
+      ['llms.txt', 'sitemap.xml', 'index.html'].map((file) => join(buildDir, 'site', file)).filter((file) => existsSync(file)).map((file) => readFileSync(file, 'utf8')).join('\n');
+    expect(absoluteUrls(served.buildDir)).toContain(`${own}/`);
+    expect(absoluteUrls(served.buildDir)).not.toContain(`:${port}`);
+    // A build for one local port is never served on another: its links would reach nothing, or the origin.
+    const elsewhere = await resolveServeTarget(dir, { defaultPublicUrl: 'http://127.0.0.1:18082' });
+    expect(elsewhere.built).toBe(true);
+    expect(absoluteUrls(elsewhere.buildDir)).toContain('http://127.0.0.1:18082/');
+    expect(absoluteUrls(elsewhere.buildDir)).not.toContain(own);
+    // A public address of its own stays what it was built for, whatever local port serves it.
+    expect((await resolveServeTarget(dir, { publicUrl: MIRROR_URL })).built).toBe(true);
+    expect(await resolveServeTarget(dir, { defaultPublicUrl: own })).toMatchObject({ built: false });
+  }, 300_000);
+});
+
 describe('mirror of a new snapshot', () => {
   it('patches its export from the origin change log instead of fetching it whole, and builds the new snapshot', async () => {
     // The origin ingests its next export: two listings removed, one changed, one added.
