@@ -202,6 +202,44 @@ describe('what a person sees', () => {
     expect(facts).not.toContain(`${synthetic.installs.toLocaleString('en-US')} installs (real`);
   });
 
+  it('a comparison table on a 390 px phone scrolls sideways and breaks no word (a break after - or / is a line break)', async () => {
+    const phone = await browser.newContext({ baseURL: server.origin, viewport: { width: 390, height: 844 } });
+    try {
+      for (const path of [SITE_PATHS.compare('skill', 'databases'), SITE_PATHS.compare('mcp', 'databases')]) {
+        const page = await open(phone, path);
+        const { broken, scrolls } = await page.evaluate(() => {
+          const table = document.querySelector('table.compare')!;
+          const found: string[] = [];
+          const walker = document.createTreeWalker(table, NodeFilter.SHOW_TEXT);
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            const text = node.textContent ?? '';
+            for (const word of text.matchAll(/\S{2,}/g)) {
+              // The line each character is drawn on; a word whose line changes other than after - or / is broken.
+              let top: number | undefined;
+              for (let i = word.index; i < word.index + word[0].length; i++) {
+                const range = document.createRange();
+                range.setStart(node, i);
+                range.setEnd(node, i + 1);
+                const rect = range.getClientRects()[0];
+                if (!rect) continue;
+                if (top !== undefined && Math.abs(rect.top - top) > 2 && !'-/'.includes(text[i - 1]!)) found.push(word[0]);
+                top = rect.top;
+              }
+            }
+          }
+          const scroller = table.closest('.table-scroll')!;
+          return { broken: found, scrolls: scroller.scrollWidth > scroller.clientWidth };
+        });
+        expect(broken, path).toEqual([]);
+        // The table is wider than the phone: its wrapper scrolls, the page does not.
+        expect(scrolls, path).toBe(true);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(390);
+      }
+    } finally {
+      await phone.close();
+    }
+  });
+
   it('GET /mcp in a browser is the HTML MCP hub, not JSON', async () => {
     const page = await open(withJs, SITE_PATHS.mcpHub);
     expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('MCP servers');

@@ -268,6 +268,14 @@ describe('pages agree with the API', () => {
     }
   });
 
+  it('a listing page gives its trending figure with its unit, and only from a measured or interpolated history', async () => {
+    const { items } = await json<{ items: Listing[] }>(await server.fetch('/api/v1/listings?type=skill&sort=trending&limit=50'));
+    const measured = items.find((l) => l.metrics.history !== 'synthetic')!;
+    expect(textOf((await page(SITE_PATHS.listing(measured.slug))).html)).toMatch(
+      new RegExp(`Trending ${measured.trending.toFixed(2).replace('.', '\\.')} \\(z-score: standard deviations of install growth in the last 7 days above its earlier pace; history ${measured.metrics.history}\\)`),
+    );
+  });
+
   it('a listing page has its canonical URL, JSON-LD SoftwareApplication and the listing\'s own url', async () => {
     const listing = await json<Listing>(await server.fetch('/api/v1/listings/vercel-react-best-practices'));
     const { html } = await page(SITE_PATHS.listing(listing.slug));
