@@ -43,6 +43,9 @@ export interface BuildFigures {
   /** The Astro renderers' peaks, summed over those that ran at once (0 when the site stage did not run). */
   renderersPeakRssMB: number;
   renderers: number;
+  /** Listing and owner pages rendered, and carried over unchanged from the build replaced (0 when the site stage did not run). */
+  pagesRendered: number;
+  pagesCarried: number;
   stages: Record<string, number>;
 }
 
@@ -86,6 +89,8 @@ export async function timedBuild(dataDir: string, exportPath: string | undefined
     peakRssMB: Math.round((report.maxRssKB ?? 0) / 1024),
     renderersPeakRssMB: ran ? Math.round((report.renderersMaxRssKB ?? 0) / 1024) : 0,
     renderers: ran ? (report.renderers ?? 0) : 0,
+    pagesRendered: ran ? (report.pagesRendered ?? 0) : 0,
+    pagesCarried: ran ? (report.pagesCarried ?? 0) : 0,
     stages: report.timings ?? {},
   };
 }

@@ -160,7 +160,8 @@ async function longtailSection(): Promise<void> {
 /**
  * Full builds, an unchanged rebuild and incremental rebuilds (1 % and 10 % of listings changed, ingested and built)
  * of the embedded snapshot (30950) and of generated catalogs: BENCH_BUILD_COUNTS, default "30950,<BENCH_COUNT>"
- * (e.g. 100000,1000000 for the 1M rows). Peak RSS: the build's process, and its renderers' summed.
+ * (e.g. 100000,1000000 for the 1M rows). Peak RSS: the build's process, and its renderers' summed. Pages: the
+ * listing and owner pages rendered, and those carried over unchanged from the build being replaced.
  */
 async function buildSection(): Promise<void> {
   const counts = (process.env.BENCH_BUILD_COUNTS ?? `30950,${COUNT}`).split(',').map(Number);
@@ -174,6 +175,8 @@ async function buildSection(): Promise<void> {
     'renderers': figures.renderers,
     'renderers RSS MB': figures.renderersPeakRssMB,
     'total RSS MB': figures.peakRssMB + figures.renderersPeakRssMB,
+    'pages rendered': figures.pagesRendered,
+    'pages carried': figures.pagesCarried,
     stages: Object.entries(figures.stages).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}`).join(', '),
   });
   for (const count of counts) {

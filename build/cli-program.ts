@@ -278,11 +278,11 @@ function buildLines(result: BuildResult, source: string | undefined): string[] {
 }
 
 /** The site stage's own figures (its renderers are other processes): what --report adds to the build's. */
-function siteFigures(buildDir: string): { renderers?: number; renderersMaxRssKB?: number } {
+function siteFigures(buildDir: string): { renderers?: number; renderersMaxRssKB?: number; pagesRendered?: number; pagesCarried?: number } {
   const file = join(buildDir, 'astro', 'site-stats.json');
   if (!existsSync(file)) return {};
-  const stats = JSON.parse(readFileSync(file, 'utf8')) as { renderers: number; maxRssKB: number };
-  return { renderers: stats.renderers, renderersMaxRssKB: stats.maxRssKB };
+  const stats = JSON.parse(readFileSync(file, 'utf8')) as { renderers: number; maxRssKB: number; incremental?: { rendered: number; carried: number } };
+  return { renderers: stats.renderers, renderersMaxRssKB: stats.maxRssKB, pagesRendered: stats.incremental?.rendered, pagesCarried: stats.incremental?.carried };
 }
 
 program

@@ -37,7 +37,7 @@ export interface BuildOptions {
   renderWorkers?: number | undefined;
   /** Stages after "index"; the default list is the product's. */
   stages?: Stage[];
-  /** Build even when nothing that shapes the output changed since the build being served. */
+  /** Build even when nothing that shapes the output changed since the build being served, rendering every page anew. */
   force?: boolean;
   /** Ingest: where the export's stored files are (files/<slug>/<path>; default: beside the export). */
   filesDir?: string;
@@ -102,14 +102,20 @@ function hashTree(hash: ReturnType<typeof createHash>, path: string): void {
   hash.update(path.slice(REPO_ROOT.length)).update('\0').update(readFileSync(path)).update('\0');
 }
 
+/** What a page's template and the renderer make of its inputs depends on: the code and the public origin. */
+function renderFingerprint(baseUrl: string): string {
+  const hash = createHash('sha256').update(`${baseUrl}\0`);
+  for (const path of CODE_PATHS) hashTree(hash, join(REPO_ROOT, path));
+  return hash.digest('hex');
+}
+
 /** What a build's output depends on: the snapshot, the public origin, the search counters, the code, the model. */
-function buildFingerprint(db: CatalogDb, baseUrl: string, model: string | undefined, searchTrend: ReadonlyMap<string, number>, stages: Stage[], gone: ReadonlyMap<string, string> = new Map()): string {
+function buildFingerprint(db: CatalogDb, render: string, model: string | undefined, searchTrend: ReadonlyMap<string, number>, stages: Stage[], gone: ReadonlyMap<string, string> = new Map()): string {
   const hash = createHash('sha256');
   const meta = readMeta(db);
-  hash.update(JSON.stringify({ snapshot: meta.snapshotHash, historyEnd: meta.historyEnd, baseUrl, model: model ?? '', stages: stages.map((s) => s.name) }));
+  hash.update(JSON.stringify({ snapshot: meta.snapshotHash, historyEnd: meta.historyEnd, render, model: model ?? '', stages: stages.map((s) => s.name) }));
   for (const [id, value] of [...searchTrend.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) hash.update(`${id}=${value};`);
   for (const [id, day] of [...gone.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) hash.update(`gone:${id}=${day};`);
-  for (const path of CODE_PATHS) hashTree(hash, join(REPO_ROOT, path));
   return hash.digest('hex');
 }
 
@@ -189,7 +195,8 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       // (the same REDIS_URL the shim reads), else <data>/signals.db.
       const searchTrend = options.searchTrend ?? await readSearchTrend({ dataDir: dirs.dataDir, redisUrl: options.redisUrl || undefined });
       const stages = options.stages ?? (await defaultStages());
-      const fingerprint = buildFingerprint(db, options.baseUrl, options.embeddingModelDir, searchTrend, stages, options.gone);
+      const render = renderFingerprint(options.baseUrl);
+      const fingerprint = buildFingerprint(db, render, options.embeddingModelDir, searchTrend, stages, options.gone);
       const serving = currentBuild(dirs);
       if (serving && !options.force && isCurrentRuntime(serving) && existsSync(join(serving, 'build.json')) && JSON.parse(readFileSync(join(serving, 'build.json'), 'utf8')).fingerprint === fingerprint) {
         // Same snapshot, origin, counters, code and model as the build being served (and readable): its output would be identical.
@@ -209,6 +216,9 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
         gone: options.gone,
         embeddingModelDir: options.embeddingModelDir,
         renderWorkers: options.renderWorkers,
+        // --force renders every page anew; otherwise pages that did not change are linked from the build being served.
+        previousBuild: options.force ? undefined : serving,
+        renderFingerprint: render,
         progress: () => undefined,
         log,
       };

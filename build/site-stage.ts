@@ -7,9 +7,11 @@
 //   <buildDir>/astro/server                     entry.mjs, imported by the shim for /browse
 // Large pages, styles and scripts then get .br and .gz siblings, which the static handler serves by Accept-Encoding.
 import { fork } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { once } from 'node:events';
 import { availableParallelism, totalmem } from 'node:os';
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { copyFile, link, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -51,6 +53,8 @@ export interface SiteStats extends AstroBuildReport {
   /** Shares of the listing and owner pages they rendered in turn. */
   shares: number;
   compressed: { files: number; bytes: number; brotliBytes: number; gzipBytes: number; seconds: number };
+  /** Listing and owner pages rendered, and linked unchanged from the build being replaced (carried). */
+  incremental: { rendered: number; carried: number; seconds: number };
 }
 
 /** Runs `astro build` for this build in a child process; resolves with the child's own figures. */
@@ -60,6 +64,10 @@ export function runAstroBuild(options: {
   baseUrl: string;
   /** "i/n": render the i-th of n shares of the listing and owner pages (src/site/page-data.ts inRenderShard). */
   shard?: string;
+  /** The previous build's page inputs (src/site/page-data.ts pagePlan): pages whose inputs are the same are not rendered. */
+  previousPages?: string | undefined;
+  /** Where the renderer writes its pages' inputs and whether it rendered each. */
+  pageInputs?: string;
   onRendered?: (pages: number) => void;
 }): Promise<AstroBuildReport> {
   return new Promise((resolve, reject) => {
@@ -73,6 +81,8 @@ export function runAstroBuild(options: {
         CATALOG_RUNTIME_DIR: options.runtimeDir,
         CATALOG_BASE_URL: options.baseUrl,
         ...(options.shard ? { CATALOG_RENDER_SHARD: options.shard } : {}),
+        ...(options.previousPages ? { CATALOG_PREVIOUS_PAGES: options.previousPages } : {}),
+        ...(options.pageInputs ? { CATALOG_PAGE_INPUTS: options.pageInputs } : {}),
       },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       // A test runner's loader flags would make the child load vitest's hooks; the heap is held to the plan's bound.
@@ -147,6 +157,93 @@ async function moveClientOutput(client: string, site: string): Promise<void> {
   rmSync(client, { recursive: true, force: true });
 }
 
+/** Where a build keeps its listing and owner pages' inputs (in <buildDir>/astro), for the next build to compare with. */
+export const PAGE_INPUTS_FILE = 'page-inputs.tsv';
+
+/**
+ * Writes to `out` the page inputs of the build being replaced that a renderer may compare with (src/site/page-data.ts
+ * pagePlan): those of pages whose file is in its site, so that a page gone from it is rendered again. False, and
+ * nothing to compare with, when that build has none or rendered with other code or for another origin.
+ */
+async function previousPageInputs(previousBuild: string, renderFingerprint: string, out: string): Promise<boolean> {
+  const path = join(previousBuild, 'astro', PAGE_INPUTS_FILE);
+  if (!existsSync(path)) return false;
+  const writer = createWriteStream(out);
+  let header: boolean | undefined;
+  for await (const line of createInterface({ input: createReadStream(path), crlfDelay: Infinity })) {
+    if (header === undefined) {
+      header = line === `#render ${renderFingerprint}`;
+      if (!header) break;
+      continue;
+    }
+    const file = line.slice(0, line.indexOf('\t'));
+    if (file && existsSync(join(previousBuild, 'site', file)) && !writer.write(`${line}\n`)) await once(writer, 'drain');
+  }
+  writer.end();
+  await once(writer, 'finish');
+  return header === true;
+}
+
+/** A page of the previous build, with its .br and .gz where it has them, hard-linked (or copied) into the new site. */
+async function carryPage(from: string, to: string): Promise<void> {
+  await mkdir(dirname(to), { recursive: true });
+  for (const suffix of ['', '.br', '.gz']) {
+    try {
+      await link(from + suffix, to + suffix);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' && suffix) continue;
+      // Another file system, or one without hard links: a copy says the same.
+      if (code === 'EXDEV' || code === 'EPERM' || code === 'EMLINK' || code === 'ENOTSUP') await copyFile(from + suffix, to + suffix);
+      else throw error;
+    }
+  }
+}
+
+/** Pages linked at once: each link waits on the file system's metadata, not the CPU, so several overlap. */
+const CARRY_IN_FLIGHT = 16;
+
+/**
+ * Links into `site` the pages the renderers did not render (their lines end in 0) from the previous build's site, and
+ * writes the inputs of every page to `out` for the next build. The previous build is only read.
+ */
+async function carryPages(options: { previousBuild: string | undefined; site: string; renderFingerprint: string; inputs: string[]; out: string; onProgress: (done: number) => void }): Promise<{ rendered: number; carried: number }> {
+  const writer = createWriteStream(options.out);
+  writer.write(`#render ${options.renderFingerprint}\n`);
+  let rendered = 0;
+  let carried = 0;
+  const pending = new Set<Promise<void>>();
+  let failure: unknown;
+  for (const path of options.inputs.filter((input) => existsSync(input))) {
+    for await (const line of createInterface({ input: createReadStream(path), crlfDelay: Infinity })) {
+      const [file, hash, owner, render] = line.split('\t');
+      if (!file || !hash || owner === undefined) continue;
+      if (render === '0') {
+        if (!options.previousBuild) throw new Error(`${file} was not rendered, and there is no previous build to take it from`);
+        const carry = carryPage(join(options.previousBuild, 'site', file), join(options.site, file)).then(
+          () => {
+            pending.delete(carry);
+            if (++carried % 1000 === 0) options.onProgress(carried);
+          },
+          (error: unknown) => {
+            pending.delete(carry);
+            failure ??= error;
+          },
+        );
+        pending.add(carry);
+        if (pending.size >= CARRY_IN_FLIGHT) await Promise.race(pending);
+        if (failure !== undefined) throw failure;
+      } else rendered++;
+      if (!writer.write(`${file}\t${hash}\t${owner}\n`)) await once(writer, 'drain');
+    }
+  }
+  await Promise.all(pending);
+  writer.end();
+  await once(writer, 'finish');
+  if (failure !== undefined) throw failure;
+  return { rendered, carried };
+}
+
 /**
  * Listing and owner pages per Astro process. Rendering is single-threaded, so a large catalog's pages are split
  * between processes; a small one stays in one (each process bundles the project first, seconds of work).
@@ -197,7 +294,7 @@ export function rendererCount(listings: number, cores: number = availableParalle
   return renderPlan(listings, { cores }).workers;
 }
 
-export async function buildSite(ctx: Pick<StageContext, 'buildDir' | 'baseUrl' | 'runtime' | 'progress' | 'log' | 'renderWorkers'>): Promise<SiteStats> {
+export async function buildSite(ctx: Pick<StageContext, 'buildDir' | 'baseUrl' | 'runtime' | 'progress' | 'log' | 'renderWorkers' | 'previousBuild' | 'renderFingerprint'>): Promise<SiteStats> {
   if (!ctx.runtime) throw new Error('the site stage needs the index stage to run first');
   const total = ctx.runtime.count;
   const outDir = join(ctx.buildDir, 'astro');
@@ -208,6 +305,12 @@ export async function buildSite(ctx: Pick<StageContext, 'buildDir' | 'baseUrl' |
   // site/ and removed as each ends, so the disk holds no more than the workers' unmerged output.
   const outDirOf = (share: number) => (share === 0 ? outDir : `${outDir}-${share}`);
   const reports: AstroBuildReport[] = [];
+  // The renderers compare each listing and owner page's inputs with the previous build's and leave out the pages
+  // that did not change; those are linked in from it once the rendered pages are compressed.
+  const renderFingerprint = ctx.renderFingerprint ?? '';
+  const previousPages = join(ctx.buildDir, 'page-inputs-previous.tsv');
+  const comparable = ctx.previousBuild !== undefined && ctx.renderFingerprint !== undefined && (await previousPageInputs(ctx.previousBuild, renderFingerprint, previousPages));
+  const inputsOf = (share: number) => join(ctx.buildDir, `page-inputs-${share}.tsv`);
   let nextShare = 0;
   const worker = async () => {
     while (nextShare < plan.shares) {
@@ -218,6 +321,8 @@ export async function buildSite(ctx: Pick<StageContext, 'buildDir' | 'baseUrl' |
         runtimeDir: join(ctx.buildDir, 'runtime'),
         baseUrl: ctx.baseUrl,
         ...(plan.shares > 1 ? { shard: `${share}/${plan.shares}` } : {}),
+        ...(comparable ? { previousPages } : {}),
+        pageInputs: inputsOf(share),
         onRendered: (pages) => {
           rendered[share] = pages;
           const sum = rendered.reduce((a, b) => a + b, 0);
@@ -242,11 +347,25 @@ export async function buildSite(ctx: Pick<StageContext, 'buildDir' | 'baseUrl' |
   };
   const renderers = plan.workers;
   const compressed = await precompress(site, (done, total) => ctx.progress(done, total, 'files compressed'));
-  const stats: SiteStats = { ...astro, renderers, shares: plan.shares, compressed };
+  const carryStarted = performance.now();
+  const inputs = Array.from({ length: plan.shares }, (_, share) => inputsOf(share));
+  const { rendered: renderedPages, carried } = await carryPages({
+    previousBuild: comparable ? ctx.previousBuild : undefined,
+    site,
+    renderFingerprint,
+    inputs,
+    out: join(outDir, PAGE_INPUTS_FILE),
+    onProgress: (done) => ctx.progress(done, total, 'unchanged pages linked'),
+  });
+  for (const path of [...inputs, previousPages]) rmSync(path, { force: true });
+  const incremental = { rendered: renderedPages, carried, seconds: (performance.now() - carryStarted) / 1000 };
+  // pages: every page of the site, the linked ones included.
+  const stats: SiteStats = { ...astro, pages: astro.pages + carried, renderers, shares: plan.shares, compressed, incremental };
   writeFileSync(join(outDir, 'site-stats.json'), JSON.stringify(stats, null, 1));
   const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
   ctx.log(
     `site: ${astro.pages} pages in ${astro.seconds.toFixed(1)} s by ${renderers} renderer${renderers === 1 ? '' : 's'} over ${plan.shares} share${plan.shares === 1 ? '' : 's'} (${Math.round(astro.pages / astro.seconds)} pages/s, astro peak RSS ${mib(astro.maxRssKB * 1024)}); ` +
+      `${carried > 0 ? `${carried} unchanged listing and owner pages linked from the previous build in ${incremental.seconds.toFixed(1)} s; ` : ''}` +
       `compressed ${compressed.files} files ${mib(compressed.bytes)} → br ${mib(compressed.brotliBytes)}, gz ${mib(compressed.gzipBytes)} in ${compressed.seconds.toFixed(1)} s`,
   );
   return stats;

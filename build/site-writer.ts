@@ -3,7 +3,7 @@
 // (e.g. /.well-known/api-catalog) in content-types.json for the shim's static handler, with the media types a
 // file is also offered as (negotiation.json, chosen by Accept) and extra response headers (headers.json).
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdirSync, readFileSync, renameSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { createReadStream, createWriteStream, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join, normalize, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { brotliCompressSync, constants, createBrotliCompress, createGzip, gzipSync } from 'node:zlib';
@@ -65,6 +65,9 @@ export class SiteWriter {
     const full = join(this.root, relative);
     mkdirSync(dirname(full), { recursive: true });
     const body = typeof file.body === 'string' ? Buffer.from(file.body) : file.body;
+    // A page carried over from the previous build (site-stage.ts) is a hard link to that build's file: a new file
+    // in its place, never a write through the link, leaves that build as it was.
+    for (const path of [full, `${full}.br`, `${full}.gz`]) rmSync(path, { force: true });
     writeFileSync(full, body);
     if ((options.compress ?? true) && body.length >= COMPRESS_MIN_BYTES) {
       const { brotliQuality, gzipLevel } = compression(body.length);

@@ -24,6 +24,10 @@ export interface StageContext {
   progress(done: number, total: number, what?: string): void;
   /** Astro render processes at once (--render-workers); undefined: as the machine allows (site-stage.ts renderPlan). */
   renderWorkers?: number | undefined;
+  /** The build being served, which this one replaces (read only: pages that did not change are linked from it). */
+  previousBuild?: string | undefined;
+  /** The code and origin the pages are rendered with: a page is carried over only from a build of the same. */
+  renderFingerprint?: string | undefined;
   log(message: string): void;
 }
 

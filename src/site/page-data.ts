@@ -3,7 +3,9 @@
 // CATALOG_BASE_URL. Loaded once per build and shared by every page. The top lists and shortlists come from the
 // streaming catalog view (src/catalog-view/), the one llms.txt and the feeds read, and every order from the
 // ranking module, so the pages, the API and llms-full.txt put a listing in the same place.
-import { existsSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { readRuntimeManifest, runtimeFilesPath } from '../artifacts/runtime-manifest.ts';
 import { categoryKey, readRuntimeListings, TopListsCollector } from '../catalog-view/catalog-view.ts';
@@ -12,7 +14,8 @@ import type { StoredListing } from '../domain/listing-view.ts';
 import { compareBy } from '../domain/ranking.ts';
 import type { CatalogStats, Category, ListingFile } from '../domain/schemas.ts';
 import { SITE_PATHS } from '../domain/site-paths.ts';
-import { ownerKey, ownerTable, type OwnerTable } from '../domain/owner-figures.ts';
+import { OWNER_PAGE_MIN_LISTINGS, ownerKey, ownerStats, ownerTable, type OwnerTable } from '../domain/owner-figures.ts';
+import { fnv1a, RANK_PARTS, rankPart, type RankPart } from './rank-parts.ts';
 
 /** A listing as the pages use it: the stored listing with its install history packed, its page URL and ranks. */
 export type PageListing = Omit<StoredListing, 'installsHistory'> & {
@@ -40,8 +43,14 @@ export interface CatalogData {
   count: number;
   lastUpdated: string;
   stats: CatalogStats;
-  /** The listings whose pages this process renders (all of them unless shared out: rendersOwner), in the default order. */
+  /** The listings of this process's owners (all of them unless shared out: rendersOwner), in the default order. */
   listings: PageListing[];
+  /** Of those, the ones whose page is rendered: all, or in an incremental build the changed ones (see pagePlan). */
+  renderListings: PageListing[];
+  /** The owners (ownerKey) whose page is rendered: this process's owners with a page, all or the changed ones. */
+  renderOwners: string[];
+  /** The rank parts this process writes (SITE_PATHS.ranks): part → its listings' ranks. */
+  rankParts: Map<number, RankPart>;
   /** The first TOP_SIZES.perType listings of each type, ranked by the type's metric. */
   topByType: Record<ListingType, PageListing[]>;
   /** Categories of each type, in the manifest's order (by slug). */
@@ -73,6 +82,7 @@ function requiredEnv(name: string): string {
 /** What a renderer keeps of every listing, rendered by it or not: what ranks and owner figures are computed from. */
 interface RankRow {
   id: string;
+  slug: string;
   type: ListingType;
   repo: string;
   installs: number;
@@ -116,6 +126,7 @@ async function load(runtimeDir: string, baseUrl: string): Promise<CatalogData> {
     };
     rows.push({
       id: stored.id,
+      slug: stored.slug,
       type: stored.type,
       repo: stored.repo,
       installs: stored.installs,
@@ -156,6 +167,12 @@ async function load(runtimeDir: string, baseUrl: string): Promise<CatalogData> {
     categoriesByType[category.type].push({ ...category, top: view.categoryTop.get(key)!, shortlist: view.shortlists.get(key) });
   }
   const owners = ownerTable(rows);
+  const rankParts = new Map<number, RankPart>();
+  for (let part = 0; part < RANK_PARTS; part++) if (inRenderShard(part)) rankParts.set(part, {});
+  for (const row of rows) {
+    const part = rankParts.get(rankPart(row.slug));
+    if (part) part[row.slug] = [row.rank.installs, row.rank.stars, row.rank.of];
+  }
   rows.length = 0;
   const listingsByOwner = new Map<string, PageListing[]>();
   for (const type of LISTING_TYPES) {
@@ -174,7 +191,82 @@ async function load(runtimeDir: string, baseUrl: string): Promise<CatalogData> {
     if (list) list.push(listing);
     else copiesOf.set(listing.copyOf, [listing]);
   }
-  return { baseUrl, runtimeDir, count: manifest.count, lastUpdated: manifest.lastUpdated, stats: manifest.stats, listings, topByType: view.byType, categoriesByType, owners, listingsByOwner, byId, copiesOf, listingsPerRepo };
+  const data = { baseUrl, runtimeDir, count: manifest.count, lastUpdated: manifest.lastUpdated, stats: manifest.stats, listings, topByType: view.byType, categoriesByType, owners, listingsByOwner, byId, copiesOf, listingsPerRepo };
+  return { ...data, ...(await pagePlan(data)), rankParts };
+}
+
+/** The site path of a listing's and of an owner's page file (Astro writes <param>/index.html). */
+const listingPageFile = (slug: string) => `listings/${slug}/index.html`;
+const ownerPageFile = (owner: string) => `owners/${owner}/index.html`;
+
+/**
+ * Which of this process's listing and owner pages are rendered. Each page's inputs (everything it shows) are
+ * hashed; CATALOG_PREVIOUS_PAGES names the hashes of the build being replaced (lines "<file>\t<hash>\t<owner>",
+ * only of pages whose file is there: build/site-stage.ts checks), and a page whose hash is the same there is not
+ * rendered: the site stage links the previous build's file in. CATALOG_PAGE_INPUTS names where this process writes
+ * every one of its pages' lines "<file>\t<hash>\t<owner>\t<1 rendered | 0 carried>". Neither set: every page is
+ * rendered. The previous hashes are streamed and only this process's owners' kept, as the pages are shared out.
+ */
+async function pagePlan(data: Omit<CatalogData, 'renderListings' | 'renderOwners' | 'rankParts'>): Promise<Pick<CatalogData, 'renderListings' | 'renderOwners'>> {
+  const previousPath = process.env.CATALOG_PREVIOUS_PAGES;
+  const outPath = process.env.CATALOG_PAGE_INPUTS;
+  const owners = [...data.listingsByOwner].filter(([, listings]) => listings.length >= OWNER_PAGE_MIN_LISTINGS).map(([owner]) => owner);
+  if (!outPath) return { renderListings: data.listings, renderOwners: owners };
+  const previous = new Map<string, string>();
+  if (previousPath) {
+    for await (const line of createInterface({ input: createReadStream(previousPath), crlfDelay: Infinity })) {
+      const [file, hash, owner] = line.split('\t');
+      if (file && hash && owner !== undefined && rendersOwner(owner)) previous.set(file, hash);
+    }
+  }
+  const lines: string[] = [];
+  const listingHashes = new Map<string, string>();
+  const renderListings = data.listings.filter((listing) => {
+    const hash = listingPageHash(data, listing);
+    listingHashes.set(listing.id, hash);
+    const file = listingPageFile(listing.slug);
+    const render = previous.get(file) !== hash;
+    lines.push(`${file}\t${hash}\t${ownerKey(listing.repo)}\t${render ? 1 : 0}`);
+    return render;
+  });
+  const renderOwners = owners.filter((owner) => {
+    const hash = createHash('sha256').update(JSON.stringify(ownerStats(data.owners, owner)));
+    for (const listing of data.listingsByOwner.get(owner)!) hash.update(listingHashes.get(listing.id)!);
+    const digest = hash.digest('base64url');
+    const file = ownerPageFile(owner);
+    const render = previous.get(file) !== digest;
+    lines.push(`${file}\t${digest}\t${owner}\t${render ? 1 : 0}`);
+    return render;
+  });
+  writeFileSync(outPath, lines.length ? `${lines.join('\n')}\n` : '');
+  return { renderListings, renderOwners };
+}
+
+/**
+ * What a listing's page shows, hashed: the listing (its ranks excepted: they are loaded from SITE_PATHS.ranks),
+ * its stored files, its repository's and owner's listing counts and the listings of its copy group. Whatever the
+ * page template (src/pages/listings/[slug].astro) shows must be in here; the template itself is in the build's code
+ * fingerprint, which a carried page must share (build/site-stage.ts).
+ */
+function listingPageHash(data: Pick<CatalogData, 'listingsByOwner' | 'byId' | 'copiesOf' | 'runtimeDir'>, listing: PageListing): string {
+  // doc (a line number) and url (the origin and slug) change nothing the page shows that the rest does not say.
+  const { doc: _doc, url: _url, history, rank: _rank, ...shown } = listing;
+  const hash = createHash('sha256').update(JSON.stringify(shown)).update(Buffer.from(history.buffer, history.byteOffset, history.byteLength));
+  hash.update(`\0${data.listingsByOwner.get(ownerKey(listing.repo))?.length ?? 0}`);
+  const filesOf = (ref: Pick<PageListing, 'files' | 'doc'>) => {
+    const path = join(data.runtimeDir, runtimeFilesPath(ref.doc));
+    if (ref.files.length > 0 && existsSync(path)) hash.update(readFileSync(path));
+    hash.update('\0');
+  };
+  filesOf(listing);
+  const origin = listing.copyOf ? data.byId.get(listing.copyOf) : undefined;
+  if (origin) {
+    const { doc: _originDoc, ...originShown } = origin;
+    hash.update(JSON.stringify(originShown));
+    if (listing.copyKind === 'modified') filesOf(origin);
+  }
+  for (const { doc: _copyDoc, ...copy } of data.copiesOf.get(listing.id) ?? []) hash.update(JSON.stringify(copy));
+  return hash.digest('base64url');
 }
 
 let loaded: Promise<CatalogData> | undefined;
@@ -205,12 +297,15 @@ const RENDER_SHARD = (() => {
   return match ? { index: Number(match[1]), of: Number(match[2]) } : { index: 0, of: 1 };
 })();
 
+/** Whether this process writes the rank part `part` (SITE_PATHS.ranks): part mod n. */
+function inRenderShard(part: number): boolean {
+  return part % RENDER_SHARD.of === RENDER_SHARD.index;
+}
+
 /** Whether this process renders the pages of this owner (ownerKey) and of its listings: FNV-1a of the key, mod n. */
 export function rendersOwner(owner: string): boolean {
   if (RENDER_SHARD.of === 1) return true;
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < owner.length; i++) hash = Math.imul(hash ^ owner.charCodeAt(i), 0x01000193);
-  return (hash >>> 0) % RENDER_SHARD.of === RENDER_SHARD.index;
+  return fnv1a(owner) % RENDER_SHARD.of === RENDER_SHARD.index;
 }
 
 /**

@@ -177,11 +177,11 @@ describe('what a person sees', () => {
     expect(await chart.locator('polyline').evaluate((line) => getComputedStyle(line).strokeDasharray)).not.toBe('none');
     const drawn = await chart.screenshot();
     expect(await pixelsNear(drawn, accent)).toBeGreaterThan(200);
-    // Ranks agree with the API's sorts within the type.
-    expect(await page.locator('dl.facts').innerText()).toMatch(/Rank\s+#1 by installs and #[\d,]+ by stars of [\d,]+ skills/);
+    // Ranks agree with the API's sorts within the type (the page's script reads them from their shared part).
+    await expect.poll(() => page.locator('dl.facts').innerText()).toMatch(/Rank\s+#1 by installs and #[\d,]+ by stars of [\d,]+ skills/);
     const { items: byStars } = await json<{ items: Listing[] }>(await server.fetch('/api/v1/listings?type=mcp&sort=stars&limit=2'));
     const second = await open(withJs, SITE_PATHS.listing(byStars[1]!.slug));
-    expect(await second.locator('dl.facts').innerText()).toMatch(/Rank\s+#[\d,]+ by installs and #2 by stars of [\d,]+ MCP servers/i);
+    await expect.poll(() => second.locator('dl.facts').innerText()).toMatch(/Rank\s+#[\d,]+ by installs and #2 by stars of [\d,]+ MCP servers/i);
 
     // A modelled history is not drawn and gives no trending figure: the page says none was measured.
     const { items } = await json<{ items: Listing[] }>(await server.fetch('/api/v1/listings?type=mcp&limit=20'));

@@ -1,0 +1,117 @@
+// Guarantees a rebuild renders only the pages whose inputs changed and links the others from the build it replaces:
+// a changed listing's page says the new text, an unchanged one is the previous build's file (the same inode, not
+// rendered), a removed listing's page is gone, the figures every page would share (the ranks) are right in their
+// shared parts, the pages that show a changed count are rendered again, the previous build is never modified, the
+// switch happens only at the end, and a failed incremental build leaves the build being served as it was.
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildDirs, currentBuild, INDEX_STAGE, runBuild, type BuildResult, type Stage } from '../../build/pipeline.ts';
+import { SITE_STAGE, type SiteStats } from '../../build/site-stage.ts';
+import { rankPart, type RankPart } from '../../src/site/rank-parts.ts';
+import { walkFiles } from '../../build/walk-files.ts';
+import type { ListingRecord } from '../../src/domain/schemas.ts';
+import { sampleRecords, tempDir, writeExport } from '../support/fixtures.ts';
+
+const BASE = 'http://catalog.test';
+/** Raised to the top of the skills by installs (find-skills, the first, has 1,100,000). */
+const CHANGED = 'web-design-guidelines';
+/** One of anthropics' six listings: its owner's other pages say "5 listings here" once it is gone. */
+const REMOVED = 'discord-plugin';
+/** Not related to either: its page must be carried. find-skills shares an owner with CHANGED, but not a count. */
+const UNRELATED = ['dify', 'open-webui', 'find-skills'];
+
+/** Every file of a site: its inode and the digest of its bytes. */
+async function snapshot(site: string): Promise<Map<string, { ino: number; digest: string }>> {
+  const files = new Map<string, { ino: number; digest: string }>();
+  for await (const path of walkFiles(site)) {
+    const file = join(site, path);
+    files.set(path, { ino: statSync(file).ino, digest: createHash('sha256').update(readFileSync(file)).digest('hex') });
+  }
+  return files;
+}
+
+const page = (build: string, path: string) => join(build, 'site', path, 'index.html');
+const stats = (build: string) => JSON.parse(readFileSync(join(build, 'astro', 'site-stats.json'), 'utf8')) as SiteStats;
+const ranks = (build: string, slug: string) => (JSON.parse(readFileSync(join(build, 'site', 'ranks', `${rankPart(slug)}.json`), 'utf8')) as RankPart)[slug];
+
+describe('incremental pages', () => {
+  const dir = tempDir('catalog-incremental-');
+  const dataDir = join(dir, 'data');
+  const records = sampleRecords(4);
+  let first: BuildResult;
+  let second: BuildResult;
+  let firstFiles: Map<string, { ino: number; digest: string }>;
+  let servingDuringSecond: string | undefined;
+
+  beforeAll(async () => {
+    first = await runBuild({ dataDir, exportPath: writeExport(join(dir, 'export-1'), records), baseUrl: BASE, quiet: true, stages: [INDEX_STAGE, SITE_STAGE] });
+    firstFiles = await snapshot(join(first.buildDir, 'site'));
+    const next: ListingRecord[] = records
+      .filter((record) => record.slug !== REMOVED)
+      .map((record) => (record.slug === CHANGED ? { ...record, installs: 2_000_000, installsHistory: [...(record.installsHistory ?? []).slice(0, -1), 2_000_000], description: 'Rewritten today: checks a UI against the guidelines.' } : record));
+    // Seen from inside the build, after its pages are made: the switch has not happened yet.
+    const probe: Stage = { name: 'probe', run: async () => { servingDuringSecond = currentBuild(buildDirs(dataDir)); } };
+    second = await runBuild({ dataDir, exportPath: writeExport(join(dir, 'export-2'), next), baseUrl: BASE, quiet: true, stages: [INDEX_STAGE, SITE_STAGE, probe] });
+  }, 240_000);
+
+  it('renders the changed listing and the pages that list it or share its counts, and carries the others', async () => {
+    const html = readFileSync(page(second.buildDir, `listings/${CHANGED}`), 'utf8');
+    expect(html).toContain('Rewritten today: checks a UI against the guidelines.');
+    expect(statSync(page(second.buildDir, `listings/${CHANGED}`)).ino).not.toBe(statSync(page(first.buildDir, `listings/${CHANGED}`)).ino);
+    for (const slug of UNRELATED) {
+      const before = statSync(page(first.buildDir, `listings/${slug}`));
+      expect(statSync(page(second.buildDir, `listings/${slug}`)).ino, slug).toBe(before.ino);
+      // The scripts and styles a carried page names are the new build's too (the same code made them).
+      for (const [asset] of readFileSync(page(second.buildDir, `listings/${slug}`), 'utf8').matchAll(/\/_astro\/[^"']+/g)) {
+        expect(existsSync(join(second.buildDir, 'site', asset)), asset).toBe(true);
+      }
+    }
+    // The owner page that lists the changed listing is rendered again and shows its new figure.
+    expect(statSync(page(second.buildDir, 'owners/vercel-labs')).ino).not.toBe(statSync(page(first.buildDir, 'owners/vercel-labs')).ino);
+    expect(readFileSync(page(second.buildDir, 'owners/vercel-labs'), 'utf8')).toContain('Rewritten today');
+    // anthropics lost a listing: each of its pages says so, rendered again.
+    for (const slug of ['frontend-design', 'lua-lsp']) {
+      expect(readFileSync(page(first.buildDir, `listings/${slug}`), 'utf8')).toContain('(6 listings here)');
+      expect(readFileSync(page(second.buildDir, `listings/${slug}`), 'utf8')).toContain('(5 listings here)');
+    }
+    // Counted: 6 listing pages (the changed one and anthropics' five) and 2 owner pages rendered; every other carried.
+    const listingPages = records.length - 1;
+    const ownerPages = readdirSync(join(second.buildDir, 'site', 'owners')).length;
+    expect(stats(second.buildDir).incremental).toMatchObject({ rendered: 8, carried: listingPages + ownerPages - 8 });
+    expect(stats(first.buildDir).incremental).toMatchObject({ rendered: listingPages + 1 + ownerPages, carried: 0 });
+  });
+
+  it('serves no page of a removed listing', () => {
+    expect(existsSync(page(first.buildDir, `listings/${REMOVED}`))).toBe(true);
+    expect(existsSync(join(second.buildDir, 'site', 'listings', REMOVED))).toBe(false);
+  });
+
+  it('the ranks every page would share are right in their shared parts, carried pages included', () => {
+    // The changed listing is now first of the four skills; find-skills, carried, second.
+    expect(ranks(second.buildDir, CHANGED)).toEqual([1, expect.any(Number), 4]);
+    expect(ranks(second.buildDir, 'find-skills')).toEqual([2, expect.any(Number), 4]);
+    expect(ranks(first.buildDir, 'find-skills')).toEqual([1, expect.any(Number), 4]);
+    // Three plugins are left: "of 3" for a plugin whose page was not rendered for it.
+    expect(ranks(first.buildDir, 'github-plugin')?.[2]).toBe(4);
+    expect(ranks(second.buildDir, 'github-plugin')?.[2]).toBe(3);
+    expect(readFileSync(page(second.buildDir, `listings/${CHANGED}`), 'utf8')).toContain(`data-ranks="/ranks/${rankPart(CHANGED)}.json"`);
+  });
+
+  it('switches only once the build is complete, and never modifies the build it replaces', async () => {
+    expect(servingDuringSecond).toBe(first.buildDir);
+    expect(currentBuild(buildDirs(dataDir))).toBe(second.buildDir);
+    expect(await snapshot(join(first.buildDir, 'site'))).toEqual(firstFiles);
+  });
+
+  it('a failed incremental build leaves the build being served as it was', async () => {
+    const served = await snapshot(join(second.buildDir, 'site'));
+    const failing: Stage = { name: 'failing', run: async () => { throw new Error('disk full'); } };
+    const third = records.filter((record) => record.slug !== REMOVED).map((record) => (record.slug === 'dify' ? { ...record, description: 'Changed once more.' } : record));
+    await expect(runBuild({ dataDir, exportPath: writeExport(join(dir, 'export-3'), third), baseUrl: BASE, quiet: true, stages: [INDEX_STAGE, SITE_STAGE, failing] })).rejects.toThrow('disk full');
+    expect(currentBuild(buildDirs(dataDir))).toBe(second.buildDir);
+    expect(readdirSync(buildDirs(dataDir).buildsDir).map((name) => join(buildDirs(dataDir).buildsDir, name)).sort()).toEqual([first.buildDir, second.buildDir].sort());
+    expect(await snapshot(join(second.buildDir, 'site'))).toEqual(served);
+  }, 240_000);
+});
