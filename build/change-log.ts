@@ -31,13 +31,6 @@ export const lineDigest = (line: string): string => createHash('sha256').update(
 
 const idOf = (line: string): string => (JSON.parse(line) as { id: string }).id;
 
-/** id → export line, for every record of an export's text (the mirror's patch; the build streams, writeChangeLog). */
-export function exportLines(text: string): Map<string, string> {
-  const lines = new Map<string, string>();
-  for (const line of text.split('\n')) if (line) lines.set(idOf(line), line);
-  return lines;
-}
-
 /** The lines of a file, one at a time: an export is never held whole (at a million listings it passes V8's string limit). */
 function fileLines(path: string): AsyncIterable<string> {
   return createInterface({ input: createReadStream(path), crlfDelay: Infinity });
@@ -137,15 +130,47 @@ export async function writeChangeLog(previous: { snapshotHash: string; exportFil
 }
 
 /**
- * An export patched by a change log: the records it removes dropped, the ones it adds or changes put in, in the
- * export's order (installs desc, id asc). Undefined when the log does not start from this export's snapshot.
+ * The lines of an export patched by a change log, streamed: the records it removes or replaces dropped, the ones it
+ * adds or changes merged in, in the export's order (installs desc, id asc). Only the log's records are held, sorted;
+ * the export is read once, line by line. Undefined when the log does not start from this export's snapshot.
  */
-export function patchExport(exportText: string, fromSnapshot: string, log: ChangeLog): string | undefined {
+export function patchedExportLines(lines: AsyncIterable<string> | Iterable<string>, fromSnapshot: string, log: ChangeLog): AsyncIterable<string> | undefined {
   if (log.from === null || log.from !== fromSnapshot) return undefined;
-  const lines = exportLines(exportText);
-  for (const { id } of log.removed) lines.delete(id);
-  for (const line of log.records) lines.set(idOf(line), line);
-  const rows = [...lines].map(([id, line]) => ({ id, line, installs: (JSON.parse(line) as { installs: number }).installs }));
-  rows.sort(byValueThenId((row) => row.installs, (row) => row.id));
-  return rows.map((row) => row.line + '\n').join('');
+  const order = byValueThenId((row: { installs: number; id: string }) => row.installs, (row) => row.id);
+  const records = log.records.map((line) => ({ line, ...(JSON.parse(line) as { id: string; installs: number }) })).sort(order);
+  const dropped = new Set([...log.removed.map((entry) => entry.id), ...records.map((record) => record.id)]);
+  return (async function* () {
+    let next = 0;
+    for await (const line of lines) {
+      if (!line) continue;
+      const row = JSON.parse(line) as { id: string; installs: number };
+      if (dropped.has(row.id)) continue;
+      while (next < records.length && order(records[next]!, row) < 0) yield records[next++]!.line;
+      yield line;
+    }
+    while (next < records.length) yield records[next++]!.line;
+  })();
+}
+
+/** patchedExportLines of an export's text, as one text (small exports: the tests'). */
+export async function patchExport(exportText: string, fromSnapshot: string, log: ChangeLog): Promise<string | undefined> {
+  const lines = patchedExportLines(exportText.split('\n'), fromSnapshot, log);
+  if (!lines) return undefined;
+  let text = '';
+  for await (const line of lines) text += `${line}\n`;
+  return text;
+}
+
+/** patchedExportLines of an export file, written to `out` as they come; false (and nothing written) when it does not apply. */
+export async function patchExportFile(exportFile: string, fromSnapshot: string, log: ChangeLog, out: string): Promise<boolean> {
+  const lines = patchedExportLines(fileLines(exportFile), fromSnapshot, log);
+  if (!lines) return false;
+  const file = createWriteStream(out);
+  try {
+    for await (const line of lines) if (!file.write(`${line}\n`)) await once(file, 'drain');
+  } finally {
+    file.end();
+    await once(file, 'close');
+  }
+  return true;
 }

@@ -5,10 +5,11 @@
 // directory with a manifest always holds the complete, verified snapshot it describes. Then the mirror builds
 // its own site from the verified export (mirror-build.ts), so it serves everything the origin serves.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
 import { basename, dirname, join } from 'node:path';
 import type { ShardEntry, ShardManifest } from '../shards.ts';
-import { ChangeLogSchema, patchExport } from '../change-log.ts';
+import { ChangeLogSchema, patchExportFile } from '../change-log.ts';
 import { manifestEntries, parseShardManifest, SHARD_MANIFEST_PATH } from './shard-manifest.ts';
 import { ensureMirrorBuild, isMirrorDir, MirrorUrlError, readMirrorStamp, writeMirrorStamp, type MirrorStamp } from './mirror-build.ts';
 
@@ -87,15 +88,36 @@ const sleep = (ms: number, signal: AbortSignal) =>
     }, { once: true });
   });
 
+/**
+ * The largest change log a mirror patches its export with: the log is parsed whole (its records are what the
+ * export is patched with), so one larger than this, a change of most of a large catalog, is not worth it: the
+ * export is fetched instead, streamed like every other file.
+ */
+export const PATCH_MAX_LOG_BYTES = 64 * 2 ** 20;
+
 const sha256 = (body: Uint8Array) => createHash('sha256').update(body).digest('hex');
 
-function verified(file: string, entry: ShardEntry): 'ok' | 'missing' | 'bad' {
-  if (!existsSync(file)) return 'missing';
-  const body = readFileSync(file);
-  return body.length === entry.bytes && sha256(body) === entry.sha256 ? 'ok' : 'bad';
+/** A file's size and SHA-256, read as a stream: the export of a large catalog is past what one buffer or string holds. */
+async function fileDigest(file: string): Promise<{ bytes: number; sha256: string }> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  for await (const chunk of createReadStream(file)) {
+    hash.update(chunk as Buffer);
+    bytes += (chunk as Buffer).length;
+  }
+  return { bytes, sha256: hash.digest('hex') };
 }
 
-async function download(url: string, signal: AbortSignal | undefined): Promise<Buffer> {
+async function verified(file: string, entry: ShardEntry): Promise<'ok' | 'missing' | 'bad'> {
+  if (!existsSync(file)) return 'missing';
+  // The size first: a file of another length is bad without reading it.
+  if (statSync(file).size !== entry.bytes) return 'bad';
+  const { sha256: digest } = await fileDigest(file);
+  return digest === entry.sha256 ? 'ok' : 'bad';
+}
+
+/** The origin's answer to a GET, once it is 200: its body not read yet. */
+async function request(url: string, signal: AbortSignal | undefined): Promise<Response> {
   let response: Response;
   try {
     // Identity encoding: the checksums are of the files' bytes, whatever the origin could compress them to.
@@ -111,7 +133,41 @@ async function download(url: string, signal: AbortSignal | undefined): Promise<B
     const wait = (response.status === 429 || response.status === 503) && Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : undefined;
     throw new MirrorError('http', `GET ${url} answered ${response.status}`, wait);
   }
-  return Buffer.from(await response.arrayBuffer());
+  return response;
+}
+
+/**
+ * Streams an answer's body to `file`, under a temporary name renamed into place only when its size and SHA-256 are
+ * the manifest's: never held whole. A broken connection is a fetch failure, a wrong body a checksum failure.
+ */
+async function saveVerified(response: Response, url: string, file: string, entry: ShardEntry): Promise<void> {
+  mkdirSync(dirname(file), { recursive: true });
+  const temp = `${file}.part-${process.pid}`;
+  const out = createWriteStream(temp);
+  const hash = createHash('sha256');
+  let bytes = 0;
+  try {
+    try {
+      const reader = response.body?.getReader();
+      for (let read = await reader?.read(); read && !read.done; read = await reader!.read()) {
+        const chunk = read.value;
+        hash.update(chunk);
+        bytes += chunk.length;
+        if (!out.write(chunk)) await once(out, 'drain');
+      }
+    } catch (error) {
+      throw new MirrorError('http', `GET ${url} failed while reading: ${(error as Error).message}`);
+    } finally {
+      out.end();
+      await once(out, 'close');
+    }
+    if (bytes !== entry.bytes || hash.digest('hex') !== entry.sha256) {
+      throw new MirrorError('checksum', `${entry.path}: the fetched file does not match the manifest's SHA-256 (${entry.sha256})`);
+    }
+    renameSync(temp, file);
+  } finally {
+    rmSync(temp, { force: true });
+  }
 }
 
 function writeAtomically(file: string, body: Uint8Array | string): void {
@@ -147,11 +203,11 @@ export async function mirror(options: MirrorOptions): Promise<MirrorReport> {
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
 
   let rateLimited = 0;
-  /** A download that waits out the origin's rate limit (Retry-After) instead of failing on it. */
-  const patient = async (url: string): Promise<Buffer> => {
+  /** A request that waits out the origin's rate limit (Retry-After) instead of failing on it. */
+  const patient = async (url: string): Promise<Response> => {
     for (let waits = 0; ; waits++) {
       try {
-        return await download(url, signal);
+        return await request(url, signal);
       } catch (error) {
         const after = error instanceof MirrorError ? error.retryAfter : undefined;
         if (after === undefined || after > MAX_RETRY_AFTER_SECONDS || waits >= MAX_WAITS_PER_FILE) throw error;
@@ -161,7 +217,9 @@ export async function mirror(options: MirrorOptions): Promise<MirrorReport> {
     }
   };
 
-  const manifestText = (await patient(origin + SHARD_MANIFEST_PATH)).toString('utf8');
+  // The manifest (a few entries a thousand listings) and a small change log are read whole; every other file streams.
+  const whole = async (url: string) => Buffer.from(await (await patient(url)).arrayBuffer());
+  const manifestText = (await whole(origin + SHARD_MANIFEST_PATH)).toString('utf8');
   let manifest;
   try {
     manifest = parseShardManifest(manifestText);
@@ -187,19 +245,26 @@ export async function mirror(options: MirrorOptions): Promise<MirrorReport> {
 
   // A mirror holding the snapshot the origin's change log starts from patches its export instead of fetching it.
   const held = readLocalManifest(join(siteDir, SHARD_MANIFEST_PATH));
-  if (held && manifest.changes.from === held.snapshotHash && manifest.export.sha256 !== held.export.sha256) {
+  if (held && manifest.changes.from === held.snapshotHash && manifest.export.sha256 !== held.export.sha256 && manifest.changes.bytes <= PATCH_MAX_LOG_BYTES) {
     const exportFile = join(siteDir, manifest.export.path);
-    if (verified(exportFile, held.export) === 'ok') {
-      const body = await patient(origin + manifest.changes.path);
+    if ((await verified(exportFile, held.export)) === 'ok') {
+      const body = await whole(origin + manifest.changes.path);
       if (body.length === manifest.changes.bytes && sha256(body) === manifest.changes.sha256) {
         writeAtomically(join(siteDir, manifest.changes.path), body);
         const log = ChangeLogSchema.safeParse(JSON.parse(body.toString('utf8')));
-        const patched = log.success ? patchExport(readFileSync(exportFile, 'utf8'), held.snapshotHash, log.data) : undefined;
-        // Only a patch that yields exactly the origin's new export (its SHA-256) replaces fetching it.
-        if (patched !== undefined && Buffer.byteLength(patched) === manifest.export.bytes && sha256(Buffer.from(patched)) === manifest.export.sha256) {
-          writeAtomically(exportFile, patched);
-          report.patchedRecords = log.data!.records.length;
-          report.bytesFetched += body.length;
+        const temp = `${exportFile}.patch-${process.pid}`;
+        try {
+          // Only a patch that yields exactly the origin's new export (its SHA-256) replaces fetching it.
+          if (log.success && (await patchExportFile(exportFile, held.snapshotHash, log.data, temp))) {
+            const patched = await fileDigest(temp);
+            if (patched.bytes === manifest.export.bytes && patched.sha256 === manifest.export.sha256) {
+              renameSync(temp, exportFile);
+              report.patchedRecords = log.data.records.length;
+              report.bytesFetched += body.length;
+            }
+          }
+        } finally {
+          rmSync(temp, { force: true });
         }
       }
     }
@@ -210,7 +275,7 @@ export async function mirror(options: MirrorOptions): Promise<MirrorReport> {
   options.onProgress?.(0, entries.length);
   const fetchOne = async (entry: ShardEntry) => {
     const file = join(siteDir, entry.path);
-    const state = verified(file, entry);
+    const state = await verified(file, entry);
     if (state === 'ok') {
       report.kept++;
       options.onFile?.(entry.path, 'kept');
@@ -219,13 +284,10 @@ export async function mirror(options: MirrorOptions): Promise<MirrorReport> {
     for (let attempt = 0; ; attempt++) {
       signal.throwIfAborted();
       try {
-        const body = await patient(origin + entry.path);
-        if (body.length !== entry.bytes || sha256(body) !== entry.sha256) {
-          throw new MirrorError('checksum', `${entry.path}: the fetched file does not match the manifest's SHA-256 (${entry.sha256})`);
-        }
-        writeAtomically(file, body);
+        const url = origin + entry.path;
+        await saveVerified(await patient(url), url, file, entry);
         report.fetched++;
-        report.bytesFetched += body.length;
+        report.bytesFetched += entry.bytes;
         if (state === 'bad') report.repaired++;
         options.onFile?.(entry.path, 'fetched');
         return;

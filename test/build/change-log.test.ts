@@ -67,16 +67,16 @@ describe('change log', () => {
 
   it('patching the old export with it yields the new export exactly', async () => {
     const log = await changeLog({ snapshotHash: 'old', exportFile: file }, { snapshotHash: 'new', exportText: after });
-    expect(patchExport(before, 'old', log)).toBe(after);
+    expect(await patchExport(before, 'old', log)).toBe(after);
   });
 
   it('does not patch an export of another snapshot, nor from a log without a base', async () => {
     const log = await changeLog({ snapshotHash: 'old', exportFile: file }, { snapshotHash: 'new', exportText: after });
-    expect(patchExport(before, 'other', log)).toBeUndefined();
+    expect(await patchExport(before, 'other', log)).toBeUndefined();
     const first = await changeLog(undefined, { snapshotHash: 'new', exportText: after });
     expect(first).toMatchObject({ from: null, changed: [], removed: [], records: [] });
     expect(first.added).toHaveLength(next.length);
-    expect(patchExport(before, 'old', first)).toBeUndefined();
+    expect(await patchExport(before, 'old', first)).toBeUndefined();
   });
 
   it('an unchanged snapshot has an empty log', async () => {

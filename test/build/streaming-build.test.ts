@@ -79,13 +79,13 @@ describe('the shards stage under a 64 MiB old space', () => {
     expect(Object.keys(manifest)).toEqual(['format', 'snapshotHash', 'lastUpdated', 'count', 'pageSize', 'collections', 'files', 'export', 'changes', 'gone']);
   });
 
-  it('lists in the change log exactly what changed, and patching the previous export with it gives the new one', () => {
+  it('lists in the change log exactly what changed, and patching the previous export with it gives the new one', async () => {
     const text = readFileSync(join(site, 'shards', 'changes.json'), 'utf8');
     const log: ChangeLog = ChangeLogSchema.parse(JSON.parse(text));
     expect(log.added.map((entry) => entry.id)).toEqual([removedFromPrevious]);
     expect(log.changed.map((entry) => entry.id).sort()).toEqual([...bumped].sort());
     expect(log.removed).toEqual([]);
     const published = readFileSync(join(site, SHARD_EXPORT_PATH), 'utf8');
-    expect(patchExport(previousExport, log.from!, log)).toBe(published);
+    expect(await patchExport(previousExport, log.from!, log)).toBe(published);
   });
 });
