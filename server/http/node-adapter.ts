@@ -131,6 +131,22 @@ export interface NodeServerDeps {
   metrics: Metrics;
 }
 
+/** A request Node itself rejects (malformed HTTP, too slow, CONNECT) still gets the documented error shape. */
+function answerWhatNodeRejects(server: Server, timeouts: Config['timeouts']): void {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (!socket.writable) return;
+    const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+    const refusal = timedOut
+      ? new CatalogError('request_timeout', `The request was not received within ${timeouts.headersMs} ms (headers) or ${timeouts.requestMs} ms (whole request).`)
+      : new CatalogError('invalid_parameter', 'The request is not valid HTTP.');
+    socket.end(rawResponse(timedOut ? '408 Request Timeout' : '400 Bad Request', refusal));
+  });
+  // CONNECT (a tunnel request) never reaches the request handler; the shim is not a proxy.
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    socket.end(rawResponse('405 Method Not Allowed', new CatalogError('method_not_allowed', 'CONNECT is not served: this is not a proxy.'), 'Allow: GET, HEAD, POST, OPTIONS\r\n'));
+  });
+}
+
 export function createNodeServer({ config, pipeline, logger, metrics }: NodeServerDeps): Server {
   const { timeouts } = config;
   const batch = new WriteBatch((error, res) => logger.error({ err: error, url: res.req.url, method: res.req.method }, 'a response could not be finished'));
@@ -184,18 +200,6 @@ export function createNodeServer({ config, pipeline, logger, metrics }: NodeServ
   );
   // Socket inactivity while a request is in progress (a client that stops reading, or stops sending).
   server.setTimeout(timeouts.idleMs);
-  // A request Node itself rejects (malformed HTTP, or too slow) still gets the documented error shape.
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (!socket.writable) return;
-    const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
-    const refusal = timedOut
-      ? new CatalogError('request_timeout', `The request was not received within ${timeouts.headersMs} ms (headers) or ${timeouts.requestMs} ms (whole request).`)
-      : new CatalogError('invalid_parameter', 'The request is not valid HTTP.');
-    socket.end(rawResponse(timedOut ? '408 Request Timeout' : '400 Bad Request', refusal));
-  });
-  // CONNECT (a tunnel request) never reaches the request handler; the shim is not a proxy.
-  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
-    socket.end(rawResponse('405 Method Not Allowed', new CatalogError('method_not_allowed', 'CONNECT is not served: this is not a proxy.'), 'Allow: GET, HEAD, POST, OPTIONS\r\n'));
-  });
+  answerWhatNodeRejects(server, timeouts);
   return server;
 }

@@ -93,42 +93,99 @@ function fileStats(path: string): Stats | undefined {
   }
 }
 
-export function createStaticFiles(root: string, options: StaticFilesOptions = {}): StaticFiles {
-  const maxCachedFileBytes = options.maxCachedFileBytes ?? 1024 * 1024;
-  const manifest = <T>(name: string): T => (existsSync(join(root, name)) ? JSON.parse(readFileSync(join(root, name), 'utf8')) : {}) as T;
-  const overrides = manifest<ContentTypesManifest>(MANIFEST_FILES.contentTypes);
-  const negotiation = manifest<NegotiationManifest>(MANIFEST_FILES.negotiation);
-  const extraHeaders = manifest<HeadersManifest>(MANIFEST_FILES.headers);
+interface Located {
+  file: string;
+  stats: Stats;
+  logical: string;
+}
 
-  /** Request path → what it resolves to (null: nothing), remembered for the life of this build. */
-  const paths = new LRUCache<string, Resolved | { none: true }>({ max: options.maxPaths ?? 50_000 });
-  /** File contents by file path, bounded by bytes. */
-  const bytes = new LRUCache<string, Buffer>({ maxSize: options.maxCachedBytes ?? 32 * 1024 * 1024, sizeCalculation: (buffer) => Math.max(1, buffer.length) });
-
-  const locate = (path: string): { file: string; stats: Stats; logical: string } | undefined => {
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(path);
-    } catch {
-      return undefined;
-    }
-    if (decoded.includes('\0')) return undefined;
-    const relative = normalize(decoded).replace(/^([/\\])+/, '');
-    if (relative.split(sep).includes('..') || SERVER_MANIFESTS.has(relative)) return undefined;
-    const base = join(root, relative);
-    if (!base.startsWith(root)) return undefined;
-    for (const candidate of [base, join(base, 'index.html'), `${base}.html`]) {
-      const stats = fileStats(candidate);
-      if (stats) return { file: candidate, stats, logical: '/' + candidate.slice(root.length + 1).split(sep).join('/') };
-    }
+/** The file a URL path names in the build (as is, dir/index.html, path.html); undefined outside it or missing. */
+function locate(root: string, path: string): Located | undefined {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
     return undefined;
-  };
+  }
+  if (decoded.includes('\0')) return undefined;
+  const relative = normalize(decoded).replace(/^([/\\])+/, '');
+  if (relative.split(sep).includes('..') || SERVER_MANIFESTS.has(relative)) return undefined;
+  const base = join(root, relative);
+  if (!base.startsWith(root)) return undefined;
+  for (const candidate of [base, join(base, 'index.html'), `${base}.html`]) {
+    const stats = fileStats(candidate);
+    if (stats) return { file: candidate, stats, logical: '/' + candidate.slice(root.length + 1).split(sep).join('/') };
+  }
+  return undefined;
+}
 
-  const prepare = (file: string, stats: Stats, logical: string, type: string, variantTag: string, negotiated: boolean): Representation => {
+/** The representation's encoding (br, gzip, identity) the request accepts, of the media type it prefers. */
+function choose(request: FileRequest, resolved: Resolved): Encoded {
+  const representation =
+    resolved.representations.length > 1 ? resolved.representations[negotiateMediaType(request.headers.accept, resolved.types)]! : resolved.representations[0]!;
+  const acceptEncoding = request.headers['accept-encoding'];
+  if (acceptEncoding) {
+    if (representation.br && ACCEPTS_BR.test(acceptEncoding)) return representation.br;
+    if (representation.gzip && ACCEPTS_GZIP.test(acceptEncoding)) return representation.gzip;
+  }
+  return representation.identity;
+}
+
+function readManifest<T>(root: string, name: string): T {
+  return (existsSync(join(root, name)) ? JSON.parse(readFileSync(join(root, name), 'utf8')) : {}) as T;
+}
+
+class BuildFiles implements StaticFiles {
+  private readonly root: string;
+  private readonly maxCachedFileBytes: number;
+  private readonly overrides: ContentTypesManifest;
+  private readonly negotiation: NegotiationManifest;
+  private readonly extraHeaders: HeadersManifest;
+  /** Request path → what it resolves to (none: nothing), remembered for the life of this build. */
+  private readonly paths: LRUCache<string, Resolved | { none: true }>;
+  /** File contents by file path, bounded by bytes. */
+  private readonly bytes: LRUCache<string, Buffer>;
+
+  constructor(root: string, options: StaticFilesOptions) {
+    this.root = root;
+    this.maxCachedFileBytes = options.maxCachedFileBytes ?? 1024 * 1024;
+    this.overrides = readManifest<ContentTypesManifest>(root, MANIFEST_FILES.contentTypes);
+    this.negotiation = readManifest<NegotiationManifest>(root, MANIFEST_FILES.negotiation);
+    this.extraHeaders = readManifest<HeadersManifest>(root, MANIFEST_FILES.headers);
+    this.paths = new LRUCache({ max: options.maxPaths ?? 50_000 });
+    this.bytes = new LRUCache({ maxSize: options.maxCachedBytes ?? 32 * 1024 * 1024, sizeCalculation: (buffer) => Math.max(1, buffer.length) });
+  }
+
+  has(path: string): boolean {
+    return existsSync(join(this.root, path));
+  }
+
+  async exists(path: string): Promise<boolean> {
+    return this.resolve(path) !== undefined;
+  }
+
+  async reply(request: FileRequest): Promise<Reply | undefined> {
+    const resolved = this.resolve(request.path);
+    if (!resolved) return undefined;
+    const answer = await this.send(request, choose(request, resolved));
+    if (answer) return answer;
+    // A file resolved earlier is gone (a disk fault, a page removed from the build): what was learned about the
+    // path no longer holds. It is resolved once more from what is on disk now, so another encoding or form still
+    // there is served, and nothing there is a 404 rather than an error.
+    this.paths.delete(request.path);
+    for (const representation of resolved.representations) {
+      for (const encoded of [representation.identity, representation.br, representation.gzip]) if (encoded) this.bytes.delete(encoded.file);
+    }
+    const again = this.resolve(request.path);
+    return again ? this.send(request, choose(request, again)) : undefined;
+  }
+
+  private prepare(found: Located, logical: string, type: string, variantTag: string, negotiated: boolean): Representation {
+    const { file, stats } = found;
     const common: OutgoingHttpHeaders = {
       'Content-Type': type,
       Vary: negotiated ? 'Accept, Accept-Encoding' : 'Accept-Encoding',
-      ...extraHeaders[logical],
+      ...this.extraHeaders[logical],
       'Last-Modified': stats.mtime.toUTCString(),
       'Cache-Control': cacheControlFor(logical),
     };
@@ -146,36 +203,36 @@ export function createStaticFiles(root: string, options: StaticFilesOptions = {}
       if (compressed) representation[encoding] = encoded(file + suffix, compressed.size, encoding);
     }
     return representation;
-  };
+  }
 
-  const resolve = (path: string): Resolved | undefined => {
-    const cached = paths.get(path);
+  private resolve(path: string): Resolved | undefined {
+    const cached = this.paths.get(path);
     if (cached) return 'none' in cached ? undefined : cached;
-    const found = locate(path);
+    const found = locate(this.root, path);
     if (!found) {
-      paths.set(path, { none: true });
+      this.paths.set(path, { none: true });
       return undefined;
     }
-    const variants = negotiation[found.logical];
+    const variants = this.negotiation[found.logical];
     let resolved: Resolved;
     if (variants && variants.length > 0) {
       const representations = variants.map((variant, index) => {
-        const target = variant.file === found.logical ? found : (locate(variant.file) ?? found);
-        return prepare(target.file, target.stats, found.logical, variant.type, `-v${index}`, true);
+        const target = variant.file === found.logical ? found : (locate(this.root, variant.file) ?? found);
+        return this.prepare(target, found.logical, variant.type, `-v${index}`, true);
       });
       resolved = { representations, types: variants.map((variant) => variant.type) };
     } else {
-      const type = overrides[found.logical] ?? CONTENT_TYPES[extname(found.file)] ?? DEFAULT_CONTENT_TYPE;
+      const type = this.overrides[found.logical] ?? CONTENT_TYPES[extname(found.file)] ?? DEFAULT_CONTENT_TYPE;
       // A listing page's HTML is one of two answers by Accept (the other, Markdown, is the pipeline's).
       const byAccept = LISTING_PAGE_PATH.test(path);
-      resolved = { representations: [prepare(found.file, found.stats, found.logical, type, '', byAccept)], types: [type] };
+      resolved = { representations: [this.prepare(found, found.logical, type, '', byAccept)], types: [type] };
     }
-    paths.set(path, resolved);
+    this.paths.set(path, resolved);
     return resolved;
-  };
+  }
 
   /** The chosen file's reply; undefined when its file is no longer there (see reply). */
-  const send = async (request: FileRequest, chosen: Encoded): Promise<Reply | undefined> => {
+  private async send(request: FileRequest, chosen: Encoded): Promise<Reply | undefined> {
     const inm = request.headers['if-none-match'];
     if (inm !== undefined && (inm === chosen.etag || inm.split(',').some((tag) => tag.trim().replace(/^W\//, '') === chosen.etag))) {
       const { 'Content-Length': _length, ...headers } = chosen.headers;
@@ -183,11 +240,11 @@ export function createStaticFiles(root: string, options: StaticFilesOptions = {}
     }
     if (request.method === 'HEAD') return { status: 200, headers: chosen.headers };
     try {
-      if (chosen.size <= maxCachedFileBytes) {
-        let body = bytes.get(chosen.file);
+      if (chosen.size <= this.maxCachedFileBytes) {
+        let body = this.bytes.get(chosen.file);
         if (!body) {
           body = await readFile(chosen.file);
-          bytes.set(chosen.file, body);
+          this.bytes.set(chosen.file, body);
         }
         return { status: 200, headers: chosen.headers, body };
       }
@@ -198,40 +255,9 @@ export function createStaticFiles(root: string, options: StaticFilesOptions = {}
       if (isMissing(error)) return undefined;
       throw error;
     }
-  };
+  }
+}
 
-  const choose = (request: FileRequest, resolved: Resolved): Encoded => {
-    const representation =
-      resolved.representations.length > 1 ? resolved.representations[negotiateMediaType(request.headers.accept, resolved.types)]! : resolved.representations[0]!;
-    const acceptEncoding = request.headers['accept-encoding'];
-    if (acceptEncoding) {
-      if (representation.br && ACCEPTS_BR.test(acceptEncoding)) return representation.br;
-      if (representation.gzip && ACCEPTS_GZIP.test(acceptEncoding)) return representation.gzip;
-    }
-    return representation.identity;
-  };
-
-  return {
-    has(path) {
-      return existsSync(join(root, path));
-    },
-    async exists(path) {
-      return resolve(path) !== undefined;
-    },
-    async reply(request) {
-      const resolved = resolve(request.path);
-      if (!resolved) return undefined;
-      const answer = await send(request, choose(request, resolved));
-      if (answer) return answer;
-      // A file resolved earlier is gone (a disk fault, a page removed from the build): what was learned about the
-      // path no longer holds. It is resolved once more from what is on disk now, so another encoding or form still
-      // there is served, and nothing there is a 404 rather than an error.
-      paths.delete(request.path);
-      for (const representation of resolved.representations) {
-        for (const encoded of [representation.identity, representation.br, representation.gzip]) if (encoded) bytes.delete(encoded.file);
-      }
-      const again = resolve(request.path);
-      return again ? send(request, choose(request, again)) : undefined;
-    },
-  };
+export function createStaticFiles(root: string, options: StaticFilesOptions = {}): StaticFiles {
+  return new BuildFiles(root, options);
 }
