@@ -10,7 +10,7 @@ import type { SearchRequest, SearchResult } from '../../src/search/query-engine.
 import type { Snapshot } from '../catalog/snapshot.ts';
 import { keywordListingSearch, SEARCH_MODE_HEADER, threadedKeywordSearch, type ListingAnswer, type ListingSearch } from './listing-search.ts';
 import type { KeywordThread } from './keyword-thread.ts';
-import { allWordsBoost, FUSION_WEIGHTS, fuse, SEMANTIC_CANDIDATES } from '../../src/search/fusion.ts';
+import { allWordsBoost, FUSION_WEIGHTS, fuse, SEMANTIC_CANDIDATES } from '../../src/search/ranking/fusion.ts';
 import type { SemanticReady, SemanticSource } from './semantic-index.ts';
 
 export type SearchMode = 'hybrid' | 'semantic' | 'keyword-fallback';

@@ -1,11 +1,11 @@
 // The vector worker's thread: holds a build's listing vectors and approximate graph and finds the nearest
-// listings to a query vector (src/search/fusion.ts vectorCandidates), off the shim's event loop. The graph
+// listings to a query vector (src/search/ranking/fusion.ts vectorCandidates), off the shim's event loop. The graph
 // search is most of a semantic search's cost; here it runs on another core while the
 // shim's thread serves other requests and runs the same request's keyword pass (vector-searcher.ts).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parentPort } from 'node:worker_threads';
-import { vectorCandidates, type VectorSources } from '../../src/search/fusion.ts';
+import { vectorCandidates, type VectorSources } from '../../src/search/ranking/fusion.ts';
 import { HNSW_MANIFEST } from '../../src/search/hnsw.ts';
 import { readVectorSources } from '../../src/search/vector-sources.ts';
 import type { FromVectorWorker, ToVectorWorker } from './vector-searcher.ts';

@@ -10,7 +10,7 @@ import { BLOCK_SIZE, type KeywordIndexData } from './index-file.ts';
 import { compounds, hash32, joinsParts, nameKey, normalize, parseQuery, parts, type Token } from './tokenizer.ts';
 import { closestTerm } from './spelling.ts';
 import { StampSet } from './stamp-set.ts';
-import { smallestK, TopDocs } from './top-k.ts';
+import { smallestK, TopDocs } from './ranking/top-k.ts';
 
 /** Shortest last word that is also matched as a prefix ("postg" → postgres, postgresql). */
 export const PREFIX_MIN_LENGTH = 3;

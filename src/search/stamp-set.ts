@@ -1,6 +1,6 @@
 // A set of document numbers with O(1) reset: a stamp per document, cleared by moving to the next generation.
 // Searches mark documents in it once per request without clearing an array of the catalog's size each time
-// (keyword candidates in src/search/keyword-search.ts, the documents a top-k holds in src/search/top-k.ts).
+// (keyword candidates in src/search/keyword-search.ts, the documents a top-k holds in src/search/ranking/top-k.ts).
 export class StampSet {
   private readonly stamps: Uint32Array;
   private generation = 0;

@@ -1,7 +1,7 @@
 // A build's listing vectors and approximate graph, read from its embeddings directory and checked: what vector
 // search (vectorCandidates in fusion.ts) runs on. One loader for the shim's vector worker and the bench.
 import { readQuantized } from '../artifacts/embeddings.ts';
-import type { VectorSources } from './fusion.ts';
+import type { VectorSources } from './ranking/fusion.ts';
 import { readHnsw } from './hnsw.ts';
 import { VectorIndex } from './vectors.ts';
 

@@ -1,11 +1,12 @@
 // A one-word keyword search counts its matches with one bit each and ranks only its page, skipping blocks of
-// postings that cannot reach it (QueryEngine.oneWord, KeywordSearcher.topOfWord). These tests hold it to a brute
+// postings that cannot reach it (strategies/one-word.ts, KeywordSearcher.topOfWord). These tests hold it to a brute
 // force over the embedded snapshot's index: every match scored, filtered and sorted, then cut to the page.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedBuildDir } from '../support/shared-build.ts';
 import { CatalogStore } from '../../src/artifacts/runtime-store.ts';
-import { QueryEngine, relevanceKey, type SearchRequest } from '../../src/search/query-engine.ts';
+import { QueryEngine, type SearchRequest } from '../../src/search/query-engine.ts';
+import { relevanceKey } from '../../src/search/ranking/relevance-key.ts';
 import { KeywordSearcher } from '../../src/search/keyword-search.ts';
 import { typeCode } from '../../src/domain/listing-types.ts';
 import { partialMatchScore, relevanceScore, type SortKey } from '../../src/domain/ranking.ts';
@@ -96,7 +97,7 @@ describe('one-word keyword search', () => {
 describe('several common words', () => {
   it('page, count and order their full matches exactly as the general path does, under every filter and sort', () => {
     // Pairs and a triple of the snapshot's commonest words: each in 1/16 of the listings or more, the queries
-    // answered from their kept bits (QueryEngine.allCommonWords). The general path ranks every match; a page ending
+    // answered from their kept bits (strategies/all-common-words.ts). The general path ranks every match; a page ending
     // past 1,000 results takes it, so its first 1,000 are the reference.
     const common = words().slice(0, 6);
     const queries = [`${common[0]} ${common[1]}`, `${common[2]} ${common[3]}`, `${common[1]} ${common[4]}`, `${common[0]} ${common[5]}`, `${common[0]} ${common[1]} ${common[2]}`];

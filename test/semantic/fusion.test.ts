@@ -1,8 +1,8 @@
-// Weighted reciprocal rank fusion (src/search/fusion.ts fuse): each listing's score is the sum over the lists that
+// Weighted reciprocal rank fusion (src/search/ranking/fusion.ts fuse): each listing's score is the sum over the lists that
 // hold it of weight / (RRF_K + rank), plus the popularity prior; best first, ties to the lower id rank. Checked
 // against the formula written out, on random lists with shared members, ties and a popularity weight.
 import { describe, expect, it } from 'vitest';
-import { fuse, POPULARITY_SPAN, RRF_K } from '../../src/search/fusion.ts';
+import { fuse, POPULARITY_SPAN, RRF_K } from '../../src/search/ranking/fusion.ts';
 import { seededRandom } from '../../src/search/random.ts';
 
 function reference(count: number, idRank: number[], lists: Array<{ docs: number[]; weight: number }>, popularity: number): number[] {

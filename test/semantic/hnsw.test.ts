@@ -11,7 +11,7 @@ import { EMBEDDINGS_DIR, MODEL_SUBDIR, readQuantized } from '../../src/artifacts
 import { HNSW_FILE, HNSW_ROWS_FILE, readHnsw, readHnswGraph, writeHnswForDocuments, writeHnswGraph, type HnswIndex, type HnswManifest } from '../../src/search/hnsw.ts';
 import { VectorIndex, type Quantized } from '../../src/search/vectors.ts';
 import { loadStaticEncoder } from '../../src/embeddings/static-encoder.ts';
-import { vectorCandidates } from '../../src/search/fusion.ts';
+import { vectorCandidates } from '../../src/search/ranking/fusion.ts';
 import { SEMANTIC_QUERIES } from '../../bench/semantic.ts';
 
 const dir = join(await sharedBuildDir(), 'runtime', EMBEDDINGS_DIR);

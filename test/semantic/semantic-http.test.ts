@@ -3,7 +3,7 @@
 // sort re-ordering the same candidates, `q` restricting while `semantic` ranks, and the agent surfaces
 // (/ask, MCP search_catalog) answering through the same search.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SEMANTIC_CANDIDATES } from '../../src/search/fusion.ts';
+import { SEMANTIC_CANDIDATES } from '../../src/search/ranking/fusion.ts';
 import { compareBy, type RankedFields } from '../../src/domain/ranking.ts';
 import { json, startInProcess, type TestServer } from '../support/server.ts';
 

@@ -1,4 +1,4 @@
-import { StampSet } from './stamp-set.ts';
+import { StampSet } from '../stamp-set.ts';
 
 // The k smallest of m numeric keys, ascending. A bounded max-heap costs O(m log k) rather than sorting every key's
 // O(m log m), which dominated keyword latency for a first page of a broad query.

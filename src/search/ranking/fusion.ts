@@ -2,8 +2,8 @@
 // (exact, or from the approximate graph above a share of the catalog) and the weighted reciprocal rank fusion of
 // ranked lists with the popularity prior (src/docs/ranking.md, "Semantic search"). Pure functions over the
 // build's vectors and columns; server/search/hybrid-search.ts runs them for a snapshot.
-import type { HnswIndex } from './hnsw.ts';
-import type { VectorIndex } from './vectors.ts';
+import type { HnswIndex } from '../hnsw.ts';
+import type { VectorIndex } from '../vectors.ts';
 
 /** The vectors of a build: exact search over every row, and the approximate graph of a large catalog. */
 export interface VectorSources {
