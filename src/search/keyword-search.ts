@@ -10,6 +10,7 @@ import { BLOCK_SIZE, type KeywordIndexData } from './index-file.ts';
 import { compounds, hash32, joinsParts, nameKey, normalize, parseQuery, parts, type Token } from './tokenizer.ts';
 import { closestTerm } from './spelling.ts';
 import { StampSet } from './stamp-set.ts';
+import { lowerBound, partitionPoint } from './lower-bound.ts';
 import { smallestK, TopDocs } from './ranking/top-k.ts';
 
 /** Shortest last word that is also matched as a prefix ("postg" → postgres, postgresql). */
@@ -460,16 +461,7 @@ export class KeywordSearcher {
    */
   private offerNamed(word: QueryWord, nameKey: number, admit: (doc: number) => boolean, ranking: WordRanking): boolean {
     const { nameKeys, nameOrder, offsets, docs, impacts } = this.index;
-    const first = (key: number) => {
-      let lo = 0;
-      let hi = nameOrder.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (nameKeys[nameOrder[mid]!]! < key) lo = mid + 1;
-        else hi = mid;
-      }
-      return lo;
-    };
+    const first = (key: number) => partitionPoint(0, nameOrder.length, (at) => nameKeys[nameOrder[at]!]! < key);
     const from = first(nameKey);
     const to = nameKey === 0xffffffff ? nameOrder.length : first(nameKey + 1);
     if (to - from > NAMED_MAX) return false;
@@ -664,16 +656,4 @@ function bitCount(word: number): number {
   let v = word - ((word >>> 1) & 0x55555555);
   v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
   return Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
-}
-
-/** The first position in docs[from..to) (ascending) holding `doc` or more. */
-function lowerBound(docs: Uint32Array, from: number, to: number, doc: number): number {
-  let lo = from;
-  let hi = to;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (docs[mid]! < doc) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

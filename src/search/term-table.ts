@@ -6,6 +6,8 @@
 // compare code units, so the order is the one the build sorted by (UTF-8 byte order differs from it for astral
 // characters against U+E000-U+FFFF). The runtime's filter keys (posting-keys.txt, sorted the same way) use it too.
 
+import { partitionPoint } from './lower-bound.ts';
+
 const NEWLINE = 0x0a;
 
 export class TermTable implements Iterable<string> {
@@ -61,14 +63,7 @@ export class TermTable implements Iterable<string> {
 
   /** The first index whose term is not below `key` (code-unit order). */
   lowerBound(key: string): number {
-    let lo = 0;
-    let hi = this.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.compare(mid, key) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return partitionPoint(0, this.length, (i) => this.compare(i, key) < 0);
   }
 
   /** The index of `term`, or -1. */
@@ -80,14 +75,7 @@ export class TermTable implements Iterable<string> {
   /** The indexes [from, to) of the terms that begin with `prefix` (one block, as the terms are sorted). */
   prefixRange(prefix: string): [from: number, to: number] {
     const from = this.lowerBound(prefix);
-    let lo = from;
-    let hi = this.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.startsWith(mid, prefix)) lo = mid + 1;
-      else hi = mid;
-    }
-    return [from, lo];
+    return [from, partitionPoint(from, this.length, (i) => this.startsWith(i, prefix))];
   }
 
   /** Does term i begin with `prefix`? */
