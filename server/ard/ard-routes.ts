@@ -23,6 +23,7 @@ import {
 } from '../../src/domain/ard.ts';
 import { CatalogError, invalidParameter } from '../../src/domain/errors.ts';
 import { listingQuery } from '../../src/domain/listing-query.ts';
+import { decodePageToken, encodePageToken } from '../../src/domain/page-token.ts';
 import { LISTING_TYPES, type ListingType } from '../../src/domain/listing-types.ts';
 import type { Listing } from '../../src/domain/schemas.ts';
 import type { z } from 'zod';
@@ -94,22 +95,12 @@ function matches(snapshot: Snapshot, doc: number, filter: Filter, types: Listing
   return true;
 }
 
-function encodeToken(offset: number, fingerprint: string): string {
-  return Buffer.from(JSON.stringify([offset, fingerprint]), 'utf8').toString('base64url');
-}
-
 function decodeToken(raw: string | undefined, fingerprint: string, name = 'pageToken'): number {
   if (!raw) return 0;
-  let decoded: unknown;
-  try {
-    decoded = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
-  } catch {
-    decoded = undefined;
-  }
-  if (!Array.isArray(decoded) || !Number.isSafeInteger(decoded[0]) || (decoded[0] as number) < 0 || typeof decoded[1] !== 'string')
-    throw invalidParameter(name, 'is not a token this registry issued');
-  if (decoded[1] !== fingerprint) throw invalidParameter(name, 'belongs to a different query; send the same query and filter with it');
-  return decoded[0] as number;
+  const token = decodePageToken(raw);
+  if (!token || !Number.isSafeInteger(token.offset)) throw invalidParameter(name, 'is not a token this registry issued');
+  if (token.fingerprint !== fingerprint) throw invalidParameter(name, 'belongs to a different query; send the same query and filter with it');
+  return token.offset;
 }
 
 function fromZod(error: z.ZodError): CatalogError {
@@ -170,7 +161,7 @@ export function ardHandlers(services: Services): HandlersFor<'ardRegistry' | 'ar
     const answer: Record<string, unknown> = { results };
     // No upstream registries are configured: auto searches this index only, and referrals has none to offer.
     if (request.federation === 'referrals') answer.referrals = [];
-    if (matched.length > offset + page.length) answer.pageToken = encodeToken(offset + page.length, fingerprint);
+    if (matched.length > offset + page.length) answer.pageToken = encodePageToken(offset + page.length, fingerprint);
     return json(200, answer);
   };
 
@@ -236,7 +227,7 @@ export function ardHandlers(services: Services): HandlersFor<'ardRegistry' | 'ar
     }
     const page = docs.slice(offset, offset + pageSize);
     const answer: Record<string, unknown> = { items: entries(snapshot, page), total: docs.length };
-    if (docs.length > offset + page.length) answer.pageToken = encodeToken(offset + page.length, fingerprint);
+    if (docs.length > offset + page.length) answer.pageToken = encodePageToken(offset + page.length, fingerprint);
     return json(200, answer);
   };
 

@@ -3,6 +3,7 @@
 // read the catalog as a registry. Search runs through the same listing search as the API's `q`.
 import { CatalogError, invalidParameter } from '../../src/domain/errors.ts';
 import { listingQuery } from '../../src/domain/listing-query.ts';
+import { decodePageToken, encodePageToken } from '../../src/domain/page-token.ts';
 import { parseServerName, REGISTRY_PAGE, serverVersion, toServerResponse, type ServerResponse } from '../../src/domain/mcp-registry.ts';
 import type { Listing } from '../../src/domain/schemas.ts';
 import { snapshotResource, type Snapshot } from '../catalog/snapshot.ts';
@@ -36,22 +37,12 @@ const MCP_TABLE = snapshotResource('registry-mcp-table', (snapshot): McpTable =>
   return table;
 });
 
-/** Cursors carry the offset of the next page and the query they belong to. */
-function encodeCursor(offset: number, fingerprint: string): string {
-  return Buffer.from(JSON.stringify([offset, fingerprint]), 'utf8').toString('base64url');
-}
-
 function decodeCursor(raw: string, fingerprint: string): number {
-  let decoded: unknown;
-  try {
-    decoded = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
-  } catch {
+  const token = decodePageToken(raw);
+  if (!token || !Number.isSafeInteger(token.offset))
     throw invalidParameter('cursor', 'is not a cursor this registry issued (use metadata.nextCursor of the previous page)');
-  }
-  if (!Array.isArray(decoded) || !Number.isSafeInteger(decoded[0]) || (decoded[0] as number) < 0 || typeof decoded[1] !== 'string')
-    throw invalidParameter('cursor', 'is not a cursor this registry issued (use metadata.nextCursor of the previous page)');
-  if (decoded[1] !== fingerprint) throw invalidParameter('cursor', 'belongs to a different query; keep search, updated_since and version of the page that issued it');
-  return decoded[0] as number;
+  if (token.fingerprint !== fingerprint) throw invalidParameter('cursor', 'belongs to a different query; keep search, updated_since and version of the page that issued it');
+  return token.offset;
 }
 
 function single(ctx: RequestContext, name: string): string | undefined {
@@ -118,7 +109,7 @@ export function registryHandlers(services: Services): HandlersFor<'registryListS
       hasMore = kept.length > offset + limit;
     }
     const metadata: { count: number; nextCursor?: string } = { count: page.length };
-    if (hasMore) metadata.nextCursor = encodeCursor(offset + limit, fingerprint);
+    if (hasMore) metadata.nextCursor = encodePageToken(offset + limit, fingerprint);
     return json(200, { servers: serverResponses(snapshot, page), metadata });
   };
 

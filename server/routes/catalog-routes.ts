@@ -2,7 +2,8 @@
 // unversioned /api/upstream alias; only the listing search differs (raw array on /api/upstream).
 import { CatalogError, invalidParameter } from '../../src/domain/errors.ts';
 import { LIMITS } from '../../src/domain/limits.ts';
-import { encodeCursor, parseListingQuery, queryFingerprint } from '../../src/domain/listing-query.ts';
+import { parseListingQuery, queryFingerprint } from '../../src/domain/listing-query.ts';
+import { encodePageToken } from '../../src/domain/page-token.ts';
 import { listingsBody } from '../catalog/listing-json.ts';
 import { BatchRequestSchema } from '../../src/domain/schemas.ts';
 import { STAGES } from '../../src/domain/stages.ts';
@@ -122,7 +123,7 @@ export function catalogHandlers(services: Services): HandlersFor<CatalogOperatio
     let token: string | null = null;
     let next: string | null = null;
     if (result.hasMore) {
-      token = encodeCursor(query.offset + query.limit, queryFingerprint(query));
+      token = encodePageToken(query.offset + query.limit, queryFingerprint(query));
       const params = new URLSearchParams(ctx.query);
       for (const name of ['offset', 'pageToken', 'cursor']) params.delete(name);
       params.set('cursor', token);

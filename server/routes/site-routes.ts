@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CatalogError } from '../../src/domain/errors.ts';
-import { encodeCursor, parseListingQuery, queryFingerprint } from '../../src/domain/listing-query.ts';
+import { parseListingQuery, queryFingerprint } from '../../src/domain/listing-query.ts';
+import { encodePageToken } from '../../src/domain/page-token.ts';
 import type { Listing } from '../../src/domain/schemas.ts';
 import { BROWSE_PAGE_SIZE, BROWSE_PARAMS, browseParams, type BrowseLocals, type BrowseOutcome } from '../../src/site/browse.ts';
 import { snapshotResource, type Snapshot } from '../catalog/snapshot.ts';
@@ -34,10 +35,10 @@ export async function browseSearch(services: Services, snapshot: Snapshot, searc
     const { result } = await services.listingSearch(snapshot, query);
     const items = listingsJson(services.config.baseUrl, snapshot, result.docs).map((json) => JSON.parse(json) as Listing);
     services.signals?.appeared(snapshot, result.docs, query.offset);
-    const nextCursor = result.hasMore ? encodeCursor(query.offset + query.limit, queryFingerprint(query)) : null;
+    const nextCursor = result.hasMore ? encodePageToken(query.offset + query.limit, queryFingerprint(query)) : null;
     // The page before: the first page has no cursor, so a page at most one page in goes back to none.
     const before = query.offset - query.limit;
-    const previousCursor = query.offset === 0 ? null : before <= 0 ? '' : encodeCursor(before, queryFingerprint(query));
+    const previousCursor = query.offset === 0 ? null : before <= 0 ? '' : encodePageToken(before, queryFingerprint(query));
     return { ok: true, params, items, offset: query.offset, total: result.total, nextCursor, previousCursor, corrected: result.corrected };
   } catch (error) {
     if (error instanceof CatalogError) return { ok: false, params, message: error.message, resolution: error.resolution };

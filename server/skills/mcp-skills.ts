@@ -3,6 +3,7 @@
 // stored file under skill://{path}/{file}, each listed with its SHA-256 digest and size.
 import { z } from 'zod';
 import { listingQuery } from '../../src/domain/listing-query.ts';
+import { decodePageToken, encodePageToken } from '../../src/domain/page-token.ts';
 import { AGENT_SKILLS_SCHEMA, sha256Digest, skillUri } from '../../src/domain/skill-files.ts';
 import { RpcError, rpcMethod } from '../json-rpc/json-rpc.ts';
 import { MCP_CACHE_TTL_MS, type McpCall, type McpExtension } from '../mcp/mcp-server.ts';
@@ -29,18 +30,11 @@ export function skillEntry(skill: StoredSkill): SkillEntry {
   };
 }
 
-const encodeCursor = (offset: number, query: string) => Buffer.from(JSON.stringify([offset, query]), 'utf8').toString('base64url');
-
 function decodeCursor(raw: string, query: string): number {
-  let decoded: unknown;
-  try {
-    decoded = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
-  } catch {
-    decoded = undefined;
-  }
-  if (!Array.isArray(decoded) || !Number.isSafeInteger(decoded[0]) || (decoded[0] as number) < 0 || decoded[1] !== query)
+  const token = decodePageToken(raw);
+  if (!token || token.fingerprint !== query || !Number.isSafeInteger(token.offset))
     throw new RpcError('invalidParams', 'cursor is not a nextCursor this server issued for this query', { cursor: raw });
-  return decoded[0] as number;
+  return token.offset;
 }
 
 /** skill://{path}/{file}: the stored skill and file path a URI names, or undefined. */
@@ -74,7 +68,7 @@ export function skillsExtension(services: Services): McpExtension {
       const limit = params.limit ?? SKILLS_PAGE.default;
       const page = skills.slice(offset, offset + limit);
       const result: Record<string, unknown> = { skills: page.map(skillEntry) };
-      if (skills.length > offset + limit) result.nextCursor = encodeCursor(offset + limit, query);
+      if (skills.length > offset + limit) result.nextCursor = encodePageToken(offset + limit, query);
       return result;
     },
   );

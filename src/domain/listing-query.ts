@@ -1,6 +1,7 @@
 // The listing search parameters of SERVICE.md 4.1: one table that validation, the OpenAPI document and the
 // docs pages all read, and the parser that turns a query string into a ListingQuery or a named 400.
 import { invalidParameter } from './errors.ts';
+import { decodePageToken } from './page-token.ts';
 import { LIMITS } from './limits.ts';
 import { isListingType, LISTING_TYPES, type ListingType } from './listing-types.ts';
 import { DEFAULT_SORT, SORTS, type SortKey } from './ranking.ts';
@@ -154,19 +155,15 @@ export function checkedParam(spec: ParamSpec, raw: string): string | number | un
   return value;
 }
 
-/** A next-page token is opaque to clients; inside it is the offset of the next page and a fingerprint of the query. */
-export function encodeCursor(offset: number, fingerprint: string): string {
-  return Buffer.from(`o${offset}.${fingerprint}`, 'utf8').toString('base64url');
-}
 
 function decodeCursor(name: string, raw: string, fingerprint: string): number {
   if (/^\d+$/.test(raw)) return parseInteger(name, raw, 0, Number.MAX_SAFE_INTEGER);
-  const text = Buffer.from(raw, 'base64url').toString('utf8');
-  const match = /^o(\d+)\.([A-Za-z0-9_-]*)$/.exec(text);
-  if (!match) throw invalidParameter(name, 'is not a token this service issued');
-  if (match[2] !== fingerprint)
+  const token = decodePageToken(raw);
+  if (!token) throw invalidParameter(name, 'is not a token this service issued');
+  if (token.fingerprint !== fingerprint)
     throw invalidParameter(name, 'belongs to a different query; keep the filters, q and sort of the page that issued it');
-  return parseInteger(name, match[1]!, 0, Number.MAX_SAFE_INTEGER);
+  if (!Number.isSafeInteger(token.offset)) throw invalidParameter(name, `must be at most ${Number.MAX_SAFE_INTEGER}`);
+  return token.offset;
 }
 
 /** Stable fingerprint of everything but paging, so a cursor can't be replayed against another query. */

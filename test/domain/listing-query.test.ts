@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../src/domain/limits.ts';
 import { LISTING_TYPES } from '../../src/domain/listing-types.ts';
-import { checkedParam, encodeCursor, LISTING_QUERY_PARAMS, parseListingQuery, queryFingerprint } from '../../src/domain/listing-query.ts';
+import { checkedParam, LISTING_QUERY_PARAMS, parseListingQuery, queryFingerprint } from '../../src/domain/listing-query.ts';
+import { encodePageToken } from '../../src/domain/page-token.ts';
 import { SORTS } from '../../src/domain/ranking.ts';
 
 const parse = (query: string, versioned = true) => parseListingQuery(new URLSearchParams(query), versioned);
@@ -64,7 +65,7 @@ describe('parseListingQuery', () => {
 
   it('ties a cursor to the query that issued it', () => {
     const base = parse('q=notion&type=skill');
-    const cursor = encodeCursor(20, queryFingerprint(base));
+    const cursor = encodePageToken(20, queryFingerprint(base));
     expect(parse(`q=notion&type=skill&cursor=${cursor}`).offset).toBe(20);
     expect(refusal(`q=notion&type=mcp&cursor=${cursor}`).message).toContain('belongs to a different query');
     expect(refusal('cursor=not-a-token').message).toContain('is not a token this service issued');
