@@ -157,7 +157,7 @@ export async function answerAsk(services: Services, input: AskInput, format: Ask
     `{"@context":"https://schema.org","@type":"ItemList","name":${JSON.stringify(`${BRAND} results for ${input.query}`)},` +
       `"query":${JSON.stringify(input.query)},"numberOfItems":${found.docs.length},"itemListElement":[`,
   );
-  return jsonResponse(200, listingsBody(services.config.baseUrl, found.snapshot, found.docs, head, CLOSE_LIST, LIST_ITEM_WRAP), FORMAT_TYPES[format], headers);
+  return jsonResponse(200, listingsBody(found.snapshot, found.docs, { baseUrl: services.config.baseUrl, head, tail: CLOSE_LIST, wrap: LIST_ITEM_WRAP }), FORMAT_TYPES[format], headers);
 }
 
 function formatOf(ctx: RequestContext, input: AskInput): AskFormat {

@@ -84,6 +84,17 @@ export interface ListingWrap {
   close: Buffer;
 }
 
+export interface ListingsBodyOptions {
+  /** The service's public base URL, which each listing's url starts with. */
+  readonly baseUrl: string;
+  /** Written before the first listing and after the last (default: nothing). */
+  readonly head?: Buffer | undefined;
+  readonly tail?: Buffer | undefined;
+  readonly wrap?: ListingWrap | undefined;
+  /** Gives the body's memory (default Buffer.allocUnsafe). */
+  readonly allocate?: ((size: number) => Buffer) | undefined;
+}
+
 /**
  * One answer body: `head`, the public JSON of each document comma-separated (wrapped, with `wrap`), then `tail`,
  * written into a single buffer sized first (the stored bytes less their closing brace, then the `,"url":"…"}`
@@ -91,7 +102,8 @@ export interface ListingWrap {
  * listing, with no string made of the listings. `allocate` gives the body's memory (the listing routes lease it:
  * server/http/body-pool.ts).
  */
-export function listingsBody(baseUrl: string, snapshot: Snapshot, docs: ArrayLike<number>, head: Buffer = EMPTY, tail: Buffer = EMPTY, wrap?: ListingWrap, allocate: (size: number) => Buffer = Buffer.allocUnsafe): Buffer {
+export function listingsBody(snapshot: Snapshot, docs: ArrayLike<number>, options: ListingsBodyOptions): Buffer {
+  const { baseUrl, head = EMPTY, tail = EMPTY, wrap, allocate = Buffer.allocUnsafe } = options;
   const suffixes = suffixesOf(snapshot, baseUrl);
   const { store } = snapshot;
   const opens = wrap ? Array.from({ length: docs.length }, (_, i) => wrap.open(i)) : undefined;

@@ -28,7 +28,7 @@ export function catalogMcpServer(services: Services): McpServer {
   const tools = [
     mcpTool(CATALOG_TOOLS.search_catalog, async (input) => {
       const found = await searchForAgent(services, { query: input.query, types: input.type ? [input.type] : undefined, category: input.category, limit: input.limit });
-      return JsonText.object({ query: input.query, items: JsonText.fromBytes(listingsBody(services.config.baseUrl, found.snapshot, found.docs, OPEN_ARRAY, CLOSE_ARRAY)), hasMore: found.hasMore, searchMode: searchMode(found) });
+      return JsonText.object({ query: input.query, items: JsonText.fromBytes(listingsBody(found.snapshot, found.docs, { baseUrl: services.config.baseUrl, head: OPEN_ARRAY, tail: CLOSE_ARRAY })), hasMore: found.hasMore, searchMode: searchMode(found) });
     }),
     mcpTool(CATALOG_TOOLS.load_skill, (input) => {
       const current = snapshot();
@@ -37,11 +37,11 @@ export function catalogMcpServer(services: Services): McpServer {
         throw new ToolFailure(`No listing has the id '${input.id}'.`, 'Find the listing with search_catalog and pass the id or slug of one of its results.');
       }
       services.signals?.opened(current, doc);
-      return JsonText.object({ listing: JsonText.fromBytes(listingsBody(services.config.baseUrl, current, [doc])), files: JsonText.of(current.store.readFilesJson(doc)) });
+      return JsonText.object({ listing: JsonText.fromBytes(listingsBody(current, [doc], { baseUrl: services.config.baseUrl })), files: JsonText.of(current.store.readFilesJson(doc)) });
     }),
     mcpTool(CATALOG_TOOLS.top_catalog, (input) => {
       const top = topForAgent(services, { type: input.type, sort: input.sort, limit: input.limit });
-      return JsonText.object({ sort: top.sort, type: input.type ?? null, items: JsonText.fromBytes(listingsBody(services.config.baseUrl, top.snapshot, top.docs, OPEN_ARRAY, CLOSE_ARRAY)), hasMore: top.hasMore });
+      return JsonText.object({ sort: top.sort, type: input.type ?? null, items: JsonText.fromBytes(listingsBody(top.snapshot, top.docs, { baseUrl: services.config.baseUrl, head: OPEN_ARRAY, tail: CLOSE_ARRAY })), hasMore: top.hasMore });
     }),
     mcpTool(CATALOG_TOOLS.get_catalog_stats, () => ({ ...snapshot().store.stats })),
   ];

@@ -4,7 +4,7 @@ import { CatalogError, invalidParameter } from '../../src/domain/errors.ts';
 import { LIMITS } from '../../src/domain/limits.ts';
 import { parseListingQuery, queryFingerprint } from '../../src/domain/listing-query.ts';
 import { encodePageToken } from '../../src/domain/page-token.ts';
-import { listingsBody } from '../catalog/listing-json.ts';
+import { listingsBody, type ListingsBodyOptions } from '../catalog/listing-json.ts';
 import { BatchRequestSchema } from '../../src/domain/schemas.ts';
 import { STAGES } from '../../src/domain/stages.ts';
 import { BRAND, DISCLAIMER, TAGLINE } from '../../src/domain/brand.ts';
@@ -66,6 +66,9 @@ function keep(cache: AdmittingCache<CachedSearch>, key: string, answer: CachedSe
 
 export function catalogHandlers(services: Services): HandlersFor<CatalogOperations> {
   const snapshot = () => services.catalog.current;
+  /** A listing body in leased memory (server/http/body-pool.ts), made once: a read by id allocates no options. */
+  const leasedListing: ListingsBodyOptions = { baseUrl: services.config.baseUrl, allocate: leaseBody };
+  const leasedArray: ListingsBodyOptions = { ...leasedListing, head: OPEN_ARRAY, tail: CLOSE_ARRAY };
 
   // Answers of one build, kept with it (a rebuild starts with an empty cache and drops the old one).
   const answers = snapshotResource('search-answers', () => createSearchCache());
@@ -119,7 +122,7 @@ export function catalogHandlers(services: Services): HandlersFor<CatalogOperatio
       if (cacheable) keep(cache, key, made);
       return { ...made, body };
     };
-    if (!versioned) return answer(listingsBody(services.config.baseUrl, current, result.docs, OPEN_ARRAY, CLOSE_ARRAY, undefined, leaseBody));
+    if (!versioned) return answer(listingsBody(current, result.docs, leasedArray));
     let token: string | null = null;
     let next: string | null = null;
     if (result.hasMore) {
@@ -133,7 +136,7 @@ export function catalogHandlers(services: Services): HandlersFor<CatalogOperatio
       `],"limit":${query.limit},"offset":${query.offset},"total":${result.total},"hasMore":${result.hasMore},` +
         `"next":${JSON.stringify(next)},"pageToken":${JSON.stringify(token)},"cursor":${JSON.stringify(token)}}`,
     );
-    return answer(listingsBody(services.config.baseUrl, current, result.docs, OPEN_ITEMS, tail, undefined, leaseBody));
+    return answer(listingsBody(current, result.docs, { ...leasedListing, head: OPEN_ITEMS, tail }));
   };
 
   const listingDoc = (ctx: RequestContext): number => {
@@ -153,7 +156,7 @@ export function catalogHandlers(services: Services): HandlersFor<CatalogOperatio
       const doc = listingDoc(ctx);
       const current = snapshot();
       services.signals?.opened(current, doc);
-      return json(200, listingsBody(services.config.baseUrl, current, [doc], undefined, undefined, undefined, leaseBody));
+      return json(200, listingsBody(current, [doc], leasedListing));
     },
     getListingFiles: (ctx) => json(200, snapshot().store.readFilesJson(listingDoc(ctx))),
     batchListings: async (ctx) => {
@@ -182,7 +185,7 @@ export function catalogHandlers(services: Services): HandlersFor<CatalogOperatio
           docs.push(doc);
         }
       }
-      return json(200, listingsBody(services.config.baseUrl, current, docs, OPEN_ITEMS, Buffer.from(`],"notFound":${JSON.stringify(notFound)}}`), undefined, leaseBody));
+      return json(200, listingsBody(current, docs, { ...leasedListing, head: OPEN_ITEMS, tail: Buffer.from(`],"notFound":${JSON.stringify(notFound)}}`) }));
     },
     getCatalogStats: () => json(200, snapshot().store.stats),
     getMeta: () => json(200, { brand: BRAND, tagline: TAGLINE, disclaimer: DISCLAIMER, lastUpdated: snapshot().store.manifest.lastUpdated }),

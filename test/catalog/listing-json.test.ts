@@ -26,12 +26,12 @@ describe('listing JSON with its page URL', () => {
     const base = 'https://catalog.example';
     // Backwards, so the url table fills out of order and grows several times along the way.
     const docs = Array.from({ length: snapshot.store.count }, (_, i) => snapshot.store.count - 1 - i);
-    const body = listingsBody(base, snapshot, docs, Buffer.from('{"items":['), Buffer.from('],"n":1}'));
+    const body = listingsBody(snapshot, docs, { baseUrl: base, head: Buffer.from('{"items":['), tail: Buffer.from('],"n":1}') });
     const array = (JSON.parse(body.toString('utf8')) as { items: unknown[] }).items;
     expect(array).toEqual(docs.map((doc) => expected(doc, base)));
     // Sized exactly: not a byte of the allocation is left over.
     expect(body.toString('utf8').endsWith('],"n":1}')).toBe(true);
-    expect(JSON.parse(listingsBody(base, snapshot, [3]).toString('utf8'))).toEqual(expected(3, base));
+    expect(JSON.parse(listingsBody(snapshot, [3], { baseUrl: base }).toString('utf8'))).toEqual(expected(3, base));
     expect(listingsJson(base, snapshot, docs).map((text) => JSON.parse(text) as unknown)).toEqual(array);
   });
 
@@ -39,9 +39,9 @@ describe('listing JSON with its page URL', () => {
     const base = 'https://catalog.example';
     const docs = [7, 0, snapshot.store.count - 1];
     const wrap = { open: (i: number) => Buffer.from(`{"n":${i},"item":{"extra":"é",`), close: Buffer.from('}') };
-    const body = listingsBody(base, snapshot, docs, Buffer.from('['), Buffer.from(']'), wrap);
+    const body = listingsBody(snapshot, docs, { baseUrl: base, head: Buffer.from('['), tail: Buffer.from(']'), wrap });
     expect(JSON.parse(body.toString('utf8'))).toEqual(docs.map((doc, i) => ({ n: i, item: { extra: 'é', ...expected(doc, base) } })));
-    expect(listingsBody(base, snapshot, [], Buffer.from('['), Buffer.from(']'), wrap).toString()).toBe('[]');
+    expect(listingsBody(snapshot, [], { baseUrl: base, head: Buffer.from('['), tail: Buffer.from(']'), wrap }).toString()).toBe('[]');
   });
 
   it('gives each base URL its own urls, and the same bytes when asked again', () => {
@@ -51,7 +51,7 @@ describe('listing JSON with its page URL', () => {
     expect(a.map((l) => l.url)).toEqual(docs.map((doc) => expected(doc, 'http://a.test').url));
     expect(b.map((l) => l.url)).toEqual(docs.map((doc) => expected(doc, 'http://b.test:8080/sub').url));
     expect(listingsJson('http://a.test', snapshot, docs)).toEqual(listingsJson('http://a.test', snapshot, docs));
-    expect(listingsBody('http://a.test', snapshot, [], Buffer.from('['), Buffer.from(']')).toString()).toBe('[]');
-    expect(listingsBody('http://a.test', snapshot, []).length).toBe(0);
+    expect(listingsBody(snapshot, [], { baseUrl: 'http://a.test', head: Buffer.from('['), tail: Buffer.from(']') }).toString()).toBe('[]');
+    expect(listingsBody(snapshot, [], { baseUrl: 'http://a.test' }).length).toBe(0);
   });
 });
