@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { stringify as toYaml } from 'yaml';
 import { OPERATIONS, type Operation, type ResponseDoc, type Schema } from '../../src/domain/operations.ts';
-import type { ParamSpec } from '../../src/domain/listing-query.ts';
+import { paramRules, type ParamSpec } from '../../src/domain/listing-query.ts';
 import { ERROR_CODES } from '../../src/domain/errors.ts';
 import { BRAND, DISCLAIMER, TAGLINE } from '../../src/domain/brand.ts';
 import { LIMITS } from '../../src/domain/limits.ts';
@@ -38,13 +38,15 @@ function componentSchemas(): Record<string, Json> {
   return out;
 }
 
+/** A query parameter's schema, from its zod rules (an integer without a maximum states none). */
 function paramSchema(spec: ParamSpec): Json {
-  const schema: Json = spec.kind === 'integer' ? { type: 'integer' } : { type: 'string' };
-  if (spec.maxLength !== undefined) schema.maxLength = spec.maxLength;
-  if (spec.min !== undefined) schema.minimum = spec.min;
-  if (spec.max !== undefined) schema.maximum = spec.max;
-  if (spec.enum) schema.enum = [...spec.enum];
-  if (spec.default !== undefined) schema.default = spec.default;
+  const rules = paramRules(spec);
+  const schema: Json = { type: rules.kind };
+  if (rules.maxLength !== undefined) schema.maxLength = rules.maxLength;
+  if (rules.min !== undefined) schema.minimum = rules.min;
+  if (rules.max !== undefined) schema.maximum = rules.max;
+  if (rules.enum) schema.enum = [...rules.enum];
+  if (rules.default !== undefined) schema.default = rules.default;
   return schema;
 }
 

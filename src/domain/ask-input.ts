@@ -2,17 +2,17 @@
 // optional JSON body. The OpenAPI document and the shim's parser both read these.
 import { AGENT_RESULTS } from './agent-surfaces.ts';
 import { LIMITS } from './limits.ts';
-import type { ParamSpec } from './listing-query.ts';
+import { integerParam, textParam, type ParamSpec } from './listing-query.ts';
 
 /** The three names a question may come under, in the order they are read. */
 export const ASK_QUERY_NAMES = ['query', 'q', 'question'] as const;
 
 export const ASK_PARAMS: readonly ParamSpec[] = [
-  { name: 'query', kind: 'string', maxLength: LIMITS.ask, description: 'The question or keywords.' },
-  { name: 'q', kind: 'string', maxLength: LIMITS.ask, description: 'Alias of query.' },
-  { name: 'question', kind: 'string', maxLength: LIMITS.ask, description: 'Alias of query.' },
-  { name: 'stream', kind: 'string', enum: ['1'], description: '1: answer as text/event-stream (events start, item, complete).' },
-  { name: 'limit', kind: 'integer', min: 1, max: AGENT_RESULTS.max, default: AGENT_RESULTS.default, description: 'Number of results.' },
+  textParam('query', 'The question or keywords.', { maxLength: LIMITS.ask }),
+  textParam('q', 'Alias of query.', { maxLength: LIMITS.ask }),
+  textParam('question', 'Alias of query.', { maxLength: LIMITS.ask }),
+  textParam('stream', '1: answer as text/event-stream (events start, item, complete).', { values: ['1'] }),
+  integerParam('limit', 'Number of results.', { min: 1, max: AGENT_RESULTS.max, default: AGENT_RESULTS.default }),
 ];
 
 /** The optional POST body, as JSON Schema: the same names, stream as a boolean. */

@@ -1,5 +1,6 @@
 // The listing search parameters of SERVICE.md 4.1: one table that validation, the OpenAPI document and the
 // docs pages all read, and the parser that turns a query string into a ListingQuery or a named 400.
+import { z } from 'zod';
 import { invalidParameter } from './errors.ts';
 import { decodePageToken } from './page-token.ts';
 import { LIMITS } from './limits.ts';
@@ -8,86 +9,94 @@ import { DEFAULT_SORT, SORTS, type SortKey } from './ranking.ts';
 import { CATEGORY_SLUG_PATTERN } from './categories.ts';
 import { AUDIT_LEVELS, type AuditLevel } from './schemas.ts';
 
+/** A query parameter's value rules, as zod: text with a length limit, one of an enum, or an integer in a range. */
+export type ParamValue = z.ZodString | z.ZodEnum | z.ZodNumber;
+
 export interface ParamSpec {
   readonly name: string;
-  readonly kind: 'string' | 'integer';
   readonly description: string;
-  readonly maxLength?: number;
-  readonly min?: number;
-  readonly max?: number;
-  readonly enum?: readonly string[];
-  readonly default?: string | number;
+  /** The value's rules (and, with .default(), its default): validation and the OpenAPI parameter read them. */
+  readonly schema: ParamValue | z.ZodDefault<ParamValue>;
   /** Only on the versioned /api/v1/listings operation. */
   readonly v1Only?: boolean;
 }
 
+/** What a parameter's schema allows, read off its zod checks (for the messages and the OpenAPI schema). */
+export interface ParamRules {
+  readonly kind: 'string' | 'integer';
+  readonly maxLength?: number | undefined;
+  readonly min?: number | undefined;
+  readonly max?: number | undefined;
+  readonly enum?: readonly string[] | undefined;
+  readonly default?: string | number | undefined;
+}
+
+/** A text parameter: any string within `maxLength` characters, or one of `values`. */
+export function textParam(name: string, description: string, rules: { maxLength?: number; values?: readonly [string, ...string[]]; default?: string } = {}, v1Only?: true): ParamSpec {
+  const value: ParamValue = rules.values ? z.enum(rules.values) : rules.maxLength !== undefined ? z.string().max(rules.maxLength) : z.string();
+  const schema = rules.default === undefined ? value : value.default(rules.default as never);
+  return v1Only ? { name, description, schema, v1Only } : { name, description, schema };
+}
+
+/** An integer parameter of at least `min` (and at most `max`, when it has one). */
+export function integerParam(name: string, description: string, rules: { min: number; max?: number; default?: number }, v1Only?: true): ParamSpec {
+  const value = rules.max === undefined ? z.int().min(rules.min) : z.int().min(rules.min).max(rules.max);
+  const schema = rules.default === undefined ? value : value.default(rules.default);
+  return v1Only ? { name, description, schema, v1Only } : { name, description, schema };
+}
+
+const rulesOf = new WeakMap<ParamSpec, ParamRules>();
+
+export function paramRules(spec: ParamSpec): ParamRules {
+  let rules = rulesOf.get(spec);
+  if (!rules) {
+    const value = spec.schema instanceof z.ZodDefault ? (spec.schema.unwrap() as ParamValue) : spec.schema;
+    const fallback = spec.schema instanceof z.ZodDefault ? (spec.schema.def.defaultValue as string | number) : undefined;
+    if (value instanceof z.ZodNumber) {
+      const max = value.maxValue ?? Number.MAX_SAFE_INTEGER;
+      rules = { kind: 'integer', min: value.minValue ?? undefined, max: max === Number.MAX_SAFE_INTEGER ? undefined : max, default: fallback };
+    } else if (value instanceof z.ZodEnum) {
+      rules = { kind: 'string', enum: value.options as string[], default: fallback };
+    } else {
+      rules = { kind: 'string', maxLength: value.maxLength ?? undefined, default: fallback };
+    }
+    rulesOf.set(spec, rules);
+  }
+  return rules;
+}
+
 export const LISTING_QUERY_PARAMS: readonly ParamSpec[] = [
-  { name: 'q', kind: 'string', maxLength: LIMITS.q, description: 'Keyword match on name, description, repo or author. When no listing holds every word, a word in no listing is replaced by the closest word of the catalog (response header Search-Corrected).' },
-  {
-    name: 'semantic',
-    kind: 'string',
-    maxLength: LIMITS.semantic,
-    description: 'Natural-language embedding search; falls back to q when embeddings are unavailable.',
-  },
-  { name: 'type', kind: 'string', enum: LISTING_TYPES, description: 'One listing type.' },
-  { name: 'types', kind: 'string', maxLength: LIMITS.types, description: 'Comma-separated listing types.' },
-  {
-    name: 'category',
-    kind: 'string',
-    maxLength: LIMITS.category,
-    description: 'Category slug; matches any of a listing\'s categories.',
-  },
-  { name: 'owner', kind: 'string', maxLength: LIMITS.owner, description: 'Repository owner or author (case-insensitive).' },
-  {
-    name: 'updatedSince',
-    kind: 'string',
-    maxLength: 40,
-    description: 'RFC 3339 date-time (e.g. 2026-08-01T00:00:00Z): only listings whose updatedAt is at or after it.',
-  },
-  {
-    name: 'risk',
-    kind: 'string',
-    enum: AUDIT_LEVELS,
-    description: 'Only listings whose stored files were audited, at this audit level (none, info, warn, high; see /docs/audit). Listings without stored files are never audited and never match.',
-  },
-  {
-    name: 'distinct',
-    kind: 'string',
-    enum: ['true', 'false'],
-    default: 'false',
-    description: 'true: one listing per copy group (its best-ranked member; see /docs/copies), with total, offsets and cursors counted over the folded results. false (default): every listing.',
-  },
-  {
-    name: 'sort',
-    kind: 'string',
-    enum: SORTS,
-    default: DEFAULT_SORT,
-    description: 'installs (default), trending, stars or searchTrend, on real figures only: installs ranks the listings with real installs, then those with real stars by stars, then the rest by id; stars the other way round; trending ranks measured or interpolated histories, modelled ones follow by id. Ties break by id. A listing whose repository moved to one with a live listing of the same name comes right below that successor. With q or semantic and no sort, relevance. See /docs/ranking.',
-  },
-  {
-    name: 'limit',
-    kind: 'integer',
-    min: LIMITS.pageSize.min,
-    max: LIMITS.pageSize.max,
-    default: LIMITS.pageSize.default,
-    description: 'Page size.',
-  },
-  { name: 'offset', kind: 'integer', min: 0, default: 0, description: 'Number of results to skip.' },
-  {
-    name: 'pageSize',
-    kind: 'integer',
-    min: LIMITS.pageSize.min,
-    max: LIMITS.pageSize.max,
-    v1Only: true,
-    description: 'Alias of limit.',
-  },
-  {
-    name: 'pageToken',
-    kind: 'string',
-    v1Only: true,
-    description: 'Alias of offset: a token from a previous page (or a plain offset); empty means the first page.',
-  },
-  { name: 'cursor', kind: 'string', v1Only: true, description: 'Preferred alias of offset/pageToken: the cursor of the previous page.' },
+  textParam(
+    'q',
+    'Keyword match on name, description, repo or author. When no listing holds every word, a word in no listing is replaced by the closest word of the catalog (response header Search-Corrected).',
+    { maxLength: LIMITS.q },
+  ),
+  textParam('semantic', 'Natural-language embedding search; falls back to q when embeddings are unavailable.', { maxLength: LIMITS.semantic }),
+  textParam('type', 'One listing type.', { values: LISTING_TYPES }),
+  textParam('types', 'Comma-separated listing types.', { maxLength: LIMITS.types }),
+  textParam('category', "Category slug; matches any of a listing's categories.", { maxLength: LIMITS.category }),
+  textParam('owner', 'Repository owner or author (case-insensitive).', { maxLength: LIMITS.owner }),
+  textParam('updatedSince', 'RFC 3339 date-time (e.g. 2026-08-01T00:00:00Z): only listings whose updatedAt is at or after it.', { maxLength: 40 }),
+  textParam(
+    'risk',
+    'Only listings whose stored files were audited, at this audit level (none, info, warn, high; see /docs/audit). Listings without stored files are never audited and never match.',
+    { values: AUDIT_LEVELS },
+  ),
+  textParam(
+    'distinct',
+    'true: one listing per copy group (its best-ranked member; see /docs/copies), with total, offsets and cursors counted over the folded results. false (default): every listing.',
+    { values: ['true', 'false'], default: 'false' },
+  ),
+  textParam(
+    'sort',
+    'installs (default), trending, stars or searchTrend, on real figures only: installs ranks the listings with real installs, then those with real stars by stars, then the rest by id; stars the other way round; trending ranks measured or interpolated histories, modelled ones follow by id. Ties break by id. A listing whose repository moved to one with a live listing of the same name comes right below that successor. With q or semantic and no sort, relevance. See /docs/ranking.',
+    { values: SORTS, default: DEFAULT_SORT },
+  ),
+  integerParam('limit', 'Page size.', { min: LIMITS.pageSize.min, max: LIMITS.pageSize.max, default: LIMITS.pageSize.default }),
+  integerParam('offset', 'Number of results to skip.', { min: 0, default: 0 }),
+  integerParam('pageSize', 'Alias of limit.', { min: LIMITS.pageSize.min, max: LIMITS.pageSize.max }, true),
+  textParam('pageToken', 'Alias of offset: a token from a previous page (or a plain offset); empty means the first page.', {}, true),
+  textParam('cursor', 'Preferred alias of offset/pageToken: the cursor of the previous page.', {}, true),
 ];
 
 /** RFC 3339 date-time: a full date, T, a time with optional fraction, and Z or an offset. */
@@ -144,17 +153,22 @@ function parseInteger(name: string, raw: string, min: number, max: number): numb
 
 /**
  * A parameter checked against its spec, the one place a ParamSpec is enforced: its length, its enum (after
- * trimming; blank means absent) and, for an integer, its range. Undefined when the value is blank.
+ * trimming; blank means absent) and, for an integer, its range; the schema decides, the rules word the refusal.
+ * Undefined when the value is blank.
  */
 export function checkedParam(spec: ParamSpec, raw: string): string | number | undefined {
-  if (spec.maxLength !== undefined && raw.length > spec.maxLength) throw invalidParameter(spec.name, `must be at most ${spec.maxLength} characters`);
-  if (spec.kind === 'integer') return raw === '' ? undefined : parseInteger(spec.name, raw, spec.min ?? 0, spec.max ?? Number.MAX_SAFE_INTEGER);
+  const rules = paramRules(spec);
+  if (rules.maxLength !== undefined && raw.length > rules.maxLength) throw invalidParameter(spec.name, `must be at most ${rules.maxLength} characters`);
+  if (rules.kind === 'integer') {
+    if (raw === '') return undefined;
+    const value = parseInteger(spec.name, raw, rules.min ?? 0, rules.max ?? Number.MAX_SAFE_INTEGER);
+    return spec.schema.parse(value) as number;
+  }
   const value = raw.trim();
   if (!value) return undefined;
-  if (spec.enum && !spec.enum.includes(value)) throw invalidParameter(spec.name, `must be one of ${spec.enum.join(', ')}`);
+  if (!spec.schema.safeParse(value).success) throw invalidParameter(spec.name, `must be one of ${rules.enum!.join(', ')}`);
   return value;
 }
-
 
 function decodeCursor(name: string, raw: string, fingerprint: string): number {
   if (/^\d+$/.test(raw)) return parseInteger(name, raw, 0, Number.MAX_SAFE_INTEGER);

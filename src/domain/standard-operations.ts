@@ -4,6 +4,7 @@
 import { apiAliases } from './brand.ts';
 import { defineOperations, type ResponseDoc, type Schema } from './operation-types.ts';
 import { REGISTRY_PAGE } from './mcp-registry.ts';
+import { integerParam, textParam } from './listing-query.ts';
 
 const json = (schema: Schema): Record<string, Schema> => ({ 'application/json': schema });
 const ok = (description: string, content?: Record<string, Schema | undefined>): ResponseDoc => ({ description, content });
@@ -52,7 +53,7 @@ const SERVER_LIST = {
 } as const;
 
 const SERVER_NAME_PARAM = { name: 'serverName', description: 'Server name io.github.{owner}/{slug}, the slash URL-encoded (%2F).', maxLength: 256 };
-const INCLUDE_DELETED = { name: 'include_deleted', kind: 'string', enum: ['true', 'false'], description: 'Accepted for compatibility; nothing is ever deleted here.' } as const;
+const INCLUDE_DELETED = textParam('include_deleted', 'Accepted for compatibility; nothing is ever deleted here.', { values: ['true', 'false'] });
 
 export const STANDARD_OPERATIONS = defineOperations([
   // https://github.com/modelcontextprotocol/registry/blob/main/docs/reference/api/openapi.yaml
@@ -65,11 +66,11 @@ export const STANDARD_OPERATIONS = defineOperations([
     tag: 'catalog',
     servedBy: 'route',
     query: [
-      { name: 'cursor', kind: 'string', description: 'metadata.nextCursor of the previous page.' },
-      { name: 'limit', kind: 'integer', min: 1, max: REGISTRY_PAGE.max, default: REGISTRY_PAGE.default, description: 'Servers per page.' },
-      { name: 'search', kind: 'string', maxLength: 128, description: 'Keyword search over name, description, repo and author.' },
-      { name: 'updated_since', kind: 'string', description: 'RFC 3339 date-time: only servers updated at or after it.' },
-      { name: 'version', kind: 'string', description: "'latest' (every server: one version is kept) or an exact version." },
+      textParam('cursor', 'metadata.nextCursor of the previous page.'),
+      integerParam('limit', 'Servers per page.', { min: 1, max: REGISTRY_PAGE.max, default: REGISTRY_PAGE.default }),
+      textParam('search', 'Keyword search over name, description, repo and author.', { maxLength: 128 }),
+      textParam('updated_since', 'RFC 3339 date-time: only servers updated at or after it.'),
+      textParam('version', "'latest' (every server: one version is kept) or an exact version."),
       INCLUDE_DELETED,
     ],
     responses: { 200: ok('A page of servers', json(SERVER_LIST)) },
@@ -236,10 +237,10 @@ export const ARD_OPERATIONS = defineOperations([
     tag: 'agents',
     servedBy: 'route',
     query: [
-      { name: 'filter', kind: 'string', maxLength: 512, description: "e.g. type = 'application/vnd.mcp.server+json' AND updatedAfter > '2026-01-01T00:00:00Z'" },
-      { name: 'orderBy', kind: 'string', enum: ['installs DESC', 'stars DESC', 'trending DESC', 'displayName'], description: 'Default installs DESC; ties by id.' },
-      { name: 'pageSize', kind: 'integer', min: 1, max: 100, default: 20, description: 'Entries per page.' },
-      { name: 'pageToken', kind: 'string', description: 'pageToken of the previous page.' },
+      textParam('filter', "e.g. type = 'application/vnd.mcp.server+json' AND updatedAfter > '2026-01-01T00:00:00Z'", { maxLength: 512 }),
+      textParam('orderBy', 'Default installs DESC; ties by id.', { values: ['installs DESC', 'stars DESC', 'trending DESC', 'displayName'] }),
+      integerParam('pageSize', 'Entries per page.', { min: 1, max: 100, default: 20 }),
+      textParam('pageToken', 'pageToken of the previous page.'),
     ],
     responses: {
       200: ok('A page of entries', json({ json: { type: 'object', required: ['items'], properties: { items: { type: 'array', items: ARD_ENTRY.json }, total: { type: 'integer' }, pageToken: { type: 'string' } } } })),

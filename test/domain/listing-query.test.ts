@@ -1,9 +1,9 @@
-// The listing search parameters, parsed straight from their ParamSpec table (no server): defaults, each spec's
+// The listing search parameters, parsed straight from their ParamSpec table of zod rules (no server): defaults, each spec's
 // rule (length, enum, integer range), the aliases, repeated parameters and the cursor's tie to its query.
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../src/domain/limits.ts';
 import { LISTING_TYPES } from '../../src/domain/listing-types.ts';
-import { checkedParam, LISTING_QUERY_PARAMS, parseListingQuery, queryFingerprint } from '../../src/domain/listing-query.ts';
+import { checkedParam, LISTING_QUERY_PARAMS, paramRules, parseListingQuery, queryFingerprint } from '../../src/domain/listing-query.ts';
 import { encodePageToken } from '../../src/domain/page-token.ts';
 import { SORTS } from '../../src/domain/ranking.ts';
 
@@ -32,16 +32,26 @@ describe('parseListingQuery', () => {
 
   it('enforces each spec of the table: length, enum and integer range', () => {
     for (const spec of LISTING_QUERY_PARAMS) {
-      if (spec.maxLength !== undefined) expect(refusal(`${spec.name}=${'a'.repeat(spec.maxLength + 1)}`).message).toContain(`'${spec.name}' must be at most ${spec.maxLength} characters`);
-      if (spec.enum) expect(refusal(`${spec.name}=nope`).message).toContain(`must be one of ${spec.enum.join(', ')}`);
-      if (spec.kind === 'integer') {
+      const rules = paramRules(spec);
+      if (rules.maxLength !== undefined) expect(refusal(`${spec.name}=${'a'.repeat(rules.maxLength + 1)}`).message).toContain(`'${spec.name}' must be at most ${rules.maxLength} characters`);
+      if (rules.enum) expect(refusal(`${spec.name}=nope`).message).toContain(`must be one of ${rules.enum.join(', ')}`);
+      if (rules.kind === 'integer') {
         expect(refusal(`${spec.name}=1.5`).message).toContain('must be an integer');
-        expect(refusal(`${spec.name}=${(spec.min ?? 0) - 1}`).code).toBe('invalid_parameter');
-        if (spec.max !== undefined) expect(refusal(`${spec.name}=${spec.max + 1}`).message).toContain(`between ${spec.min} and ${spec.max}`);
+        expect(refusal(`${spec.name}=${(rules.min ?? 0) - 1}`).code).toBe('invalid_parameter');
+        if (rules.max !== undefined) expect(refusal(`${spec.name}=${rules.max + 1}`).message).toContain(`between ${rules.min} and ${rules.max}`);
         else expect(refusal(`${spec.name}=99999999999999999999`).message).toContain(`must be at most ${Number.MAX_SAFE_INTEGER}`);
       }
     }
     expect(SORTS.map((sort) => parse(`sort=${sort}`).sort)).toEqual([...SORTS]);
+  });
+
+  it('reads each rule off the parameter\'s zod schema', () => {
+    const byName = new Map(LISTING_QUERY_PARAMS.map((spec) => [spec.name, paramRules(spec)]));
+    expect(byName.get('limit')).toEqual({ kind: 'integer', min: LIMITS.pageSize.min, max: LIMITS.pageSize.max, default: LIMITS.pageSize.default });
+    expect(byName.get('offset')).toEqual({ kind: 'integer', min: 0, max: undefined, default: 0 });
+    expect(byName.get('sort')).toEqual({ kind: 'string', enum: [...SORTS], default: 'installs' });
+    expect(byName.get('q')).toEqual({ kind: 'string', maxLength: LIMITS.q, default: undefined });
+    expect(byName.get('cursor')).toEqual({ kind: 'string', maxLength: undefined, default: undefined });
   });
 
   it('refuses a parameter given twice, by name', () => {
