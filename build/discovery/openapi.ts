@@ -50,6 +50,11 @@ function paramSchema(spec: ParamSpec): Json {
   return schema;
 }
 
+/** A path parameter's or header's schema, from its zod length rules. */
+function stringSchema(schema: z.ZodString): Json {
+  return { type: 'string', minLength: schema.minLength ?? undefined, maxLength: schema.maxLength ?? undefined };
+}
+
 const RATE_HEADERS = ['RateLimit', 'RateLimit-Policy', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
 
 function responses(op: Operation): Json {
@@ -77,9 +82,9 @@ function responses(op: Operation): Json {
 
 function operationObject(op: Operation, index: number): Json {
   const parameters: Json[] = [{ $ref: '#/components/parameters/ApiVersion' }];
-  for (const p of op.pathParams ?? []) parameters.push({ name: p.name, in: 'path', required: true, description: p.description, schema: { type: 'string', minLength: LIMITS.id.min, maxLength: p.maxLength } });
+  for (const p of op.pathParams ?? []) parameters.push({ name: p.name, in: 'path', required: true, description: p.description, schema: stringSchema(p.schema) });
   for (const spec of op.query ?? []) parameters.push({ name: spec.name, in: 'query', required: false, description: spec.description, schema: paramSchema(spec) });
-  for (const h of op.headers ?? []) parameters.push({ name: h.name, in: 'header', required: false, description: h.description, schema: { type: 'string', minLength: h.minLength, maxLength: h.maxLength } });
+  for (const h of op.headers ?? []) parameters.push({ name: h.name, in: 'header', required: false, description: h.description, schema: stringSchema(h.schema) });
   const out: Json = {
     operationId: index === 0 ? op.id : `${op.id}_alias${index}`,
     summary: op.summary,

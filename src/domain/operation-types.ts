@@ -1,6 +1,7 @@
 // The shape of one operation of the interface (an entry of OPERATIONS in operations.ts). Its own module so that
 // the operation tables (operations.ts, standard-operations.ts) can share it without importing each other.
-import type { z } from 'zod';
+import { z } from 'zod';
+import { LIMITS } from './limits.ts';
 import type { ParamSpec } from './listing-query.ts';
 
 export type Schema = z.ZodType | { readonly json: Record<string, unknown> };
@@ -10,6 +11,30 @@ export interface ResponseDoc {
   /** Content type → body schema (undefined: no body described). */
   content?: Record<string, Schema | undefined>;
   headers?: readonly string[];
+}
+
+/** A path parameter: its rules as zod, and their length limit read once (the pipeline checks it per request). */
+export interface PathParamSpec {
+  readonly name: string;
+  readonly description: string;
+  readonly schema: z.ZodString;
+  readonly maxLength: number;
+}
+
+/** A request header an operation reads, with its rules as zod. */
+export interface HeaderSpec {
+  readonly name: string;
+  readonly description: string;
+  readonly schema: z.ZodString;
+}
+
+/** A path parameter of at least LIMITS.id.min and at most `maxLength` characters. */
+export function pathParam(name: string, description: string, maxLength: number): PathParamSpec {
+  return { name, description, schema: z.string().min(LIMITS.id.min).max(maxLength), maxLength };
+}
+
+export function headerParam(name: string, description: string, length: { min: number; max: number }): HeaderSpec {
+  return { name, description, schema: z.string().min(length.min).max(length.max) };
 }
 
 export interface Operation<Id extends string = string> {
@@ -23,8 +48,8 @@ export interface Operation<Id extends string = string> {
   /** route: a handler of the shim; static: a file of the build, served by the shim's static handler. */
   readonly servedBy: 'route' | 'static';
   readonly query?: readonly ParamSpec[] | undefined;
-  readonly pathParams?: ReadonlyArray<{ readonly name: string; readonly description: string; readonly maxLength: number }> | undefined;
-  readonly headers?: ReadonlyArray<{ readonly name: string; readonly description: string; readonly minLength?: number; readonly maxLength?: number }> | undefined;
+  readonly pathParams?: readonly PathParamSpec[] | undefined;
+  readonly headers?: readonly HeaderSpec[] | undefined;
   readonly body?: { readonly schema: Schema; readonly required: boolean; readonly contentType?: string } | undefined;
   /** Status → documentation (an entry may be undefined only as an artefact of typing the tables literally). */
   readonly responses: { readonly [status: number]: ResponseDoc | undefined };

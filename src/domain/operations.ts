@@ -19,7 +19,7 @@ import {
   VersioningPolicySchema,
 } from './schemas.ts';
 import { ARD_OPERATIONS, OWNER_OPERATIONS, SKILL_OPERATIONS, STANDARD_OPERATIONS } from './standard-operations.ts';
-import { defineOperations, type Operation, type ResponseDoc, type RouteOperationOf, type Schema } from './operation-types.ts';
+import { defineOperations, headerParam, pathParam, type Operation, type ResponseDoc, type RouteOperationOf, type Schema } from './operation-types.ts';
 import { apiAliases } from './brand.ts';
 import { SEARCH_CORRECTED_HEADER, SEARCH_MATCH_HEADER, SEARCH_MODE_HEADER } from './response-headers.ts';
 import { ASK_BODY, ASK_PARAMS } from './ask-input.ts';
@@ -29,15 +29,10 @@ export type { Operation, ResponseDoc, Schema } from './operation-types.ts';
 const json = (schema: Schema): Record<string, Schema> => ({ 'application/json': schema });
 const text = (type: string): Record<string, Schema> => ({ [type]: { json: { type: 'string' } } });
 const prefixed = apiAliases;
-const ID_PARAM = [{ name: 'id', description: 'A plain slug or a path-style id {type}:{owner}/{repo}#{slug}, URL-encoded.', maxLength: LIMITS.id.max }];
+const ID_PARAM = [pathParam('id', 'A plain slug or a path-style id {type}:{owner}/{repo}#{slug}, URL-encoded.', LIMITS.id.max)];
 /** A listing that left the catalog while its install history is still kept: code gone, the last day it was listed. */
 const REMOVED: ResponseDoc = { description: 'The listing was removed from the catalog (the message gives the last day it was listed)', content: json(ErrorSchema) };
-const IDEMPOTENCY_HEADER = {
-  name: 'Idempotency-Key',
-  description: 'Replays the stored response for an identical body within 5 minutes.',
-  minLength: LIMITS.idempotencyKey.min,
-  maxLength: LIMITS.idempotencyKey.max,
-};
+const IDEMPOTENCY_HEADER = headerParam('Idempotency-Key', 'Replays the stored response for an identical body within 5 minutes.', LIMITS.idempotencyKey);
 
 const JSON_RPC_REQUEST = {
   json: {

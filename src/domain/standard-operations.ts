@@ -2,7 +2,7 @@
 // ARD, Agent Skills discovery). Part of the one operations table (operations.ts spreads them in), kept in
 // their own module because each follows a document we do not own: its link is next to the entry.
 import { apiAliases } from './brand.ts';
-import { defineOperations, type ResponseDoc, type Schema } from './operation-types.ts';
+import { defineOperations, pathParam, type ResponseDoc, type Schema } from './operation-types.ts';
 import { REGISTRY_PAGE } from './mcp-registry.ts';
 import { integerParam, textParam } from './listing-query.ts';
 
@@ -52,7 +52,7 @@ const SERVER_LIST = {
   },
 } as const;
 
-const SERVER_NAME_PARAM = { name: 'serverName', description: 'Server name io.github.{owner}/{slug}, the slash URL-encoded (%2F).', maxLength: 256 };
+const SERVER_NAME_PARAM = pathParam('serverName', 'Server name io.github.{owner}/{slug}, the slash URL-encoded (%2F).', 256);
 const INCLUDE_DELETED = textParam('include_deleted', 'Accepted for compatibility; nothing is ever deleted here.', { values: ['true', 'false'] });
 
 export const STANDARD_OPERATIONS = defineOperations([
@@ -93,7 +93,7 @@ export const STANDARD_OPERATIONS = defineOperations([
     summary: 'One version of an MCP server; `latest` names the current one',
     tag: 'catalog',
     servedBy: 'route',
-    pathParams: [SERVER_NAME_PARAM, { name: 'version', description: 'latest, or the exact version', maxLength: 255 }],
+    pathParams: [SERVER_NAME_PARAM, pathParam('version', 'latest, or the exact version', 255)],
     query: [INCLUDE_DELETED],
     responses: { 200: ok('The server', json(SERVER_RESPONSE)), 404: ok('No MCP server has this name or version', json(ERROR)) },
   },
@@ -254,7 +254,7 @@ export const ARD_OPERATIONS = defineOperations([
     summary: 'ARD entry by its urn:air: identifier',
     tag: 'agents',
     servedBy: 'route',
-    pathParams: [{ name: 'identifier', description: 'urn:air:github.com:{owner}:{repo}:{slug}', maxLength: 512 }],
+    pathParams: [pathParam('identifier', 'urn:air:github.com:{owner}:{repo}:{slug}', 512)],
     responses: { 200: ok('The entry', json(ARD_ENTRY)), 404: ok('No entry has this identifier (errorCode NOT_FOUND)', json(ARD_ERROR)) },
   },
   {
@@ -301,8 +301,8 @@ export const SKILL_OPERATIONS = defineOperations([
     tag: 'discovery',
     servedBy: 'route',
     pathParams: [
-      { name: 'name', description: 'The skill name (listing slug)', maxLength: 64 },
-      { name: 'path', description: 'The file path, e.g. SKILL.md or scripts/run.py', maxLength: 512 },
+      pathParam('name', 'The skill name (listing slug)', 64),
+      pathParam('path', 'The file path, e.g. SKILL.md or scripts/run.py', 512),
     ],
     responses: { 200: ok('The file, with ETag and Content-Digest (SHA-256)', { 'text/markdown': { json: { type: 'string' } } }), 404: ok('No such skill or file', json(ERROR)) },
   },
@@ -318,7 +318,7 @@ export const OWNER_OPERATIONS = defineOperations([
     description: 'Stars are summed over distinct repositories (the largest figure of a repository\'s listings); the rank orders the owners of a type by the sum of its ranking metric (installs, or stars for MCP servers and marketplaces), ties by name.',
     tag: 'catalog',
     servedBy: 'route',
-    pathParams: [{ name: 'owner', description: 'Repository owner (case-insensitive)', maxLength: 128 }],
+    pathParams: [pathParam('owner', 'Repository owner (case-insensitive)', 128)],
     responses: {
       200: ok('Owner figures', json({
         json: {
@@ -345,7 +345,7 @@ export const OWNER_OPERATIONS = defineOperations([
     summary: 'Embeddable SVG badge of a listing: its ranking figure (grey when the figure is synthetic)',
     tag: 'catalog',
     servedBy: 'route',
-    pathParams: [{ name: 'slug', description: 'Listing slug', maxLength: 256 }],
+    pathParams: [pathParam('slug', 'Listing slug', 256)],
     responses: { 200: ok('The badge', { 'image/svg+xml': { json: { type: 'string' } } }), 404: ok('No listing has this slug', json(ERROR)) },
   },
 ]);
