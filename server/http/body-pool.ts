@@ -1,13 +1,12 @@
-// Memory for the bodies of the listing routes, reused once a body is written. A search page is 10 to 60 KB. Made
-// fresh for each request, a body lay dead in malloc's heap until the next young-generation collection freed it, and
-// the heap kept the high-water mark of those dead bodies as RSS. A leased body goes back when its response has been
-// handed to the kernel (write-batch.ts), and the next body of its size class is written into the same memory.
-// Measured at 100k listings, distinct keyword searches (the bench's q-unique list, 20 s): RSS 400-408 MB before,
-// 380-388 MB after, at the same requests/s; malloc's heap after 4 s of them 86-88 MB before, 63-67 MB after.
+// Memory for the bodies of the listing routes, reused once a body is written. Made fresh for each request, a body
+// lay dead in malloc's heap until the next young-generation collection freed it, and the heap kept the high-water
+// mark of those dead bodies as RSS. A leased body goes back when its response has been handed to the kernel
+// (write-batch.ts), and the next body of its size class is written into the same memory. The decision and what it
+// saved: docs/decisions/009-body-pool.md.
 
-/** 4 KiB: smaller bodies come from Node's own buffer pool. */
+/** log2 of the smallest class: smaller bodies come from Node's own buffer pool. */
 const MIN_CLASS = 12;
-/** 256 KiB: larger bodies (pages of 100 long listings, big batches) are rare; they are allocated as before. */
+/** log2 of the largest class: larger bodies (pages of long listings, big batches) are rare; they are allocated as before. */
 const MAX_CLASS = 18;
 /** Memory kept for reuse, all classes together: the bodies in flight at once (a few per connection) fit many times. */
 const KEPT_BYTES = 8 * 1024 * 1024;

@@ -1,4 +1,4 @@
-// 120 requests per 60 s per client (SERVICE.md section 8) with rate-limiter-flexible: its memory store by
+// The per-client request budget of SERVICE.md section 8, with rate-limiter-flexible: its memory store by
 // default, Redis when REDIS_URL is set so that several shims share one budget. If Redis fails, the memory
 // limiter stands in (fail-open on the shared count, never on the limit itself).
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';

@@ -44,11 +44,11 @@ export interface StaticFiles {
 
 export interface StaticFilesOptions {
   /**
-   * Bytes of file content kept in memory across all files (default 32 MiB: the pages most asked for; the rest are
+   * Bytes of file content kept in memory across all files (the default holds the pages most asked for; the rest are
    * a read from the page cache away, and the shim's memory goes to the listings and indexes first).
    */
   maxCachedBytes?: number;
-  /** Larger files are streamed from disk on every request (default 1 MiB). */
+  /** Larger files are streamed from disk on every request. */
   maxCachedFileBytes?: number;
   /** Request paths whose resolution (found or not) is remembered (default 50,000). */
   maxPaths?: number;

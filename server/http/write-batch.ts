@@ -1,10 +1,9 @@
 // Whole responses finished together at the end of the event loop's poll phase rather than one by one as each
-// request is handled. A socket write wakes a client that is waiting for it, and on this machine (a VM) waking a
-// sleeping reader costs more than the write itself: under load the shim's time went 61 % to `writev`, most of it in
-// the wake-up (perf: sock_def_readable → try_to_wake_up). Written in a burst, the first response wakes the client
-// and the rest find it awake. A bare node:http server with 20 µs of work per request served 22.8k req/s writing at
-// once and 28.5k writing in a batch (p99 2.96 → 2.37 ms); with no work, 66k → 75k. The added latency is the rest of
-// the loop iteration: the requests that arrived with this one.
+// request is handled. A socket write wakes a client that is waiting for it, and on a VM waking a sleeping reader
+// costs more than the write itself: under load most of the shim's time went to `writev`, most of that in the
+// wake-up (perf: sock_def_readable → try_to_wake_up). Written in a burst, the first response wakes the client and
+// the rest find it awake (bench/records/2026-11-23-write-batch.md). The added latency is the rest of the loop
+// iteration: the requests that arrived with this one.
 import type { ServerResponse } from 'node:http';
 import { giveBack, isLeased } from './body-pool.ts';
 

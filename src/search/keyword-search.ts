@@ -28,9 +28,9 @@ export const PARTIAL_BELOW = 10;
 
 /**
  * Resolved queries kept, the most recently used: a query's words come back with other filters, sorts and pages,
- * and resolving a query, the last word's prefix most of all, took a quarter of an in-process search. The bench's
- * 20,000 distinct searches hold 3,995 distinct texts, which fit (2.3 MB of heap, measured), so after its first pass
- * every resolution there is remembered; a text seen once more than 4,096 texts ago is resolved again.
+ * and resolving a query, the last word's prefix most of all, was a large share of an in-process search. The
+ * bench's long tail of distinct searches fits (bench/records/2026-11-24-keyword-longtail.md), so after its first
+ * pass every resolution there is remembered; a text seen once more than RESOLVED_CACHE_SIZE texts ago is resolved again.
  */
 export const RESOLVED_CACHE_SIZE = 4096;
 
@@ -65,16 +65,16 @@ export interface WordRanking {
 
 /**
  * A word is common, and countWord keeps its documents as bits, when it has at least 1/WORD_BITS_SHARE as many
- * postings as the catalog has listings: intersecting bits then reads less than its lists. At 1M listings,
- * counting "mcp" (606,847 postings over its 64 terms) took 2-3 ms a search; as bits, well under one.
+ * postings as the catalog has listings: intersecting bits then reads less than its lists (the commonest words at
+ * 1M listings: bench/records/2026-11-24-keyword-longtail.md).
  */
 export const WORD_BITS_SHARE = 16;
-/** Common words kept as bits: 125 KB each at 1M listings. */
+/** Common words kept as bits, one bitset of the catalog's size each. */
 export const WORD_BITS_CACHED = 32;
 /**
- * A query of several words is answered from their bits (QueryEngine.allCommonWords) when each has at least
+ * A query of several words is answered from their bits (strategies/all-common-words.ts) when each has at least
  * 1/ALL_WORDS_SHARE as many postings as the catalog has listings: intersecting bits then costs less than
- * matchAll's walk, whose candidates each cost tens of nanoseconds (at 1M, `browser automation` took 12 ms).
+ * matchAll's walk, which pays for every candidate (bench/records/2026-11-24-keyword-longtail.md).
  */
 export const ALL_WORDS_SHARE = 64;
 
@@ -120,7 +120,7 @@ export class KeywordSearcher {
   private readonly allMarks: Uint32Array;
   /** Common words' documents as bits (see countWord). */
   private readonly commonWords = new LRUCache<string, Uint32Array>({ max: WORD_BITS_CACHED, dispose: (bits) => this.spareBits.push(bits) });
-  /** Bits of words no longer kept, reused rather than allocated anew (125 KB each at 1M listings). */
+  /** Bits of words no longer kept, reused rather than allocated anew (each is catalog-sized). */
   private readonly spareBits: Uint32Array[] = [];
   /** Postings the latest topOfWord scored (the rest were in skipped blocks). */
   scored = 0;
@@ -159,9 +159,9 @@ export class KeywordSearcher {
 
   /**
    * Ids of the terms starting with `prefix`: the most frequent PREFIX_MAX_TERMS of them, by frequency then id.
-   * A short prefix stands for hundreds of terms (a quarter of the bench's 20,000 distinct searches end in one
-   * with more than 64); selecting the most frequent with a bounded heap rather than sorting them all took the
-   * expansion from 9 to 5 µs a search (in-process, the same 20,000 searches; the same terms for every prefix of their words).
+   * A short prefix stands for hundreds of terms; selecting the most frequent with a bounded heap rather than
+   * sorting them all makes the expansion cheaper (bench/records/2026-11-24-keyword-longtail.md), with the same
+   * terms chosen.
    */
   prefixTerms(prefix: string): number[] {
     const [from, to] = this.index.terms.prefixRange(prefix);

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { commentLines, figureLines, hasFigure, ROOT, sourceFiles } from './comment-figures.ts';
 
 /** The policy's target is 20; lower this as comments are rewritten, never raise it. */
-const MAX_FIGURE_LINES = 26;
+const MAX_FIGURE_LINES = 4;
 
 describe('comment figures', () => {
   it('counts a line with a figure and a unit, once, in any kind of comment', () => {
