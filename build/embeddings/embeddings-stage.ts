@@ -55,6 +55,8 @@ export interface EmbeddingsOptions {
   /** The operator's model directory (Config.embeddingModelDir, Transformers.js layout); unset: the distilled encoder. */
   modelDir?: string | undefined;
   progress?: (done: number, total: number) => void;
+  /** Progress of the HNSW graph's construction, in vectors linked. */
+  graphProgress?: (done: number, total: number) => void;
   /** Catalogs with at least this many listings also get the approximate index (default HNSW_MIN_ROWS). */
   hnswMinRows?: number;
 }
@@ -68,6 +70,7 @@ export const EMBEDDINGS_STAGE: Stage = {
       cacheDir: join(ctx.dirs.dataDir, 'cache', EMBEDDINGS_DIR),
       modelDir: ctx.embeddingModelDir,
       progress: (done: number, total: number) => ctx.progress(done, total, 'listings embedded'),
+      graphProgress: (done: number, total: number) => ctx.progress(done, total, 'vectors linked into the HNSW graph'),
     });
     ctx.log(
       `embeddings: ${report.count} listings, ${report.modelId} (${report.dims} dims), model ${report.model}, vectors ${report.vectors}` +
@@ -206,7 +209,7 @@ export async function buildEmbeddings(options: EmbeddingsOptions): Promise<Embed
         const rows = distinct;
         await atomicDir(graphDir, async (tmp) => {
           await mkdir(tmp, { recursive: true });
-          await writeHnswGraph(tmp, rows, embedder.modelId);
+          await writeHnswGraph(tmp, rows, embedder.modelId, options.graphProgress);
         });
         graph = (await readHnswGraph(graphDir, { modelId: embedder.modelId, rows: distinct.count }))!;
       }

@@ -85,7 +85,7 @@ function newIndex(dims: number): UsearchIndex {
  * writes hnsw.usearch + hnsw.json into `dir`. Uses every core; the graph is not byte-reproducible across
  * runs (insertion runs in parallel), which is why the stage caches it with the vectors it was built from.
  */
-export async function writeHnswGraph(dir: string, q: Quantized, modelId: string): Promise<HnswManifest> {
+export async function writeHnswGraph(dir: string, q: Quantized, modelId: string, progress?: (done: number, total: number) => void): Promise<HnswManifest> {
   const { dims, count } = q;
   const index = newIndex(dims);
   const keys = new BigUint64Array(count);
@@ -100,6 +100,8 @@ export async function writeHnswGraph(dir: string, q: Quantized, modelId: string)
       keys[r] = BigInt(r);
     }
     index.add(keys.subarray(start, end), rows, availableParallelism());
+    // Linking a large catalog's graph is the build's longest silent step without this.
+    progress?.(end, count);
   }
   const path = join(dir, HNSW_FILE);
   index.save(path);
@@ -112,7 +114,7 @@ export async function writeHnswGraph(dir: string, q: Quantized, modelId: string)
     count: 0,
     ...HNSW_PARAMS,
     quantization: 'i8',
-    sha256: { graph: sha256(await readFile(path)) },
+    sha256: { graph: await fileSha256(path) },
   };
   await writeFile(join(dir, HNSW_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
   return manifest;

@@ -25,6 +25,8 @@ let graph: HnswManifest;
 let ann: HnswIndex;
 /** Every document its own row, except documents 1 and 2, which share row 0's text (as duplicate listings do). */
 let rowOfDoc: Uint32Array;
+/** The graph's construction progress, as reported. */
+const progress: [number, number][] = [];
 
 beforeAll(async () => {
   const read = (await readQuantized(dir))!;
@@ -36,7 +38,7 @@ beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'catalog-hnsw-'));
   graphDir = join(tmp, 'graph');
   mkdirSync(graphDir);
-  graph = await writeHnswGraph(graphDir, rows, modelId);
+  graph = await writeHnswGraph(graphDir, rows, modelId, (done, total) => progress.push([done, total]));
   rowOfDoc = Uint32Array.from({ length: rows.count }, (_, doc) => doc);
   await writeHnswForDocuments(tmp, graphDir, graph, rowOfDoc);
   ann = (await readHnsw(tmp, { modelId, count: rows.count }))!;
@@ -44,6 +46,12 @@ beforeAll(async () => {
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('HNSW approximate search', () => {
+  it('reports its construction as it goes, ending at every vector linked', () => {
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress.at(-1)).toEqual([rows.count, rows.count]);
+    for (let i = 1; i < progress.length; i++) expect(progress[i]![0]).toBeGreaterThan(progress[i - 1]![0]);
+  });
+
   it('finds at least 95% of the exact top 10, ranked by exact scores', () => {
     expect(ann).toBeDefined();
     let found = 0;
