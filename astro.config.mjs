@@ -1,5 +1,5 @@
 // @ts-check
-// The site's pages (src/pages). Every page is prerendered by the build's "site" stage (build/site-stage.ts)
+// The site's pages (src/pages). Every page is prerendered by the build's "site" stage (build/stages/site-stage.ts)
 // except /browse, which the shim renders per request through the middleware handler of @astrojs/node.
 // The stage passes the catalog's runtime directory and public origin in the environment.
 import { defineConfig } from 'astro/config';

@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { generateCatalog } from '../build/scale/generate-catalog.ts';
-import { ingest } from '../build/ingest.ts';
+import { ingest } from '../build/stages/ingest-stage.ts';
 import { openCatalogDb } from '../build/sqlite-store.ts';
-import { copiesAndAudits } from '../build/runtime-artifacts.ts';
+import { copiesAndAudits } from '../build/stages/index-stage.ts';
 
 const count = Number(process.argv[2] ?? 100_000);
 /** BENCH_KEEP=dir: keep the generated catalog there, and measure again over it on the next run. */

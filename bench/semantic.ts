@@ -84,7 +84,7 @@ async function waitForSemantic(shim: Served): Promise<number> {
 
 /** Times the embeddings stage on a listings file: a cold cache (embed) and a warm one (reuse). */
 async function stageCost(listingsPath: string): Promise<{ cold: number; warm: number; count: number; detail: string }> {
-  const { buildEmbeddings } = await import('../build/embeddings/embeddings-stage.ts');
+  const { buildEmbeddings } = await import('../build/stages/embeddings-stage.ts');
   const dir = mkdtempSync(join(tmpdir(), 'catalog-bench-embeddings-'));
   try {
     const runtimeDir = join(dir, 'runtime');

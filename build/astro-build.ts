@@ -1,4 +1,4 @@
-// Child process of the site stage (build/site-stage.ts): `astro build` of <root> into <outDir>, then its figures
+// Child process of the site stage (build/stages/site-stage.ts): `astro build` of <root> into <outDir>, then its figures
 // to the parent over IPC. Usage: node build/astro-build.ts <root> <outDir> (CATALOG_RUNTIME_DIR, CATALOG_BASE_URL set).
 import { join } from 'node:path';
 import { enableCompileCache } from '../src/compile-cache.ts';

@@ -11,7 +11,7 @@ import { ConfigError, loadConfig, type Config } from '../src/config.ts';
 import { pidFilePath } from '../src/artifacts/pid-file.ts';
 import { buildDirs } from '../src/artifacts/build-dirs.ts';
 import { exportCatalog } from './export-writer.ts';
-import { ingest, IngestError, readIngestChanges, type IngestReport, type Reject } from './ingest.ts';
+import { ingest, IngestError, readIngestChanges, type IngestReport, type Reject } from './stages/ingest-stage.ts';
 import { mirror, MirrorError } from './mirror/mirror.ts';
 import { resolveServeTarget } from './mirror/serve.ts';
 import { MirrorUrlError } from './mirror/mirror-build.ts';

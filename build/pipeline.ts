@@ -8,11 +8,11 @@ import { join, resolve } from 'node:path';
 import cliProgress from 'cli-progress';
 import { openCatalogDb, readMeta, type CatalogDb } from './sqlite-store.ts';
 import { buildDirs, currentBuild, newBuildDir, switchCurrent } from '../src/artifacts/build-dirs.ts';
-import { ingest, type IngestReport } from './ingest.ts';
-import { BuildStageError, type Stage, type StageContext } from './stage.ts';
+import { ingest, type IngestReport } from './stages/ingest-stage.ts';
+import { BuildStageError, type Stage, type StageContext } from './stages/stage.ts';
 
-export { BuildStageError, type Stage, type StageContext } from './stage.ts';
-import { buildRuntimeArtifacts } from './runtime-artifacts.ts';
+export { BuildStageError, type Stage, type StageContext } from './stages/stage.ts';
+import { buildRuntimeArtifacts } from './stages/index-stage.ts';
 import { RuntimeWriter } from './runtime-writer.ts';
 import { isCurrentRuntime, readRuntimeManifest, type RuntimeManifest } from '../src/artifacts/runtime-manifest.ts';
 import { readSearchTrend } from './search-trend.ts';
@@ -78,11 +78,11 @@ export const INDEX_STAGE: Stage = {
 /** Stages after ingest, in order. */
 export async function defaultStages(): Promise<Stage[]> {
   // Imported when a build runs: the CLI's other commands (ingest, export, mirror's fetch) never load the generators.
-  const { DISCOVERY_STAGE } = await import('./discovery/index.ts');
-  const { SHARDS_STAGE } = await import('./shards.ts');
-  const { SITE_STAGE } = await import('./site-stage.ts');
-  const { EMBEDDINGS_STAGE } = await import('./embeddings/embeddings-stage.ts');
-  const { FRONT_STAGE } = await import('./front-stage.ts');
+  const { DISCOVERY_STAGE } = await import('./stages/discovery-stage.ts');
+  const { SHARDS_STAGE } = await import('./stages/shards-stage.ts');
+  const { SITE_STAGE } = await import('./stages/site-stage.ts');
+  const { EMBEDDINGS_STAGE } = await import('./stages/embeddings-stage.ts');
+  const { FRONT_STAGE } = await import('./stages/front-stage.ts');
   // The site stage runs before the stages that add files to site/: it precompresses every file there with the
   // page settings, which would overwrite the .br/.gz the SiteWriter made for shards and discovery files.
   // The front renders last: it reads the manifests the other stages leave in site/.

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { buildDirs, currentBuild } from '../../src/artifacts/build-dirs.ts';
-import { writeFrontConfig } from '../../build/front-stage.ts';
+import { writeFrontConfig } from '../../build/stages/front-stage.ts';
 import { DEBIAN_BROTLI_STATIC_MODULE, renderNginxConf } from '../../src/front/nginx-front.ts';
 import { freePort } from '../../src/net/free-port.ts';
 import { startShim, startTraffic, tally, type Req } from './traffic.ts';

@@ -11,7 +11,7 @@ import { ListingFileSchema } from '../../src/domain/schemas.ts';
 import { buildDirs, currentBuild } from '../../src/artifacts/build-dirs.ts';
 import { isCurrentRuntime } from '../../src/artifacts/runtime-manifest.ts';
 import { runBuild } from '../pipeline.ts';
-import type { ShardManifest } from '../shards.ts';
+import type { ShardManifest } from '../stages/shards-stage.ts';
 import { parseShardManifest, SHARD_MANIFEST_PATH } from './shard-manifest.ts';
 
 /** At the root of a mirror directory: where it came from (and that it is a mirror, for `serve`). */

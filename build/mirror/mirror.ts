@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { basename, dirname, join } from 'node:path';
-import type { ShardEntry, ShardManifest } from '../shards.ts';
+import type { ShardEntry, ShardManifest } from '../stages/shards-stage.ts';
 import { ChangeLogSchema, patchExportFile } from '../change-log.ts';
 import { manifestEntries, parseShardManifest, SHARD_MANIFEST_PATH } from './shard-manifest.ts';
 import { ensureMirrorBuild, isMirrorDir, MirrorUrlError, readMirrorStamp, writeMirrorStamp, type MirrorStamp } from './mirror-build.ts';

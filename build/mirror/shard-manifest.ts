@@ -1,8 +1,8 @@
-// The published shards manifest (build/shards.ts) as a mirror reads it from another instance: parsed, never
+// The published shards manifest (build/stages/shards-stage.ts) as a mirror reads it from another instance: parsed, never
 // cast, and every path confined to /shards/ so a hostile manifest cannot write outside the mirror.
 import { z } from 'zod';
 import { CHANGE_LOG_PATH } from '../change-log.ts';
-import { SHARD_EXPORT_PATH, SHARD_FORMAT, SHARD_GONE_PATH, SHARDS_ROOT, type ShardEntry, type ShardManifest } from '../shards.ts';
+import { SHARD_EXPORT_PATH, SHARD_FORMAT, SHARD_GONE_PATH, SHARDS_ROOT, type ShardEntry, type ShardManifest } from '../stages/shards-stage.ts';
 
 const ShardPath = z
   .string()

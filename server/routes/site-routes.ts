@@ -1,5 +1,5 @@
 // The site's one on-demand page, /browse: rendered by the Astro server bundle of the build being served
-// (<buildDir>/astro/server/entry.mjs, made by build/site-stage.ts), with `locals` that search the live catalog
+// (<buildDir>/astro/server/entry.mjs, made by build/stages/site-stage.ts), with `locals` that search the live catalog
 // through the same parser and search function as GET /api/v1/listings. Every other page is a static file.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

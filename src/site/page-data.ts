@@ -202,7 +202,7 @@ const ownerPageFile = (owner: string) => `owners/${owner}/index.html`;
 /**
  * Which of this process's listing and owner pages are rendered. Each page's inputs (everything it shows) are
  * hashed; CATALOG_PREVIOUS_PAGES names the hashes of the build being replaced (lines "<file>\t<hash>\t<owner>",
- * only of pages whose file is there: build/site-stage.ts checks), and a page whose hash is the same there is not
+ * only of pages whose file is there: build/stages/site-stage.ts checks), and a page whose hash is the same there is not
  * rendered: the site stage links the previous build's file in. CATALOG_PAGE_INPUTS names where this process writes
  * every one of its pages' lines "<file>\t<hash>\t<owner>\t<1 rendered | 0 carried>". Neither set: every page is
  * rendered. The previous hashes are streamed and only this process's owners' kept, as the pages are shared out.
@@ -246,7 +246,7 @@ async function pagePlan(data: Omit<CatalogData, 'renderListings' | 'renderOwners
  * What a listing's page shows, hashed: the listing (its ranks excepted: they are loaded from SITE_PATHS.ranks),
  * its stored files, its repository's and owner's listing counts and the listings of its copy group. Whatever the
  * page template (src/pages/listings/[slug].astro) shows must be in here; the template itself is in the build's code
- * fingerprint, which a carried page must share (build/site-stage.ts).
+ * fingerprint, which a carried page must share (build/stages/site-stage.ts).
  */
 function listingPageHash(data: Pick<CatalogData, 'listingsByOwner' | 'byId' | 'copiesOf' | 'runtimeDir'>, listing: PageListing): string {
   // doc (a line number) and url (the origin and slug) change nothing the page shows that the rest does not say.
@@ -288,7 +288,7 @@ let rendered = 0;
 
 /**
  * The share of the per-listing and per-owner pages this Astro process renders: CATALOG_RENDER_SHARD is "i/n"
- * when the site stage splits them between n processes (see build/site-stage.ts); every other page is small in
+ * when the site stage splits them between n processes (see build/stages/site-stage.ts); every other page is small in
  * number and rendered by each. Unset: everything. Pages are shared out by owner, so the listings an owner page
  * shows are the ones its renderer renders and holds.
  */

@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { HISTORY_DAYS_KEPT, addDays, SCHEMA_VERSION } from '../../build/sqlite-store.ts';
-import { validateRecord, validateRecords, type AcceptedRecord, type Seen, type ValidateOptions } from '../../build/ingest/validate.ts';
-import { holdsSnapshot, inIdOrder, keepsCarriedHistory, listingHistory, metaRows, planIngest, snapshotDigests, type PreviousStore } from '../../build/ingest/plan.ts';
-import { writeIngest } from '../../build/ingest/write.ts';
+import { validateRecord, validateRecords, type AcceptedRecord, type Seen, type ValidateOptions } from '../../build/stages/ingest/validate.ts';
+import { holdsSnapshot, inIdOrder, keepsCarriedHistory, listingHistory, metaRows, planIngest, snapshotDigests, type PreviousStore } from '../../build/stages/ingest/plan.ts';
+import { writeIngest } from '../../build/stages/ingest/write.ts';
 import type { ListingRecord } from '../../src/domain/schemas.ts';
 import { sampleRecords, tempDir } from '../support/fixtures.ts';
 

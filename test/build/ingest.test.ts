@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ingest, IngestError } from '../../build/ingest.ts';
+import { ingest, IngestError } from '../../build/stages/ingest-stage.ts';
 import { openCatalogDb } from '../../build/sqlite-store.ts';
 import { sampleRecords, tempDir, writeExport } from '../support/fixtures.ts';
 

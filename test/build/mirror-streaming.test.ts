@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANGE_LOG_FORMAT, CHANGE_LOG_PATH, lineDigest, type ChangeLog } from '../../build/change-log.ts';
 import { SHARD_MANIFEST_PATH } from '../../build/mirror/shard-manifest.ts';
-import { SHARD_EXPORT_PATH, SHARD_FORMAT, SHARD_GONE_PATH, type ShardEntry, type ShardManifest } from '../../build/shards.ts';
+import { SHARD_EXPORT_PATH, SHARD_FORMAT, SHARD_GONE_PATH, type ShardEntry, type ShardManifest } from '../../build/stages/shards-stage.ts';
 import { tempDir } from '../support/fixtures.ts';
 
 /** The lowered threshold: V8's old space in MiB, under the export's size. */

@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, openCatalogDb } from '../../build/sqlite-store.ts';
-import type { ShardManifest } from '../../build/shards.ts';
+import type { ShardManifest } from '../../build/stages/shards-stage.ts';
 import type { Listing, ListingPage, ListingRecord } from '../../src/domain/schemas.ts';
 import { listingPath } from '../../src/domain/listing-view.ts';
 import { sampleRecords, snapshotRecords, writeExport } from '../support/fixtures.ts';

@@ -14,7 +14,7 @@ import { resolveServeTarget } from '../../build/mirror/serve.ts';
 import { createServeApp } from '../../server/serve.ts';
 import { currentBuild, buildDirs } from '../../src/artifacts/build-dirs.ts';
 import { manifestEntries } from '../../build/mirror/shard-manifest.ts';
-import type { ShardManifest } from '../../build/shards.ts';
+import type { ShardManifest } from '../../build/stages/shards-stage.ts';
 import type { App } from '../../server/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { readGone, RUNTIME_FORMAT, RUNTIME_MANIFEST_FILE } from '../../src/artifacts/runtime-manifest.ts';

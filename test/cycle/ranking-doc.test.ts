@@ -3,7 +3,7 @@
 // searchTrend weights are SEARCH_TREND_WEIGHTS.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { TRENDING_HISTORY_DAYS } from '../../build/runtime-artifacts.ts';
+import { TRENDING_HISTORY_DAYS } from '../../build/stages/index-stage.ts';
 import { SEARCH_TREND_WEIGHTS, searchTrendScore, TRENDING_DAMPING, TRENDING_WINDOW_DAYS, trendingScore } from '../../src/domain/ranking.ts';
 
 const doc = readFileSync('src/docs/ranking.md', 'utf8');

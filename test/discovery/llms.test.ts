@@ -3,7 +3,7 @@
 // lists the same top listings the API ranks; and that /llms-full.txt adds every docs page and every comparison
 // shortlist, each equal to the API's answer for that type and category.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LLMS_FULL_SECTIONS, LLMS_SECTIONS, LLMS_TOP_PER_TYPE } from '../../build/discovery/llms.ts';
+import { LLMS_FULL_SECTIONS, LLMS_SECTIONS, LLMS_TOP_PER_TYPE } from '../../build/stages/discovery/llms.ts';
 import { loadDocs } from '../../src/docs/index.ts';
 import { BRAND, DISCLAIMER, TAGLINE } from '../../src/domain/brand.ts';
 import { LISTING_TYPES, RANKING_METRIC, TYPE_LABELS } from '../../src/domain/listing-types.ts';

@@ -4,7 +4,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedBuildDir } from '../support/shared-build.ts';
-import { sitemapFilesFrom, SITEMAP_LIMITS, SITEMAP_XMLNS, w3cDatetime, type SitemapUrl } from '../../build/discovery/sitemap.ts';
+import { sitemapFilesFrom, SITEMAP_LIMITS, SITEMAP_XMLNS, w3cDatetime, type SitemapUrl } from '../../build/stages/discovery/sitemap.ts';
 import { loadDocs } from '../../src/docs/index.ts';
 import { LISTING_TYPES } from '../../src/domain/listing-types.ts';
 import { SHORTLIST } from '../../src/domain/shortlists.ts';

@@ -6,7 +6,7 @@ import { cp, mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadUseEncoder } from '../../build/embeddings/use-encoder.ts';
+import { loadUseEncoder } from '../../build/stages/embeddings/use-encoder.ts';
 import {
   DEFAULT_ENCODER_DIR,
   loadStaticEncoder,

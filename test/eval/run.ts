@@ -14,7 +14,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { EMBEDDINGS_STAGE } from '../../build/embeddings/embeddings-stage.ts';
+import { EMBEDDINGS_STAGE } from '../../build/stages/embeddings-stage.ts';
 import { buildDirs, currentBuild, INDEX_STAGE, runBuild } from '../../build/pipeline.ts';
 import { loadSnapshot } from '../../server/catalog/snapshot.ts';
 import { isCurrentRuntime } from '../../src/artifacts/runtime-manifest.ts';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMBEDDINGS_DIR, MODEL_SUBDIR } from '../../src/artifacts/embeddings.ts';
-import { buildEmbeddings, EMBEDDINGS_STAGE } from '../../build/embeddings/embeddings-stage.ts';
+import { buildEmbeddings, EMBEDDINGS_STAGE } from '../../build/stages/embeddings-stage.ts';
 import { HNSW_FILE, HNSW_MANIFEST } from '../../src/search/hnsw.ts';
 import { readVectors, type VectorIndex, type VectorsManifest } from '../../src/search/vectors.ts';
 import { INDEX_STAGE, runBuild } from '../../build/pipeline.ts';

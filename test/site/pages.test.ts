@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedBuildDir } from '../support/shared-build.ts';
-import { LISTINGS_PER_SHARE, PAGE_COMPRESS_MIN_BYTES, RENDERER_MEMORY_BYTES, renderPlan } from '../../build/site-stage.ts';
+import { LISTINGS_PER_SHARE, PAGE_COMPRESS_MIN_BYTES, RENDERER_MEMORY_BYTES, renderPlan } from '../../build/stages/site-stage.ts';
 import { DISCLAIMER } from '../../src/domain/brand.ts';
 import { RANKING_METRIC } from '../../src/domain/listing-types.ts';
 import type { Listing } from '../../src/domain/schemas.ts';

@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { buildDirs } from '../../src/artifacts/build-dirs.ts';
 import { readRuntimeManifest } from '../../src/artifacts/runtime-manifest.ts';
-import { SHARDS_STAGE } from '../../build/shards.ts';
+import { SHARDS_STAGE } from '../../build/stages/shards-stage.ts';
 import { openCatalogDb } from '../../build/sqlite-store.ts';
 import { RuntimeWriter } from '../../build/runtime-writer.ts';
 import { getHeapStatistics } from 'node:v8';

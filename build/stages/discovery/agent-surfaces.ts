@@ -18,10 +18,10 @@ import {
   MCP_STDIO,
   MCP_VERSIONS,
   toolDescriptor,
-} from '../../src/domain/agent-surfaces.ts';
-import { BRAND, TAGLINE } from '../../src/domain/brand.ts';
+} from '../../../src/domain/agent-surfaces.ts';
+import { BRAND, TAGLINE } from '../../../src/domain/brand.ts';
 import type { StageContext } from '../stage.ts';
-import type { GeneratedFile } from '../site-writer.ts';
+import type { GeneratedFile } from '../../site-writer.ts';
 
 type Json = Record<string, unknown>;
 type Context = Pick<StageContext, 'baseUrl'>;

@@ -1,9 +1,9 @@
 // A build stage: one step after ingest that reads the store and the runtime artifacts and writes into the new
 // build directory. Its own module so that the stages and the pipeline that runs them do not import each other.
-import type { BuildDirs } from '../src/artifacts/build-dirs.ts';
-import type { RuntimeManifest } from '../src/artifacts/runtime-manifest.ts';
-import type { CatalogDb } from './sqlite-store.ts';
-import type { RuntimeWriter } from './runtime-writer.ts';
+import type { BuildDirs } from '../../src/artifacts/build-dirs.ts';
+import type { RuntimeManifest } from '../../src/artifacts/runtime-manifest.ts';
+import type { CatalogDb } from '../sqlite-store.ts';
+import type { RuntimeWriter } from '../runtime-writer.ts';
 
 export interface StageContext {
   dirs: BuildDirs;

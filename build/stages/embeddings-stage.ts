@@ -18,7 +18,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { Stage } from '../stage.ts';
+import type { Stage } from './stage.ts';
 import { RuntimeWriter } from '../runtime-writer.ts';
 import { EMBEDDINGS_DIR, MODEL_SUBDIR, readQuantized } from '../../src/artifacts/embeddings.ts';
 import { RUNTIME_LISTINGS_FILE } from '../../src/artifacts/runtime-manifest.ts';

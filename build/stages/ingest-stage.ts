@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { readExport } from './export-reader.ts';
+import { readExport } from '../export-reader.ts';
 import { validateRecords, type Reject } from './ingest/validate.ts';
 import { holdsSnapshot, inIdOrder, planIngest, snapshotDigests, type IngestChanges, type PreviousStore } from './ingest/plan.ts';
 import { writeIngest } from './ingest/write.ts';

@@ -3,14 +3,14 @@
 // (application/ld+json): the feed is a schema.org document first. A client that asks for application/json and not
 // for JSON-LD gets the same document as application/json (JSON-LD is JSON), the rule /ask follows too.
 // Figures appear as interactionStatistic only when they are real; there are no ratings, so no aggregateRating.
-import { BRAND, TAGLINE } from '../../src/domain/brand.ts';
-import { categoryLabel } from '../../src/domain/categories.ts';
-import { LISTING_TYPES, TYPE_LABELS } from '../../src/domain/listing-types.ts';
-import { SITE_PATHS } from '../../src/domain/site-paths.ts';
+import { BRAND, TAGLINE } from '../../../src/domain/brand.ts';
+import { categoryLabel } from '../../../src/domain/categories.ts';
+import { LISTING_TYPES, TYPE_LABELS } from '../../../src/domain/listing-types.ts';
+import { SITE_PATHS } from '../../../src/domain/site-paths.ts';
 import type { StageContext } from '../stage.ts';
-import type { GeneratedFile } from '../site-writer.ts';
+import type { GeneratedFile } from '../../site-writer.ts';
 import { catalogHighlights, type Highlights, type ListingSummary } from './discovery-data.ts';
-import { TOP_SIZES } from '../../src/catalog-view/catalog-view.ts';
+import { TOP_SIZES } from '../../../src/catalog-view/catalog-view.ts';
 import { MEDIA_TYPES, operationPath, requireRuntime } from './site-links.ts';
 
 type Json = Record<string, unknown>;

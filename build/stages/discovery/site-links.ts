@@ -1,7 +1,7 @@
 // Where the discovery files point: API and discovery paths come from the operations table (so a link follows an
 // operation if it moves and cannot name one that does not exist), agent paths from AGENT_PATHS, pages from SITE_PATHS.
-import { OPERATIONS } from '../../src/domain/operations.ts';
-import type { RuntimeManifest } from '../../src/artifacts/runtime-manifest.ts';
+import { OPERATIONS } from '../../../src/domain/operations.ts';
+import type { RuntimeManifest } from '../../../src/artifacts/runtime-manifest.ts';
 import type { StageContext } from '../stage.ts';
 
 /** Canonical path of an operation of SERVICE.md, by its OpenAPI operationId; `{id}`-style parameters filled in. */

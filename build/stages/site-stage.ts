@@ -17,12 +17,12 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Stage, StageContext } from './stage.ts';
-import { COMPRESS_MIN_BYTES } from './site-writer.ts';
-import { walkFiles } from './walk-files.ts';
+import { COMPRESS_MIN_BYTES } from '../site-writer.ts';
+import { walkFiles } from '../walk-files.ts';
 
 /** The Astro project: the repository root. */
-export const SITE_ROOT = fileURLToPath(new URL('..', import.meta.url));
-const RUNNER = fileURLToPath(new URL('./astro-build.ts', import.meta.url));
+export const SITE_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const RUNNER = fileURLToPath(new URL('../astro-build.ts', import.meta.url));
 
 const COMPRESSIBLE = /\.(?:html|css|js|mjs|txt|svg|xml|json)$/;
 /**

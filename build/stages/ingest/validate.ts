@@ -2,8 +2,8 @@
 // schema, unique ids and slugs, stored files present (hashed, so the snapshot covers their bytes), a history end.
 // Pure but for the stored-file reader it is given, so each rule is testable without a file system.
 import { createHash } from 'node:crypto';
-import { ListingRecordSchema, type ListingRecord } from '../../src/domain/schemas.ts';
-import type { ExportLine } from '../export-reader.ts';
+import { ListingRecordSchema, type ListingRecord } from '../../../src/domain/schemas.ts';
+import type { ExportLine } from '../../export-reader.ts';
 
 export interface Reject {
   file: string;
