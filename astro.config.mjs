@@ -36,7 +36,7 @@ export default defineConfig({
     },
     logLevel: 'warn',
     // No script inlined into a page, however small: the policy allows scripts from this origin only (script-src
-    // 'self', src/domain/response-headers.ts), so an inlined one would be refused (the listing page's ranks).
+    // 'self', src/domain/contract/response-headers.ts), so an inlined one would be refused (the listing page's ranks).
     build: { assetsInlineLimit: 0 },
   },
 });

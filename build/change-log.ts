@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { createReadStream, createWriteStream, existsSync, rmSync, type WriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
-import { byValueThenId } from '../src/domain/ranking.ts';
+import { byValueThenId } from '../src/domain/listing/ranking.ts';
 
 export const CHANGE_LOG_PATH = '/shards/changes.json';
 export const CHANGE_LOG_FORMAT = 1;

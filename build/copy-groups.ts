@@ -17,7 +17,7 @@
 //   smaller id. Dates decide only a group dated whole: an undated member may be older than every dated one. The last
 //   change alone would name a stale re-host (ComposioHQ's copies stopped changing in 2025) the original.
 import { createHash } from 'node:crypto';
-import { compareIds } from '../src/domain/ranking.ts';
+import { compareIds } from '../src/domain/listing/ranking.ts';
 
 /** A description shared word for word from this length on is a copy whatever the names. */
 export const MIN_SHARED_DESCRIPTION = 60;

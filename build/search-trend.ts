@@ -1,8 +1,8 @@
 // The rebuild's side of searchTrend: the shim's counters of the recent window (appearances in a first page
-// of search results, opens), summed per listing and scored with searchTrendScore (src/domain/ranking.ts).
+// of search results, opens), summed per listing and scored with searchTrendScore (src/domain/listing/ranking.ts).
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { searchTrendScore } from '../src/domain/ranking.ts';
+import { searchTrendScore } from '../src/domain/listing/ranking.ts';
 import { addUtcDays, utcDay, type SignalCounts } from '../src/search-counters/counter-store.ts';
 import { readSqliteSignalTotals, SIGNALS_FILE } from '../src/search-counters/sqlite-counter-store.ts';
 import { readRedisSignalTotals } from '../src/search-counters/redis-counter-store.ts';

@@ -7,7 +7,7 @@ import { createReadStream, createWriteStream, mkdirSync, readFileSync, renameSyn
 import { dirname, join, normalize, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { brotliCompressSync, constants, createBrotliCompress, createGzip, gzipSync } from 'node:zlib';
-import { MANIFEST_FILES, type ContentTypesManifest, type HeadersManifest, type NegotiationManifest } from '../src/domain/static-serving.ts';
+import { MANIFEST_FILES, type ContentTypesManifest, type HeadersManifest, type NegotiationManifest } from '../src/domain/contract/static-serving.ts';
 
 export interface GeneratedFile {
   /** Site path, e.g. /openapi.json or /.well-known/api-catalog. */

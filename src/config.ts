@@ -2,7 +2,7 @@
 // README's configuration table.
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { LIMITS } from './domain/limits.ts';
+import { LIMITS } from './domain/contract/limits.ts';
 
 const boolish = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])

@@ -6,7 +6,7 @@ import type { McpPackage } from '../../src/domain/schemas.ts';
 import { candidateKeys, recordKeys } from './identity.ts';
 import { cleanText, detach, NAME_MAX, slugify } from './text.ts';
 import { categoryOfHeading } from './awesome-list.ts';
-import { CATEGORY_LABELS } from '../../src/domain/categories.ts';
+import { CATEGORY_LABELS } from '../../src/domain/listing/categories.ts';
 
 /** Field precedence, strongest first: a repository's own files, the registry, lists, then an existing export. */
 export const SOURCE_PRECEDENCE = ['git', 'mcp-registry', 'awesome-list', 'export'] as const;

@@ -2,7 +2,7 @@
 // what it is given (a context with its own state directory), and the identity every candidate is merged by.
 // Each source kind is one module under sources/ behind `ListingSource` or `FigureSource`; fetching (git, HTTP) is
 // kept apart from parsing so parsers are tested on fixtures and fetchers on local repositories and servers.
-import type { ListingType } from '../../src/domain/listing-types.ts';
+import type { ListingType } from '../../src/domain/listing/listing-types.ts';
 import type { McpPackage, McpRemote } from '../../src/domain/schemas.ts';
 
 /** A stored file of a skill: its path relative to the skill's folder (SKILL.md first) and its text. */

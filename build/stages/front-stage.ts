@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { DEBIAN_BROTLI_STATIC_MODULE, renderHttpConf, renderNginxConf, renderServerConf, type SiteManifests } from '../../src/front/nginx-front.ts';
-import { MANIFEST_FILES } from '../../src/domain/static-serving.ts';
+import { MANIFEST_FILES } from '../../src/domain/contract/static-serving.ts';
 import type { Stage } from './stage.ts';
 
 export function readSiteManifests(siteRoot: string): SiteManifests {

@@ -5,13 +5,13 @@
 // same code path and serves the same answers), read in passes through a RuntimeSource. Every file goes through the
 // RuntimeWriter, which records the manifest last.
 import { once } from 'node:events';
-import { LISTING_TYPES, typeCode, type ListingType } from '../../src/domain/listing-types.ts';
-import { categoryLabel } from '../../src/domain/categories.ts';
-import { compareIds, comparePlaces, placeBelow, placeOf, popularityPrior, trendingScore, type FigureProvenance, type SortKey } from '../../src/domain/ranking.ts';
+import { LISTING_TYPES, typeCode, type ListingType } from '../../src/domain/listing/listing-types.ts';
+import { categoryLabel } from '../../src/domain/listing/categories.ts';
+import { compareIds, comparePlaces, placeBelow, placeOf, popularityPrior, trendingScore, type FigureProvenance, type SortKey } from '../../src/domain/listing/ranking.ts';
 import { KeywordIndexBuilder } from '../../src/search/index-builder.ts';
 import { writeKeywordIndex } from '../../src/search/index-file.ts';
-import { toStoredListing, type StoredListing } from '../../src/domain/listing-view.ts';
-import { archivedReason, archiveIndex, liveSuccessors } from '../../src/domain/archived.ts';
+import { toStoredListing, type StoredListing } from '../../src/domain/listing/listing-view.ts';
+import { archivedReason, archiveIndex, liveSuccessors } from '../../src/domain/listing/archived.ts';
 import { slugOfId, type ListingRecord, type Category, type ListingFile } from '../../src/domain/schemas.ts';
 import { addDays, readMeta, type CatalogDb } from '../sqlite-store.ts';
 import { KEYWORD_INDEX_DIR, REAL_FIGURE, RUNTIME_FILES_DIR, RUNTIME_FORMAT, RUNTIME_GONE_FILE, RUNTIME_IDS_FILE, RUNTIME_LISTINGS_FILE, RUNTIME_POSTING_KEYS_FILE, runtimeFilesPath, type RuntimeManifest } from '../../src/artifacts/runtime-manifest.ts';
@@ -30,7 +30,7 @@ export interface SourceRow {
   trending: number;
   name: string;
   metrics: FigureProvenance;
-  /** The record's `archived` and `movedTo` (src/domain/archived.ts). */
+  /** The record's `archived` and `movedTo` (src/domain/listing/archived.ts). */
   archived?: boolean | undefined;
   movedTo?: string | undefined;
 }
@@ -192,7 +192,7 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
   const rows: SourceRow[] = [];
   for (const row of source.rows()) rows.push(row);
   const count = rows.length;
-  // Archived and moved listings, from every listing's repository, name and record (src/domain/archived.ts).
+  // Archived and moved listings, from every listing's repository, name and record (src/domain/listing/archived.ts).
   const archivable = (row: SourceRow) => ({ type: row.type, repo: repoOfId(row.id), name: row.name, archived: row.archived, movedTo: row.movedTo });
   const archiveKeys = archiveIndex(rows.map(archivable));
   const archived = new Map<string, string>();

@@ -3,11 +3,11 @@
 // caller's own wire shape. The agent keeps no tasks and does not stream; those methods get the A2A errors.
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { AGENT_PATHS, AGENT_RESULTS } from '../../src/domain/agent-surfaces.ts';
-import { CATEGORY_SLUG_PATTERN } from '../../src/domain/categories.ts';
-import { CatalogError } from '../../src/domain/errors.ts';
-import { LIMITS } from '../../src/domain/limits.ts';
-import { LISTING_TYPES, TYPE_LABELS, type ListingType } from '../../src/domain/listing-types.ts';
+import { AGENT_PATHS, AGENT_RESULTS } from '../../src/domain/agents/agent-surfaces.ts';
+import { CATEGORY_SLUG_PATTERN } from '../../src/domain/listing/categories.ts';
+import { CatalogError } from '../../src/domain/contract/errors.ts';
+import { LIMITS } from '../../src/domain/contract/limits.ts';
+import { LISTING_TYPES, TYPE_LABELS, type ListingType } from '../../src/domain/listing/listing-types.ts';
 import { listingTexts, searchForAgent, searchMode } from '../agents/agent-search.ts';
 import { emptyResponse, fromPrepared, jsonResponse, type PreparedResponse } from '../http/prepared.ts';
 import type { Handler } from '../http/handler.ts';

@@ -2,9 +2,9 @@
 // listing search the API uses (its `semantic` field, so real embeddings slot in behind it), and the top lists.
 // Everything answers from the live in-memory snapshot; nothing calls the shim over HTTP. Both fold copies: an agent
 // choosing a skill is shown one listing per copy group (server/search/folded-search.ts).
-import { listingQuery, type ListingQuery } from '../../src/domain/listing-query.ts';
-import { RANKING_METRIC, type ListingType } from '../../src/domain/listing-types.ts';
-import type { SortKey } from '../../src/domain/ranking.ts';
+import { listingQuery, type ListingQuery } from '../../src/domain/contract/listing-query.ts';
+import { RANKING_METRIC, type ListingType } from '../../src/domain/listing/listing-types.ts';
+import type { SortKey } from '../../src/domain/listing/ranking.ts';
 import type { Snapshot } from '../catalog/snapshot.ts';
 import { SEARCH_MODE_HEADER } from '../search/listing-search.ts';
 import { listingsJson } from '../catalog/listing-json.ts';

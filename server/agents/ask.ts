@@ -3,13 +3,13 @@
 // A browser navigating to /ask is sent to the /browse page instead.
 import type { IncomingHttpHeaders } from 'node:http';
 import { z } from 'zod';
-import { AGENT_PATHS, AGENT_RESULTS } from '../../src/domain/agent-surfaces.ts';
+import { AGENT_PATHS, AGENT_RESULTS } from '../../src/domain/agents/agent-surfaces.ts';
 import { BRAND } from '../../src/domain/brand.ts';
-import { SEARCH_MODE_HEADER } from '../../src/domain/response-headers.ts';
-import { CatalogError, invalidParameter } from '../../src/domain/errors.ts';
-import { LIMITS } from '../../src/domain/limits.ts';
-import { ASK_PARAMS, ASK_QUERY_NAMES } from '../../src/domain/ask-input.ts';
-import { checkedParam } from '../../src/domain/listing-query.ts';
+import { SEARCH_MODE_HEADER } from '../../src/domain/contract/response-headers.ts';
+import { CatalogError, invalidParameter } from '../../src/domain/contract/errors.ts';
+import { LIMITS } from '../../src/domain/contract/limits.ts';
+import { ASK_PARAMS, ASK_QUERY_NAMES } from '../../src/domain/agents/ask-input.ts';
+import { checkedParam } from '../../src/domain/contract/listing-query.ts';
 import { parseJsonBody } from '../http/body.ts';
 import { EVENT_STREAM, fromPrepared, jsonResponse, sseEvent, type PreparedResponse } from '../http/prepared.ts';
 import { empty, headerOf, type Handler, type RequestContext } from '../http/handler.ts';

@@ -20,11 +20,11 @@ import {
   ARD_SPEC,
   registryEntry,
   type ArdEntry,
-} from '../../src/domain/ard.ts';
-import { CatalogError, invalidParameter } from '../../src/domain/errors.ts';
-import { listingQuery } from '../../src/domain/listing-query.ts';
-import { decodePageToken, encodePageToken } from '../../src/domain/page-token.ts';
-import { LISTING_TYPES, type ListingType } from '../../src/domain/listing-types.ts';
+} from '../../src/domain/agents/ard.ts';
+import { CatalogError, invalidParameter } from '../../src/domain/contract/errors.ts';
+import { listingQuery } from '../../src/domain/contract/listing-query.ts';
+import { decodePageToken, encodePageToken } from '../../src/domain/contract/page-token.ts';
+import { LISTING_TYPES, type ListingType } from '../../src/domain/listing/listing-types.ts';
 import type { Listing } from '../../src/domain/schemas.ts';
 import type { z } from 'zod';
 import { snapshotResource, type Snapshot } from '../catalog/snapshot.ts';
@@ -32,7 +32,7 @@ import { parseJsonBody } from '../http/body.ts';
 import { json, toCatalogError, type Handler, type HandlersFor, type RequestContext } from '../http/handler.ts';
 import { listingsJson } from '../catalog/listing-json.ts';
 import type { Services } from '../services.ts';
-import { skillFilePath } from '../../src/domain/skill-files.ts';
+import { skillFilePath } from '../../src/domain/agents/skill-files.ts';
 
 /** How many of the hybrid ranking's best results form the matched set of a text query (Search and Explore alike). */
 export const MATCH_CAP = 500;

@@ -3,7 +3,7 @@
 // the configured base URL, never from the request's Host header.
 import { createHash } from 'node:crypto';
 import { BRAND } from '../../src/domain/brand.ts';
-import { CatalogError } from '../../src/domain/errors.ts';
+import { CatalogError } from '../../src/domain/contract/errors.ts';
 import { empty, json, type Handler, type HandlersFor } from '../http/handler.ts';
 import type { Services } from '../services.ts';
 import { unauthorized } from './challenge.ts';

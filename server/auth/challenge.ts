@@ -1,7 +1,7 @@
 // The one Bearer challenge of SERVICE.md 5.4 (RFC 6750 section 3, RFC 9728 section 5.1). Every 401 of the
 // service carries it, so a client finds the protected-resource metadata from any refusal.
 import { BRAND } from '../../src/domain/brand.ts';
-import { CatalogError } from '../../src/domain/errors.ts';
+import { CatalogError } from '../../src/domain/contract/errors.ts';
 
 export const PROTECTED_RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource';
 

@@ -1,7 +1,7 @@
 // The one guard of every staff route (SERVICE.md 1.4 and 5.4): a staff Bearer JWT or the 401 challenge.
 // The composition root makes one guard (one verifier, one JWKS cache); staff handlers are wrapped with staffOnly.
 import type { StaffProfile } from '../../src/domain/schemas.ts';
-import { CatalogError } from '../../src/domain/errors.ts';
+import { CatalogError } from '../../src/domain/contract/errors.ts';
 import type { Handler, Reply, RequestContext } from '../http/handler.ts';
 import type { Services } from '../services.ts';
 import { unauthorized } from './challenge.ts';

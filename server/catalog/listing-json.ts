@@ -2,7 +2,7 @@
 // is configured with and so cannot be stored by the build. Answers are assembled from bytes: the stored bytes
 // without their closing brace, then `,"url":"…"}`. That closing part is made once per listing and snapshot, on
 // first use, and kept in one arena: a search page then costs two views per listing instead of string work.
-import { urlSuffix } from '../../src/domain/listing-view.ts';
+import { urlSuffix } from '../../src/domain/listing/listing-view.ts';
 import type { CatalogStore } from '../../src/artifacts/runtime-store.ts';
 import { snapshotResource, type Snapshot } from './snapshot.ts';
 

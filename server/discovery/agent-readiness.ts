@@ -3,7 +3,7 @@
 // per RFC 8631) and on every other page the API catalog, and a Markdown rendering of a listing page for
 // `Accept: text/markdown`.
 import type { IncomingHttpHeaders } from 'node:http';
-import { listingMarkdown } from '../../src/domain/listing-markdown.ts';
+import { listingMarkdown } from '../../src/domain/listing/listing-markdown.ts';
 import { LISTING_PAGE_PATH } from '../../src/domain/site-paths.ts';
 import type { Listing, ListingFile } from '../../src/domain/schemas.ts';
 import { listingsJson } from '../catalog/listing-json.ts';
@@ -12,7 +12,7 @@ import { json, type Reply } from '../http/handler.ts';
 import type { Services } from '../services.ts';
 
 /** The Link header values: strings built once per origin. */
-export { apiCatalogLink, discoveryLinkKind, discoveryLinks } from '../../src/domain/discovery-links.ts';
+export { apiCatalogLink, discoveryLinkKind, discoveryLinks } from '../../src/domain/contract/discovery-links.ts';
 
 /** A listing page's path (/listings/{slug}/): its answers vary by Accept (HTML or Markdown). */
 export function isListingPage(path: string): boolean {

@@ -1,7 +1,7 @@
 // Reading a JSON request body: bounded size, JSON content type, and clear 4xx errors for anything else.
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
-import { CatalogError } from '../../src/domain/errors.ts';
-import { LIMITS } from '../../src/domain/limits.ts';
+import { CatalogError } from '../../src/domain/contract/errors.ts';
+import { LIMITS } from '../../src/domain/contract/limits.ts';
 import { contentType, isJsonBody } from './media-types.ts';
 
 /**

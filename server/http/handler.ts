@@ -2,8 +2,8 @@
 // node:http objects, so every one of them can be called in-process (tests, the in-process client); the thin
 // adapter in node-adapter.ts is the only code that reads an IncomingMessage or writes a ServerResponse.
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type { RouteOperation, RouteOperationId } from '../../src/domain/operations.ts';
-import { CatalogError } from '../../src/domain/errors.ts';
+import type { RouteOperation, RouteOperationId } from '../../src/domain/contract/operations.ts';
+import { CatalogError } from '../../src/domain/contract/errors.ts';
 
 export interface RequestContext {
   /** As sent: HEAD stays HEAD (a GET handler answers it; the adapter leaves the body out). */

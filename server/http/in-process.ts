@@ -2,7 +2,7 @@
 // tests use it for everything that is not about the wire (headers, bodies, errors, every operation), and keep
 // real HTTP for what is (streaming over a socket, timeouts, limits on the connection, the front).
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
-import { LIMITS } from '../../src/domain/limits.ts';
+import { LIMITS } from '../../src/domain/contract/limits.ts';
 import { bodyTooLarge } from './body.ts';
 import type { Reply } from './handler.ts';
 import type { Pipeline } from './pipeline.ts';

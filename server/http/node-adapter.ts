@@ -6,9 +6,9 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Outg
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { API_VERSION } from '../../src/domain/brand.ts';
-import { CatalogError } from '../../src/domain/errors.ts';
+import { CatalogError } from '../../src/domain/contract/errors.ts';
 import type { Config } from '../../src/config.ts';
-import type { RouteOperationId } from '../../src/domain/operations.ts';
+import type { RouteOperationId } from '../../src/domain/contract/operations.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import { SEARCH_MODE_HEADER } from '../search/listing-search.ts';
 import { readBody } from './body.ts';

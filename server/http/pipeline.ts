@@ -6,8 +6,8 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import type { Logger } from 'pino';
 import { API_VERSION } from '../../src/domain/brand.ts';
-import { REQUEST_ID_PATTERN } from '../../src/domain/response-headers.ts';
-import { CatalogError, invalidParameter } from '../../src/domain/errors.ts';
+import { REQUEST_ID_PATTERN } from '../../src/domain/contract/response-headers.ts';
+import { CatalogError, invalidParameter } from '../../src/domain/contract/errors.ts';
 import type { LiveCatalog, Snapshot } from '../catalog/snapshot.ts';
 import { apiCatalogLink, discoveryLinkKind, discoveryLinks, isListingPage, listingMarkdownReply } from '../discovery/agent-readiness.ts';
 import { listingPageSlug } from '../search-counters/index.ts';
@@ -18,7 +18,7 @@ import { negotiateMediaType } from './media-types.ts';
 import { originForm } from './request-target.ts';
 import type { Match, Router } from './router.ts';
 import { siteBuildingReply } from './site-building.ts';
-import type { RouteOperation, RouteOperationId } from '../../src/domain/operations.ts';
+import type { RouteOperation, RouteOperationId } from '../../src/domain/contract/operations.ts';
 import { CORS_ALLOWED_REQUEST_HEADERS, CORS_EXPOSED_HEADERS, PAGE_SECURITY_HEADERS, corsPolicy } from './security-headers.ts';
 
 /** A request as the pipeline sees it: what the adapter (or an in-process caller) read off the wire. */

@@ -2,7 +2,7 @@
 // send the absolute form (GET http://host/path HTTP/1.1, as to a proxy): its scheme and authority are dropped and
 // never reach an answer, since every URL the shim writes starts with PUBLIC_BASE_URL. The asterisk form belongs to
 // OPTIONS only; the authority form to CONNECT, which the shim refuses before this point.
-import { CatalogError } from '../../src/domain/errors.ts';
+import { CatalogError } from '../../src/domain/contract/errors.ts';
 
 const ABSOLUTE = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i;
 

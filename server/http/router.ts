@@ -2,8 +2,8 @@
 // a missing or extra one is a type error) at each of its paths and aliases, matched by find-my-way. This is the
 // only place that knows how paths match.
 import FindMyWay from 'find-my-way';
-import { CatalogError } from '../../src/domain/errors.ts';
-import { OPERATIONS, routePath, type RouteOperation, type RouteOperationId } from '../../src/domain/operations.ts';
+import { CatalogError } from '../../src/domain/contract/errors.ts';
+import { OPERATIONS, routePath, type RouteOperation, type RouteOperationId } from '../../src/domain/contract/operations.ts';
 import type { Handler, HandlerTable } from './handler.ts';
 
 export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;

@@ -5,9 +5,9 @@
 // elsewhere cannot read them with a user's credentials. No preflight allows Authorization: the open routes need
 // none, and the closed ones are not for browsers on other origins.
 import FindMyWay from 'find-my-way';
-import { OPERATIONS, routePath } from '../../src/domain/operations.ts';
+import { OPERATIONS, routePath } from '../../src/domain/contract/operations.ts';
 
-export { CONTENT_SECURITY_POLICY, CORS_ALLOWED_REQUEST_HEADERS, CORS_EXPOSED_HEADERS, PAGE_SECURITY_HEADERS } from '../../src/domain/response-headers.ts';
+export { CONTENT_SECURITY_POLICY, CORS_ALLOWED_REQUEST_HEADERS, CORS_EXPOSED_HEADERS, PAGE_SECURITY_HEADERS } from '../../src/domain/contract/response-headers.ts';
 
 export type CorsFamily = 'open' | 'closed';
 

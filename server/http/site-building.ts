@@ -2,7 +2,7 @@
 // pages do not exist yet. A browser gets a short page that says so and looks again; any other client the documented
 // 503 error. Both carry Retry-After.
 import type { IncomingHttpHeaders } from 'node:http';
-import { CatalogError } from '../../src/domain/errors.ts';
+import { CatalogError } from '../../src/domain/contract/errors.ts';
 import { errorReply, json, type Reply } from './handler.ts';
 import { negotiateMediaType } from './media-types.ts';
 

@@ -21,7 +21,7 @@ import {
   type ContentTypesManifest,
   type HeadersManifest,
   type NegotiationManifest,
-} from '../../src/domain/static-serving.ts';
+} from '../../src/domain/contract/static-serving.ts';
 import { LISTING_PAGE_PATH } from '../../src/domain/site-paths.ts';
 import { negotiateMediaType } from './media-types.ts';
 import type { Reply } from './handler.ts';

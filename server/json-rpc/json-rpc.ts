@@ -2,8 +2,8 @@
 // dispatcher and the one mapping of the catalog's error vocabulary onto JSON-RPC errors.
 import type { z } from 'zod';
 import type { Logger } from 'pino';
-import { CatalogError, type ErrorCode } from '../../src/domain/errors.ts';
-import { LIMITS } from '../../src/domain/limits.ts';
+import { CatalogError, type ErrorCode } from '../../src/domain/contract/errors.ts';
+import { LIMITS } from '../../src/domain/contract/limits.ts';
 
 /** Every JSON-RPC error code the shim sends, by name; handlers refer to names, never to numbers. */
 export const JSON_RPC_CODES = {

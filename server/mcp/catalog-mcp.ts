@@ -8,8 +8,8 @@ import {
   MCP_INSTRUCTIONS,
   MCP_SERVER_NAME,
   MCP_SERVER_VERSION,
-} from '../../src/domain/agent-surfaces.ts';
-import { LISTING_TYPES, TYPE_LABELS } from '../../src/domain/listing-types.ts';
+} from '../../src/domain/agents/agent-surfaces.ts';
+import { LISTING_TYPES, TYPE_LABELS } from '../../src/domain/listing/listing-types.ts';
 import { snapshotResource, type Snapshot } from '../catalog/snapshot.ts';
 import { listingsBody } from '../catalog/listing-json.ts';
 import type { Services } from '../services.ts';

@@ -2,7 +2,7 @@
 // Markdown docs pages from loadDocs(), read once, on the docs server's first call (the pages ship with the code; reading
 // and parsing them at start delayed the first answer: bench/records/2026-11-24-start-time.md).
 import { BRAND } from '../../src/domain/brand.ts';
-import { DOCS_TOOLS, MCP_DOCS_INSTRUCTIONS, MCP_DOCS_SERVER_NAME, MCP_SERVER_VERSION } from '../../src/domain/agent-surfaces.ts';
+import { DOCS_TOOLS, MCP_DOCS_INSTRUCTIONS, MCP_DOCS_SERVER_NAME, MCP_SERVER_VERSION } from '../../src/domain/agents/agent-surfaces.ts';
 import type { Doc } from '../../src/docs/index.ts';
 import { createMcpServer, mcpTool, ToolFailure, type McpServer } from './mcp-server.ts';
 

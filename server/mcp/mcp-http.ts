@@ -5,13 +5,13 @@
 import { JsonText, stringify } from './json-text.ts';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Logger } from 'pino';
-import { AGENT_PATHS, MCP_BATCH_VERSIONS, MCP_SESSION_VERSIONS, MCP_STATELESS_VERSIONS, MCP_VERSIONS } from '../../src/domain/agent-surfaces.ts';
-import { CatalogError } from '../../src/domain/errors.ts';
+import { AGENT_PATHS, MCP_BATCH_VERSIONS, MCP_SESSION_VERSIONS, MCP_STATELESS_VERSIONS, MCP_VERSIONS } from '../../src/domain/agents/agent-surfaces.ts';
+import { CatalogError } from '../../src/domain/contract/errors.ts';
 import { EVENT_STREAM, emptyResponse, fromPrepared, jsonResponse, openEventStream, sseEvent, textOf, type PreparedResponse } from '../http/prepared.ts';
 import { headerOf, type Handler } from '../http/handler.ts';
 import { canonicalJson, fingerprint, idempotencyKey, runIdempotent } from '../idempotency/idempotency.ts';
 import type { IdempotencyStore } from '../idempotency/store.ts';
-import { LIMITS } from '../../src/domain/limits.ts';
+import { LIMITS } from '../../src/domain/contract/limits.ts';
 import { batchBudgetSpent, batchTooLarge, classify, errorResponse, resultResponse, RpcError, toRpcError, type JsonRpcRequest, type JsonRpcResponse } from '../json-rpc/json-rpc.ts';
 import { rateLimitKey } from '../http/client-ip.ts';
 import type { Services } from '../services.ts';

@@ -8,8 +8,8 @@ import {
   MCP_VERSIONS,
   toolDescriptor,
   type ToolSpec,
-} from '../../src/domain/agent-surfaces.ts';
-import { CatalogError } from '../../src/domain/errors.ts';
+} from '../../src/domain/agents/agent-surfaces.ts';
+import { CatalogError } from '../../src/domain/contract/errors.ts';
 import { describeIssue, invoke, rpcMethod, RpcError, type JsonRpcRequest, type RpcMethod, type RpcMethodTable } from '../json-rpc/json-rpc.ts';
 
 /** "session": 2025-03-26 to 2025-11-25 (initialize handshake); "stateless": 2026-07-28 (version in every _meta). */

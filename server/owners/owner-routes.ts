@@ -1,11 +1,11 @@
 // Per-owner figures (GET /api/v1/owners/{owner}/stats) and an embeddable SVG badge per listing (GET /badges/{slug}.svg).
-// Owner figures (src/domain/owner-figures.ts, shared with the owner pages) come from one pass over the snapshot's ids
+// Owner figures (src/domain/listing/owner-figures.ts, shared with the owner pages) come from one pass over the snapshot's ids
 // and figure columns, made on first use.
-import { CatalogError } from '../../src/domain/errors.ts';
+import { CatalogError } from '../../src/domain/contract/errors.ts';
 import { escapeXml } from '../../src/domain/escape-xml.ts';
-import { LISTING_TYPES, RANKING_METRIC, TYPE_LABELS, type ListingType } from '../../src/domain/listing-types.ts';
-import { ownerStats, ownerTable, type OwnerTable } from '../../src/domain/owner-figures.ts';
-import { LIMITS } from '../../src/domain/limits.ts';
+import { LISTING_TYPES, RANKING_METRIC, TYPE_LABELS, type ListingType } from '../../src/domain/listing/listing-types.ts';
+import { ownerStats, ownerTable, type OwnerTable } from '../../src/domain/listing/owner-figures.ts';
+import { LIMITS } from '../../src/domain/contract/limits.ts';
 import { snapshotResource } from '../catalog/snapshot.ts';
 import { REAL_FIGURE } from '../../src/artifacts/runtime-manifest.ts';
 import { json, type HandlersFor } from '../http/handler.ts';

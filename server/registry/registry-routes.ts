@@ -1,10 +1,10 @@
 // The official-MCP-registry read API (GET /v0.1/servers and /v0.1/servers/{name}/versions[/{version}]) over
 // the catalog's MCP listings, so registry clients (VS Code, subregistries, the registry's own tooling) can
 // read the catalog as a registry. Search runs through the same listing search as the API's `q`.
-import { CatalogError, invalidParameter } from '../../src/domain/errors.ts';
-import { listingQuery } from '../../src/domain/listing-query.ts';
-import { decodePageToken, encodePageToken } from '../../src/domain/page-token.ts';
-import { parseServerName, REGISTRY_PAGE, serverVersion, toServerResponse, type ServerResponse } from '../../src/domain/mcp-registry.ts';
+import { CatalogError, invalidParameter } from '../../src/domain/contract/errors.ts';
+import { listingQuery } from '../../src/domain/contract/listing-query.ts';
+import { decodePageToken, encodePageToken } from '../../src/domain/contract/page-token.ts';
+import { parseServerName, REGISTRY_PAGE, serverVersion, toServerResponse, type ServerResponse } from '../../src/domain/agents/mcp-registry.ts';
 import type { Listing } from '../../src/domain/schemas.ts';
 import { snapshotResource, type Snapshot } from '../catalog/snapshot.ts';
 import { json, type HandlersFor, type Reply, type RequestContext } from '../http/handler.ts';

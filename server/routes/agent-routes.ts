@@ -1,6 +1,6 @@
 // The agent surfaces of SERVICE.md 4.3: the catalog MCP endpoint (and its /mcp alias and SSE form), the docs MCP
 // endpoint, the A2A agent and /ask. One Idempotency-Key store and one SSE session registry serve them all.
-import { AGENT_PATHS } from '../../src/domain/agent-surfaces.ts';
+import { AGENT_PATHS } from '../../src/domain/agents/agent-surfaces.ts';
 import { a2aHandler } from '../a2a/a2a.ts';
 import { askGetHandler, askPostHandler } from '../agents/ask.ts';
 import type { HandlersFor } from '../http/handler.ts';

@@ -1,21 +1,21 @@
 // The catalog JSON API of SERVICE.md 4.1. Every v1 operation is served under /api/v1, /v1 and the
 // unversioned /api/upstream alias; only the listing search differs (raw array on /api/upstream).
-import { CatalogError, invalidParameter } from '../../src/domain/errors.ts';
-import { LIMITS } from '../../src/domain/limits.ts';
-import { parseListingQuery, queryFingerprint } from '../../src/domain/listing-query.ts';
-import { encodePageToken } from '../../src/domain/page-token.ts';
+import { CatalogError, invalidParameter } from '../../src/domain/contract/errors.ts';
+import { LIMITS } from '../../src/domain/contract/limits.ts';
+import { parseListingQuery, queryFingerprint } from '../../src/domain/contract/listing-query.ts';
+import { encodePageToken } from '../../src/domain/contract/page-token.ts';
 import { listingsBody, type ListingsBodyOptions } from '../catalog/listing-json.ts';
 import { BatchRequestSchema } from '../../src/domain/schemas.ts';
-import { STAGES } from '../../src/domain/stages.ts';
+import { STAGES } from '../../src/domain/listing/stages.ts';
 import { BRAND, DISCLAIMER, TAGLINE } from '../../src/domain/brand.ts';
-import { SEARCH_MODE_HEADER } from '../../src/domain/response-headers.ts';
-import { LISTING_TYPES } from '../../src/domain/listing-types.ts';
+import { SEARCH_MODE_HEADER } from '../../src/domain/contract/response-headers.ts';
+import { LISTING_TYPES } from '../../src/domain/listing/listing-types.ts';
 import { snapshotResource } from '../catalog/snapshot.ts';
 import { parseJsonBody } from '../http/body.ts';
 import { json, type HandlersFor, type Reply, type RequestContext } from '../http/handler.ts';
 import type { Services } from '../services.ts';
 import { createSearchCache, type CachedSearch } from '../catalog/search-cache.ts';
-import { closestCategory } from '../../src/domain/categories.ts';
+import { closestCategory } from '../../src/domain/listing/categories.ts';
 import type { AdmittingCache } from '../catalog/admitting-cache.ts';
 import { isLeased, leaseBody } from '../http/body-pool.ts';
 import type { Snapshot } from '../catalog/snapshot.ts';

@@ -1,4 +1,4 @@
-// Every handler of the shim in one table keyed by operation id (src/domain/operations.ts). A route operation
+// Every handler of the shim in one table keyed by operation id (src/domain/contract/operations.ts). A route operation
 // without a handler fails the type check here; a handler for an id that is not a route operation fails it in its
 // module (HandlersFor only takes route operation ids).
 import type { HandlerTable } from '../http/handler.ts';

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { z } from 'zod';
 import type { StaffBuildStatus } from '../../src/domain/schemas.ts';
-import { CatalogError } from '../../src/domain/errors.ts';
+import { CatalogError } from '../../src/domain/contract/errors.ts';
 import { buildDirs, currentBuild } from '../../src/artifacts/build-dirs.ts';
 import { staffOnly, type StaffGuard } from '../auth/staff-guard.ts';
 import type { Snapshot } from '../catalog/snapshot.ts';

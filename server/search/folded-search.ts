@@ -3,7 +3,7 @@
 // with every later member of an already-shown group left out; a page is a slice of it, so offsets, cursors and
 // pages stay consistent, and `total` counts the groups among the matches. /browse, the agent surfaces (MCP, A2A,
 // /ask) always fold; the JSON API folds with distinct=true (SERVICE.md's answer stays the default).
-import type { ListingQuery } from '../../src/domain/listing-query.ts';
+import type { ListingQuery } from '../../src/domain/contract/listing-query.ts';
 import type { SearchResult } from '../../src/search/query-engine.ts';
 import type { Snapshot } from '../catalog/snapshot.ts';
 import type { ListingAnswer, ListingSearch } from './listing-search.ts';

@@ -5,7 +5,7 @@
 // vectors ranking the best keyword matches on any word. Without embeddings (no vectors in the build, model still
 // loading, a query with no word the model knows, or no answer from the vector worker in time) both run as
 // keywords: Search-Mode: keyword-fallback.
-import type { ListingQuery } from '../../src/domain/listing-query.ts';
+import type { ListingQuery } from '../../src/domain/contract/listing-query.ts';
 import type { SearchRequest, SearchResult } from '../../src/search/query-engine.ts';
 import type { Snapshot } from '../catalog/snapshot.ts';
 import { keywordListingSearch, SEARCH_MODE_HEADER, threadedKeywordSearch, type ListingAnswer, type ListingSearch } from './listing-search.ts';

@@ -1,13 +1,13 @@
 // Listing search as every surface calls it (the listing routes, /ask, MCP, A2A, ARD, the registry API, /browse):
 // a query in, documents and the headers that say how they were found out. Keyword search here; semantic search
 // (server/search/hybrid-search.ts) falls back to it. Routes only parse, call this and serialise.
-import type { ListingQuery } from '../../src/domain/listing-query.ts';
+import type { ListingQuery } from '../../src/domain/contract/listing-query.ts';
 import { QueryEngine, type SearchResult } from '../../src/search/query-engine.ts';
 import type { Snapshot } from '../catalog/snapshot.ts';
 import type { KeywordThread } from './keyword-thread.ts';
-import { SEARCH_CORRECTED_HEADER, SEARCH_MATCH_HEADER, SEARCH_MODE_HEADER } from '../../src/domain/response-headers.ts';
+import { SEARCH_CORRECTED_HEADER, SEARCH_MATCH_HEADER, SEARCH_MODE_HEADER } from '../../src/domain/contract/response-headers.ts';
 
-export { SEARCH_CORRECTED_HEADER, SEARCH_MATCH_HEADER, SEARCH_MODE_HEADER } from '../../src/domain/response-headers.ts';
+export { SEARCH_CORRECTED_HEADER, SEARCH_MATCH_HEADER, SEARCH_MODE_HEADER } from '../../src/domain/contract/response-headers.ts';
 
 /** The documents of one page of a search and the headers that say how they were found. */
 export interface ListingAnswer {

@@ -16,7 +16,7 @@
 // asked again (search-cache.ts), and the agent surfaces (MCP, A2A, /ask) search with `semantic`, whose answers are
 // kept.
 import { LRUCache } from 'lru-cache';
-import type { ListingQuery } from '../../src/domain/listing-query.ts';
+import type { ListingQuery } from '../../src/domain/contract/listing-query.ts';
 import { snapshotResource } from '../catalog/snapshot.ts';
 import { SEARCH_MODE_HEADER, type ListingAnswer, type ListingSearch } from './listing-search.ts';
 

@@ -2,9 +2,9 @@
 // narrowed by `query` through the catalog keyword search), skills/get by skill:// URI, and resources/read of every
 // stored file under skill://{path}/{file}, each listed with its SHA-256 digest and size.
 import { z } from 'zod';
-import { listingQuery } from '../../src/domain/listing-query.ts';
-import { decodePageToken, encodePageToken } from '../../src/domain/page-token.ts';
-import { AGENT_SKILLS_SCHEMA, sha256Digest, skillUri } from '../../src/domain/skill-files.ts';
+import { listingQuery } from '../../src/domain/contract/listing-query.ts';
+import { decodePageToken, encodePageToken } from '../../src/domain/contract/page-token.ts';
+import { AGENT_SKILLS_SCHEMA, sha256Digest, skillUri } from '../../src/domain/agents/skill-files.ts';
 import { RpcError, rpcMethod } from '../json-rpc/json-rpc.ts';
 import { MCP_CACHE_TTL_MS, type McpCall, type McpExtension } from '../mcp/mcp-server.ts';
 import type { Services } from '../services.ts';

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type * as Yaml from 'yaml';
 import { lazyModule } from '../../src/lazy-module.ts';
-import { SKILL_DESCRIPTION_MAX, SKILL_NAME_PATTERN } from '../../src/domain/skill-files.ts';
+import { SKILL_DESCRIPTION_MAX, SKILL_NAME_PATTERN } from '../../src/domain/agents/skill-files.ts';
 import type { Listing, ListingFile } from '../../src/domain/schemas.ts';
 import { snapshotResource, type Snapshot } from '../catalog/snapshot.ts';
 

@@ -1,8 +1,8 @@
 // Agent Skills discovery (0.2.0): GET /.well-known/agent-skills/index.json lists every skill whose files the catalog
 // stores (name, type skill-md, description, url of its SKILL.md, sha256 digest), and the files themselves are served
 // raw beside it (a nested path as one encoded segment).
-import { CatalogError } from '../../src/domain/errors.ts';
-import { AGENT_SKILLS_INDEX, AGENT_SKILLS_SCHEMA, sha256Digest, skillFilePath } from '../../src/domain/skill-files.ts';
+import { CatalogError } from '../../src/domain/contract/errors.ts';
+import { AGENT_SKILLS_INDEX, AGENT_SKILLS_SCHEMA, sha256Digest, skillFilePath } from '../../src/domain/agents/skill-files.ts';
 import { snapshotResource, type Snapshot } from '../catalog/snapshot.ts';
 import { json, type HandlersFor } from '../http/handler.ts';
 import type { Services } from '../services.ts';

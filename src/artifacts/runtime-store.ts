@@ -9,7 +9,7 @@ import { KEYWORD_INDEX_DIR, readGone, readRuntimeColumns, readRuntimeManifest, R
 import { findSlug } from './slug-table.ts';
 import { TermTable } from '../search/term-table.ts';
 import { readFilePlain, type ReadFile } from './shared-file.ts';
-import type { SortKey } from '../domain/ranking.ts';
+import type { SortKey } from '../domain/listing/ranking.ts';
 
 export type Columns = RuntimeColumns;
 

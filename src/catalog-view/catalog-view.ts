@@ -7,11 +7,11 @@ import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { RUNTIME_LISTINGS_FILE } from '../artifacts/runtime-manifest.ts';
-import { LISTING_TYPES, RANKING_METRIC, type ListingType } from '../domain/listing-types.ts';
-import type { StoredListing } from '../domain/listing-view.ts';
-import { compareBy, type RankedFields } from '../domain/ranking.ts';
+import { LISTING_TYPES, RANKING_METRIC, type ListingType } from '../domain/listing/listing-types.ts';
+import type { StoredListing } from '../domain/listing/listing-view.ts';
+import { compareBy, type RankedFields } from '../domain/listing/ranking.ts';
 import type { Category } from '../domain/schemas.ts';
-import { hasShortlist, SHORTLIST, shortlistSort } from '../domain/shortlists.ts';
+import { hasShortlist, SHORTLIST, shortlistSort } from '../domain/listing/shortlists.ts';
 
 export const TOP_SIZES = {
   /** The feed's overall list: the first listings in the default order. */
@@ -114,7 +114,7 @@ export interface TopLists<T> {
   byType: Record<ListingType, T[]>;
   /** By categoryKey: the first TOP_SIZES.category listings of each category, by its type's metric (when asked for). */
   categoryTop: Map<string, T[]>;
-  /** By categoryKey: the comparison shortlist of every category that has one (src/domain/shortlists.ts), at most PER_REPO_IN_TOP_LISTS per repository. */
+  /** By categoryKey: the comparison shortlist of every category that has one (src/domain/listing/shortlists.ts), at most PER_REPO_IN_TOP_LISTS per repository. */
   shortlists: Map<string, T[]>;
 }
 

@@ -1,9 +1,9 @@
 // One zod schema per resource: ingest validation, the TypeScript types and the OpenAPI document
 // (build/stages/discovery) all come from these. Shapes follow docs/spec/CONTRACT.md.
 import { z } from 'zod';
-import { LISTING_TYPES } from './listing-types.ts';
-import { CATEGORY_SLUG_PATTERN } from './categories.ts';
-import { LIMITS } from './limits.ts';
+import { LISTING_TYPES } from './listing/listing-types.ts';
+import { CATEGORY_SLUG_PATTERN } from './listing/categories.ts';
+import { LIMITS } from './contract/limits.ts';
 
 /** The slug of a path-style listing id ({type}:{owner}/{repo}#{slug}, see ListingRecordSchema); a plain slug as is. */
 export function slugOfId(id: string): string {

@@ -1,6 +1,6 @@
 // The site's URL scheme, in one place: pages, the sitemap, llms.txt, feeds and the API's `url` fields
 // all build their links with these.
-import type { ListingType } from './listing-types.ts';
+import type { ListingType } from './listing/listing-types.ts';
 
 export const SITE_PATHS = {
   home: '/',

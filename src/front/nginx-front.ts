@@ -7,10 +7,10 @@
 // that is no file (so the shim's 404, JSON or the HTML page by Accept, stays the one answer).
 import { basename, dirname } from 'node:path';
 import { API_VERSION } from '../domain/brand.ts';
-import { apiCatalogLink, discoveryLinks, ENTRY_PATHS, LINKED_PATHS_WITHOUT_SLASH } from '../domain/discovery-links.ts';
-import { CORS_EXPOSED_HEADERS, PAGE_SECURITY_HEADERS, REQUEST_ID_PATTERN } from '../domain/response-headers.ts';
+import { apiCatalogLink, discoveryLinks, ENTRY_PATHS, LINKED_PATHS_WITHOUT_SLASH } from '../domain/contract/discovery-links.ts';
+import { CORS_EXPOSED_HEADERS, PAGE_SECURITY_HEADERS, REQUEST_ID_PATTERN } from '../domain/contract/response-headers.ts';
 import { LISTING_PAGE_PATH, LISTING_PAGE_VARY } from '../domain/site-paths.ts';
-import { OPERATIONS, type Operation } from '../domain/operations.ts';
+import { OPERATIONS, type Operation } from '../domain/contract/operations.ts';
 import {
   CACHE_CONTROL,
   CONTENT_TYPES,
@@ -21,7 +21,7 @@ import {
   type ContentTypesManifest,
   type HeadersManifest,
   type NegotiationManifest,
-} from '../domain/static-serving.ts';
+} from '../domain/contract/static-serving.ts';
 
 export const UPSTREAM_NAME = 'catalog_shims';
 /** Where Debian's libnginx-mod-http-brotli-static puts the module that serves the .br files. */
@@ -148,7 +148,7 @@ geo $dollar {
 }
 
 # X-Request-Id of the files the front answers: the caller's when it is a sane token, as the shim keeps it
-# (src/domain/response-headers.ts), else one made of the time, the worker and the connection's serial and request
+# (src/domain/contract/response-headers.ts), else one made of the time, the worker and the connection's serial and request
 # count: unique per host. Not $request_id: its 16 random bytes took OpenSSL a getpid() system call each, 1 to 2.5 µs
 # of the ~15 µs nginx spent on a listing page (measured on this project's 100k build).
 # Exact keys are looked up in a hash before any regex runs: the common cases below (no header, no Accept, GET
@@ -186,7 +186,7 @@ map $http_accept $catalog_accept_default {
     "*/*" 1;
     default 0;
 }
-# The discovery Link header (src/domain/discovery-links.ts): every link on the entry points (2), the API catalog
+# The discovery Link header (src/domain/contract/discovery-links.ts): every link on the entry points (2), the API catalog
 # on every other page (1); $request_uri, since try_files rewrites $uri to the file. Exact keys first (a hash), then
 # the first matching regex: "/?…" before the pages (every path ending in a slash), a page in one regex.
 map $request_uri $catalog_link_page {
@@ -238,7 +238,7 @@ export function renderServerConf(siteRoot: string, manifests: SiteManifests): st
     '  # Everything that is not a file, and every request the front does not answer itself: the shims.',
     `  location @shim {\n    proxy_pass http://${UPSTREAM_NAME};\n  }`,
     '',
-    '  # GET routes of the shim (src/domain/operations.ts, servedBy: route).',
+    '  # GET routes of the shim (src/domain/contract/operations.ts, servedBy: route).',
   ];
   for (const path of exact) out.push(`  location = ${locationPath(path)} {\n    proxy_pass http://${UPSTREAM_NAME};\n  }`);
   for (const prefix of prefixes) out.push(`  location ^~ ${locationPath(prefix)} {\n    proxy_pass http://${UPSTREAM_NAME};\n  }`);

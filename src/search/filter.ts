@@ -3,7 +3,7 @@
 // filterDocs share these, so "nothing is filtered" is decided in one place (isUnfiltered).
 import { LRUCache } from 'lru-cache';
 import type { CatalogStore } from '../artifacts/runtime-store.ts';
-import { typeCode } from '../domain/listing-types.ts';
+import { typeCode } from '../domain/listing/listing-types.ts';
 import { bitsetFor, hasBit, setBit, type Bitset } from './bitset.ts';
 
 export interface Filter {

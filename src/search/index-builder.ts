@@ -1,7 +1,7 @@
 // Builds the keyword index at build time: postings per term in document order with BM25F impacts already
 // computed, so the shim only adds numbers at query time.
 import { TermTable } from './term-table.ts';
-import { SEARCH_FIELDS, idf, relevanceScore, termImpact, type SearchField } from '../domain/ranking.ts';
+import { SEARCH_FIELDS, idf, relevanceScore, termImpact, type SearchField } from '../domain/listing/ranking.ts';
 import { fieldLength, hash32, indexTerms, nameJoins, nameKey, wordPairs } from './tokenizer.ts';
 import { BLOCK_SIZE, type KeywordIndexData } from './index-file.ts';
 

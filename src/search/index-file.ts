@@ -26,7 +26,7 @@ export interface KeywordIndexData {
   terms: TermTable;
   offsets: Uint32Array;
   docs: Uint32Array;
-  /** BM25F impact of the term in the document (src/domain/ranking.ts). */
+  /** BM25F impact of the term in the document (src/domain/listing/ranking.ts). */
   impacts: Float32Array;
   /** Bit mask of the fields (SEARCH_FIELDS order) the term occurs in. */
   fields: Uint8Array;

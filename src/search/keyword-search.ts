@@ -5,7 +5,7 @@
 // that cannot reach it (topOfWord). Synchronous and allocation-free per document; one searcher per loaded index,
 // used by one thread.
 import { LRUCache } from 'lru-cache';
-import { idf, PHRASE_FIELDS, PREFIX_FACTOR } from '../domain/ranking.ts';
+import { idf, PHRASE_FIELDS, PREFIX_FACTOR } from '../domain/listing/ranking.ts';
 import { BLOCK_SIZE, type KeywordIndexData } from './index-file.ts';
 import { compounds, hash32, joinsParts, nameKey, normalize, parseQuery, parts, type Token } from './tokenizer.ts';
 import { closestTerm } from './spelling.ts';

@@ -3,7 +3,7 @@
 // words; for words one word, all common words, or the general path; strategies/) and retries a query with no
 // exact hits with its spelling corrected.
 import { ALL_WORDS_SHARE, KeywordSearcher, PARTIAL_BELOW } from './keyword-search.ts';
-import type { ListingQuery } from '../domain/listing-query.ts';
+import type { ListingQuery } from '../domain/contract/listing-query.ts';
 import type { CatalogStore } from '../artifacts/runtime-store.ts';
 import { compileFilter, FilterBits, type Filter, type FilterRequest } from './filter.ts';
 import { TOP_OF_WORD_MAX, wanted, type EngineParts, type SearchRequest, type SearchResult } from './strategies/parts.ts';

@@ -1,6 +1,6 @@
 // How the pages (and the /browse script) word a listing's figures. One place, so a synthetic number is never
 // printed as a measured one: every installs or stars figure goes through `figure`.
-import { TYPE_LABELS, type ListingType } from '../domain/listing-types.ts';
+import { TYPE_LABELS, type ListingType } from '../domain/listing/listing-types.ts';
 import type { Listing } from '../domain/schemas.ts';
 
 export type Metric = 'installs' | 'stars';

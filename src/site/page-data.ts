@@ -9,12 +9,12 @@ import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { readRuntimeManifest, runtimeFilesPath } from '../artifacts/runtime-manifest.ts';
 import { categoryKey, readRuntimeListings, TopListsCollector } from '../catalog-view/catalog-view.ts';
-import { LISTING_TYPES, RANKING_METRIC, type ListingType } from '../domain/listing-types.ts';
-import type { StoredListing } from '../domain/listing-view.ts';
-import { compareBy } from '../domain/ranking.ts';
+import { LISTING_TYPES, RANKING_METRIC, type ListingType } from '../domain/listing/listing-types.ts';
+import type { StoredListing } from '../domain/listing/listing-view.ts';
+import { compareBy } from '../domain/listing/ranking.ts';
 import type { CatalogStats, Category, ListingFile } from '../domain/schemas.ts';
 import { SITE_PATHS } from '../domain/site-paths.ts';
-import { OWNER_PAGE_MIN_LISTINGS, ownerKey, ownerStats, ownerTable, type OwnerTable } from '../domain/owner-figures.ts';
+import { OWNER_PAGE_MIN_LISTINGS, ownerKey, ownerStats, ownerTable, type OwnerTable } from '../domain/listing/owner-figures.ts';
 import { fnv1a, RANK_PARTS, rankPart, type RankPart } from './rank-parts.ts';
 
 /** A listing as the pages use it: the stored listing with its install history packed, its page URL and ranks. */
@@ -33,7 +33,7 @@ export type PageListing = Omit<StoredListing, 'installsHistory'> & {
 export interface CatalogCategory extends Category {
   /** The first TOP_SIZES.category listings of the category, ranked by the type's metric. */
   top: PageListing[];
-  /** The comparison shortlist (src/domain/shortlists.ts), or undefined where there is none. */
+  /** The comparison shortlist (src/domain/listing/shortlists.ts), or undefined where there is none. */
   shortlist: PageListing[] | undefined;
 }
 

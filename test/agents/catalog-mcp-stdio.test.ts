@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CATALOG_TOOLS } from '../../src/domain/agent-surfaces.ts';
+import { CATALOG_TOOLS } from '../../src/domain/agents/agent-surfaces.ts';
 import { MCP_PACKAGE } from '../../src/domain/brand.ts';
 import { sharedDataDir } from '../support/shared-build.ts';
 import { startServer, type TestServer } from '../support/server.ts';

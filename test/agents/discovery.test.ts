@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentCard, agentSurfaceFiles, docsMcpDiscovery, mcpDiscovery, mcpServersJson, serverCard } from '../../build/stages/discovery/agent-surfaces.ts';
 import { DISCOVERY_GENERATORS } from '../../build/stages/discovery-stage.ts';
-import { MCP_VERSIONS } from '../../src/domain/agent-surfaces.ts';
+import { MCP_VERSIONS } from '../../src/domain/agents/agent-surfaces.ts';
 import { json, startInProcess, TEST_BASE_URL, type TestServer } from '../support/server.ts';
 
 const ctx = { baseUrl: 'https://catalog.example' };

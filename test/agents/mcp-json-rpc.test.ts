@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { JSON_RPC_CODES } from '../../server/json-rpc/json-rpc.ts';
-import { MCP_VERSIONS } from '../../src/domain/agent-surfaces.ts';
+import { MCP_VERSIONS } from '../../src/domain/agents/agent-surfaces.ts';
 import { json, startServer, type TestServer } from '../support/server.ts';
 
 let server: TestServer;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { CATALOG_RESOURCE, CATALOG_TOOLS, DOCS_TOOLS } from '../../src/domain/agent-surfaces.ts';
+import { CATALOG_RESOURCE, CATALOG_TOOLS, DOCS_TOOLS } from '../../src/domain/agents/agent-surfaces.ts';
 import { CatalogStatsSchema, ListingFileSchema, ListingSchema } from '../../src/domain/schemas.ts';
 import { startServer, type TestServer } from '../support/server.ts';
 

@@ -2,7 +2,7 @@
 // aliases, defaults and limits, and that every sort and pagination form walks a result without gaps.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchResultSchema, CatalogStatsSchema, CategorySchema, ListingFileSchema, ListingPageSchema, ListingSchema, SiteMetaSchema, StageSchema, VersioningPolicySchema } from '../../src/domain/schemas.ts';
-import { LISTING_TYPES } from '../../src/domain/listing-types.ts';
+import { LISTING_TYPES } from '../../src/domain/listing/listing-types.ts';
 import { json, startInProcess, TEST_BASE_URL, type TestServer } from '../support/server.ts';
 import { snapshotRecords } from '../support/fixtures.ts';
 import { z } from 'zod';

@@ -2,8 +2,8 @@
 // every list (each sort, overall and per type, and each type's own top list) are ordered by real figures, then by
 // id; the stats and owner totals sum real figures only and report estimates apart.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LISTING_TYPES, RANKING_METRIC } from '../../src/domain/listing-types.ts';
-import { SORTS } from '../../src/domain/ranking.ts';
+import { LISTING_TYPES, RANKING_METRIC } from '../../src/domain/listing/listing-types.ts';
+import { SORTS } from '../../src/domain/listing/ranking.ts';
 import type { CatalogStats, Listing } from '../../src/domain/schemas.ts';
 import { json, startInProcess, type TestServer } from '../support/server.ts';
 

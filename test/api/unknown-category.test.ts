@@ -1,7 +1,7 @@
 // Guarantees an unknown `category` is refused like an unknown `type`: a 400 in the documented error shape that
 // names the closest real category and where the list is, never an empty 200; a real category still answers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closestCategory } from '../../src/domain/categories.ts';
+import { closestCategory } from '../../src/domain/listing/categories.ts';
 import { json, startInProcess, type TestServer } from '../support/server.ts';
 
 let server: TestServer;

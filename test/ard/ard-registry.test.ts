@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { ARD_ENTRY_TYPES, ARD_REGISTRY_TYPE, parseArdIdentifier, representativeQueries } from '../../src/domain/ard.ts';
+import { ARD_ENTRY_TYPES, ARD_REGISTRY_TYPE, parseArdIdentifier, representativeQueries } from '../../src/domain/agents/ard.ts';
 import { json, startInProcess, TEST_BASE_URL, type TestServer } from '../support/server.ts';
 
 const schema = JSON.parse(readFileSync('test/ard/fixtures/ai-catalog.schema.json', 'utf8')) as { $id: string };

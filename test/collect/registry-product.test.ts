@@ -9,7 +9,7 @@ import { INDEX_STAGE, runBuild } from '../../build/pipeline.ts';
 import { collectMcpRegistry } from '../../build/collect/sources/mcp-registry.ts';
 import { McpRegistrySourceSchema } from '../../build/collect/sources-file.ts';
 import type { SourceContext } from '../../build/collect/types.ts';
-import { packageOf, serverName } from '../../src/domain/mcp-registry.ts';
+import { packageOf, serverName } from '../../src/domain/agents/mcp-registry.ts';
 import type { ListingRecord } from '../../src/domain/schemas.ts';
 import { snapshotRecords, writeExport } from '../support/fixtures.ts';
 import { startServer, TEST_BASE_URL, type TestServer } from '../support/server.ts';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedBuildDir } from '../support/shared-build.ts';
 import { validate } from '@readme/openapi-parser';
 import { parse as parseYaml } from 'yaml';
-import { OPERATIONS, routePath } from '../../src/domain/operations.ts';
+import { OPERATIONS, routePath } from '../../src/domain/contract/operations.ts';
 import { json, startInProcess, type TestServer } from '../support/server.ts';
 
 // SERVICE.md is the interface of record (docs/spec/SERVICE.md).

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, openCatalogDb } from '../../build/sqlite-store.ts';
 import type { ShardManifest } from '../../build/stages/shards-stage.ts';
 import type { Listing, ListingPage, ListingRecord } from '../../src/domain/schemas.ts';
-import { listingPath } from '../../src/domain/listing-view.ts';
+import { listingPath } from '../../src/domain/listing/listing-view.ts';
 import { sampleRecords, snapshotRecords, writeExport } from '../support/fixtures.ts';
 import { json, startInProcess, TEST_BASE_URL, type TestServer } from '../support/server.ts';
 import { jsonOf, runCli } from './cli-runner.ts';

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { TRENDING_HISTORY_DAYS } from '../../build/stages/index-stage.ts';
-import { SEARCH_TREND_WEIGHTS, searchTrendScore, TRENDING_DAMPING, TRENDING_WINDOW_DAYS, trendingScore } from '../../src/domain/ranking.ts';
+import { SEARCH_TREND_WEIGHTS, searchTrendScore, TRENDING_DAMPING, TRENDING_WINDOW_DAYS, trendingScore } from '../../src/domain/listing/ranking.ts';
 
 const doc = readFileSync('src/docs/ranking.md', 'utf8');
 const section = (title: string) => doc.split(/^## /m).find((s) => s.startsWith(`${title}\n`)) ?? '';

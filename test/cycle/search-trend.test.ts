@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INDEX_STAGE, runBuild, type BuildOptions } from '../../build/pipeline.ts';
 import { readSignalWindow } from '../../build/search-trend.ts';
 import { loadConfig } from '../../src/config.ts';
-import { searchTrendScore } from '../../src/domain/ranking.ts';
+import { searchTrendScore } from '../../src/domain/listing/ranking.ts';
 import { SITE_PATHS } from '../../src/domain/site-paths.ts';
 import type { Listing, ListingPage, StaffBuildStatus } from '../../src/domain/schemas.ts';
 import type { SignalCounts } from '../../src/search-counters/counter-store.ts';

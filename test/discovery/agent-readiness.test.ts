@@ -4,7 +4,7 @@
 // Markdown rendering of a listing page for Accept: text/markdown; rel="ard" on pages; robots.txt naming the sitemap.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AGENT_SKILLS_SCHEMA } from '../../src/domain/skill-files.ts';
+import { AGENT_SKILLS_SCHEMA } from '../../src/domain/agents/skill-files.ts';
 import { json, startInProcess, TEST_BASE_URL, type TestServer } from '../support/server.ts';
 
 interface IndexEntry {

@@ -5,7 +5,7 @@
 // is a valid Agent Skills file.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { AGENT_PATHS } from '../../src/domain/agent-surfaces.ts';
+import { AGENT_PATHS } from '../../src/domain/agents/agent-surfaces.ts';
 import { json, startInProcess, TEST_BASE_URL, type TestServer } from '../support/server.ts';
 
 let server: TestServer;

@@ -1,8 +1,8 @@
 // Helpers of the discovery tests: raw HTTP (fetch decodes br/gzip by itself, so the wire bytes need node:http),
 // the URLs a discovery file mentions, and how each kind of URL on this origin is checked.
 import { request } from 'node:http';
-import { AGENT_PATHS } from '../../src/domain/agent-surfaces.ts';
-import { OPERATIONS } from '../../src/domain/operations.ts';
+import { AGENT_PATHS } from '../../src/domain/agents/agent-surfaces.ts';
+import { OPERATIONS } from '../../src/domain/contract/operations.ts';
 import { SITE_PATHS } from '../../src/domain/site-paths.ts';
 import { TEST_BASE_URL } from '../support/server.ts';
 

@@ -3,7 +3,7 @@
 // client that asks for JSON, and that it states only real figures as interaction statistics.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOP_SIZES } from '../../src/catalog-view/catalog-view.ts';
-import { LISTING_TYPES, RANKING_METRIC } from '../../src/domain/listing-types.ts';
+import { LISTING_TYPES, RANKING_METRIC } from '../../src/domain/listing/listing-types.ts';
 import { json, startInProcess, TEST_BASE_URL, type TestServer } from '../support/server.ts';
 import { twoPerRepository } from '../support/top-lists.ts';
 

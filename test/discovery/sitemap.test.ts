@@ -6,13 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedBuildDir } from '../support/shared-build.ts';
 import { sitemapFilesFrom, SITEMAP_LIMITS, SITEMAP_XMLNS, w3cDatetime, type SitemapUrl } from '../../build/stages/discovery/sitemap.ts';
 import { loadDocs } from '../../src/docs/index.ts';
-import { LISTING_TYPES } from '../../src/domain/listing-types.ts';
-import { SHORTLIST } from '../../src/domain/shortlists.ts';
+import { LISTING_TYPES } from '../../src/domain/listing/listing-types.ts';
+import { SHORTLIST } from '../../src/domain/listing/shortlists.ts';
 import { SITE_PATHS } from '../../src/domain/site-paths.ts';
 import type { GeneratedFile } from '../../build/site-writer.ts';
 import { json, startInProcess, TEST_BASE_URL, type TestServer } from '../support/server.ts';
 import { readBuiltCatalog } from '../site/site-expectations.ts';
-import { OWNER_PAGE_MIN_LISTINGS } from '../../src/domain/owner-figures.ts';
+import { OWNER_PAGE_MIN_LISTINGS } from '../../src/domain/listing/owner-figures.ts';
 
 interface UrlSet {
   urlset: { '@_xmlns': string; url: SitemapUrl[] };

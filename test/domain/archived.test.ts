@@ -3,7 +3,7 @@
 // moved out of modelcontextprotocol/servers are the ones marked there.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { archivedReason, archiveIndex, liveSuccessors, type ArchivableListing } from '../../src/domain/archived.ts';
+import { archivedReason, archiveIndex, liveSuccessors, type ArchivableListing } from '../../src/domain/listing/archived.ts';
 
 describe('archivedReason', () => {
   const listings: ArchivableListing[] = [

@@ -3,7 +3,7 @@
 // an address.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { authorName, toStoredListing } from '../../src/domain/listing-view.ts';
+import { authorName, toStoredListing } from '../../src/domain/listing/listing-view.ts';
 import { ListingRecordSchema } from '../../src/domain/schemas.ts';
 
 describe('authorName', () => {

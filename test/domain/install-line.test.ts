@@ -3,8 +3,8 @@
 // and workflows keep their published line; over the whole embedded snapshot, no skill line leaves out its name.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { installLineOf, mcpLaunches, packageOf, shellWord, THIRD_PARTY_SKILLS_INSTALLER } from '../../src/domain/install-line.ts';
-import { toStoredListing } from '../../src/domain/listing-view.ts';
+import { installLineOf, mcpLaunches, packageOf, shellWord, THIRD_PARTY_SKILLS_INSTALLER } from '../../src/domain/listing/install-line.ts';
+import { toStoredListing } from '../../src/domain/listing/listing-view.ts';
 import { ListingRecordSchema, type McpPackage } from '../../src/domain/schemas.ts';
 
 const mcp = (installCommand?: string, extra: { packages?: McpPackage[]; remotes?: { type: string; url: string }[] } = {}) => ({ type: 'mcp' as const, repo: 'a/b', name: 'B', installCommand, ...extra });

@@ -1,11 +1,11 @@
 // The listing search parameters, parsed straight from their ParamSpec table of zod rules (no server): defaults, each spec's
 // rule (length, enum, integer range), the aliases, repeated parameters and the cursor's tie to its query.
 import { describe, expect, it } from 'vitest';
-import { LIMITS } from '../../src/domain/limits.ts';
-import { LISTING_TYPES } from '../../src/domain/listing-types.ts';
-import { checkedParam, LISTING_QUERY_PARAMS, paramRules, parseListingQuery, queryFingerprint } from '../../src/domain/listing-query.ts';
-import { encodePageToken } from '../../src/domain/page-token.ts';
-import { SORTS } from '../../src/domain/ranking.ts';
+import { LIMITS } from '../../src/domain/contract/limits.ts';
+import { LISTING_TYPES } from '../../src/domain/listing/listing-types.ts';
+import { checkedParam, LISTING_QUERY_PARAMS, paramRules, parseListingQuery, queryFingerprint } from '../../src/domain/contract/listing-query.ts';
+import { encodePageToken } from '../../src/domain/contract/page-token.ts';
+import { SORTS } from '../../src/domain/listing/ranking.ts';
 
 const parse = (query: string, versioned = true) => parseListingQuery(new URLSearchParams(query), versioned);
 const refusal = (query: string, versioned = true) => {

@@ -1,7 +1,7 @@
 // The one page-token codec: a token holds the next page's offset and its query's fingerprint, opaque to clients,
 // and the tokens of the earlier JSON form still decode, so a client holding one reaches its next page.
 import { describe, expect, it } from 'vitest';
-import { decodePageToken, encodePageToken } from '../../src/domain/page-token.ts';
+import { decodePageToken, encodePageToken } from '../../src/domain/contract/page-token.ts';
 
 const legacy = (value: unknown) => Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
 

@@ -8,8 +8,8 @@
 //   test/eval/own.jsonl             the project's own set (natural-language requests, grade 1)
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { listingQuery, type ListingQuery } from '../../src/domain/listing-query.ts';
-import type { ListingType } from '../../src/domain/listing-types.ts';
+import { listingQuery, type ListingQuery } from '../../src/domain/contract/listing-query.ts';
+import type { ListingType } from '../../src/domain/listing/listing-types.ts';
 import type { Snapshot } from '../../server/catalog/snapshot.ts';
 import { keywordListingSearch, type ListingSearch } from '../../server/search/listing-search.ts';
 import { createHybridSearch } from '../../server/search/hybrid-search.ts';

@@ -1,6 +1,6 @@
-// Every operation of the interface (src/domain/operations.ts, which the contract tests hold equal to SERVICE.md
+// Every operation of the interface (src/domain/contract/operations.ts, which the contract tests hold equal to SERVICE.md
 // and to the shim's routes) as concrete requests, plus the pages and the 404s, for comparing two servers.
-import { OPERATIONS } from '../../src/domain/operations.ts';
+import { OPERATIONS } from '../../src/domain/contract/operations.ts';
 
 export interface ProbeRequest {
   name: string;

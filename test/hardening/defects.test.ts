@@ -3,7 +3,7 @@
 // family, slow-client timeouts answered with 408 and a bounded SSE lifetime, and the conformance nits.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JSON_RPC_CODES } from '../../server/json-rpc/json-rpc.ts';
-import { LIMITS } from '../../src/domain/limits.ts';
+import { LIMITS } from '../../src/domain/contract/limits.ts';
 import { ErrorSchema } from '../../src/domain/schemas.ts';
 import { rawRequest } from '../support/raw-http.ts';
 import { json, startServer, TEST_BASE_URL, type TestServer } from '../support/server.ts';

@@ -4,7 +4,7 @@
 // has the documented shape. Run counts are bounded so the file takes seconds, not minutes.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPERATIONS } from '../../src/domain/operations.ts';
+import { OPERATIONS } from '../../src/domain/contract/operations.ts';
 import { ErrorSchema } from '../../src/domain/schemas.ts';
 import { startServer, type TestServer } from '../support/server.ts';
 

@@ -3,7 +3,7 @@
 // the handler table is checked by the compiler (the @ts-expect-error lines below fail `npm run typecheck` the
 // day a missing or extra handler stops being a type error).
 import { describe, expect, it } from 'vitest';
-import { OPERATIONS, routePath, type RouteOperationId } from '../../src/domain/operations.ts';
+import { OPERATIONS, routePath, type RouteOperationId } from '../../src/domain/contract/operations.ts';
 import { json, type Handler, type HandlersFor, type HandlerTable, type RequestContext } from '../../server/http/handler.ts';
 import { ROUTE_OPERATIONS, Router } from '../../server/http/router.ts';
 

@@ -10,7 +10,7 @@ import { KeywordIndexBuilder, type SearchableListing } from '../../src/search/in
 import { readKeywordIndex, writeKeywordIndex } from '../../src/search/index-file.ts';
 import { KeywordSearcher, NAMED_MAX, PREFIX_MAX_TERMS, RESOLVED_CACHE_SIZE, type WordRanking } from '../../src/search/keyword-search.ts';
 import { BLOCK_SIZE } from '../../src/search/index-file.ts';
-import { relevanceScore, SEARCH_FIELDS } from '../../src/domain/ranking.ts';
+import { relevanceScore, SEARCH_FIELDS } from '../../src/domain/listing/ranking.ts';
 import { indexTerms } from '../../src/search/tokenizer.ts';
 import { sampleRecords } from '../support/fixtures.ts';
 

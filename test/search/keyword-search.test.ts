@@ -8,8 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { ListingPageSchema, type ListingRecord } from '../../src/domain/schemas.ts';
-import { authorName } from '../../src/domain/listing-view.ts';
-import { compareBy, popularityPrior, SORTS } from '../../src/domain/ranking.ts';
+import { authorName } from '../../src/domain/listing/listing-view.ts';
+import { compareBy, popularityPrior, SORTS } from '../../src/domain/listing/ranking.ts';
 import { indexTerms, nameJoins, nameKey, normalize, parseQuery, stem, wordPairs } from '../../src/search/tokenizer.ts';
 import { PARTIAL_BELOW } from '../../src/search/keyword-search.ts';
 import { snapshotRecords } from '../support/fixtures.ts';

@@ -8,8 +8,8 @@ import { CatalogStore } from '../../src/artifacts/runtime-store.ts';
 import { QueryEngine, type SearchRequest } from '../../src/search/query-engine.ts';
 import { relevanceKey } from '../../src/search/ranking/relevance-key.ts';
 import { KeywordSearcher } from '../../src/search/keyword-search.ts';
-import { typeCode } from '../../src/domain/listing-types.ts';
-import { partialMatchScore, relevanceScore, type SortKey } from '../../src/domain/ranking.ts';
+import { typeCode } from '../../src/domain/listing/listing-types.ts';
+import { partialMatchScore, relevanceScore, type SortKey } from '../../src/domain/listing/ranking.ts';
 
 let store: CatalogStore;
 let engine: QueryEngine;

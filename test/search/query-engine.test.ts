@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedBuildDir } from '../support/shared-build.ts';
 import { CatalogStore } from '../../src/artifacts/runtime-store.ts';
 import { QueryEngine } from '../../src/search/query-engine.ts';
-import { LISTING_TYPES } from '../../src/domain/listing-types.ts';
-import { compareBy, SORTS, type RankedFields, type SortKey } from '../../src/domain/ranking.ts';
+import { LISTING_TYPES } from '../../src/domain/listing/listing-types.ts';
+import { compareBy, SORTS, type RankedFields, type SortKey } from '../../src/domain/listing/ranking.ts';
 
 let store: CatalogStore;
 let engine: QueryEngine;

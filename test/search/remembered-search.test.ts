@@ -4,7 +4,7 @@
 // keyword answer deeper than KEYWORD_DEPTH_KEPT is; and kept answers cannot be altered.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedBuildDir } from '../support/shared-build.ts';
-import { listingQuery } from '../../src/domain/listing-query.ts';
+import { listingQuery } from '../../src/domain/contract/listing-query.ts';
 import { loadSnapshot, type Snapshot } from '../../server/catalog/snapshot.ts';
 import { keywordListingSearch, type ListingSearch } from '../../server/search/listing-search.ts';
 import { KEYWORD_DEPTH_KEPT, rememberedSearch } from '../../server/search/remembered-search.ts';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedBuildDir } from '../support/shared-build.ts';
 import { INDEX_STAGE, runBuild } from '../../build/pipeline.ts';
-import { listingQuery, type ListingQuery } from '../../src/domain/listing-query.ts';
+import { listingQuery, type ListingQuery } from '../../src/domain/contract/listing-query.ts';
 import { loadSnapshot, type Snapshot } from '../../server/catalog/snapshot.ts';
 import { keywordListingSearch } from '../../server/search/listing-search.ts';
 import { createHybridSearch } from '../../server/search/hybrid-search.ts';

@@ -4,7 +4,7 @@
 // (/ask, MCP search_catalog) answering through the same search.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEMANTIC_CANDIDATES } from '../../src/search/ranking/fusion.ts';
-import { compareBy, type RankedFields } from '../../src/domain/ranking.ts';
+import { compareBy, type RankedFields } from '../../src/domain/listing/ranking.ts';
 import { json, startInProcess, type TestServer } from '../support/server.ts';
 
 interface Item extends RankedFields {

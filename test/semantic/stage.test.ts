@@ -18,7 +18,7 @@ import { SemanticIndex } from '../../server/search/semantic-index.ts';
 import type { ListingRecord } from '../../src/domain/schemas.ts';
 import { snapshotRecords, writeExport } from '../support/fixtures.ts';
 import { writeTinyModel } from '../support/tiny-model.ts';
-import { listingQuery } from '../../src/domain/listing-query.ts';
+import { listingQuery } from '../../src/domain/contract/listing-query.ts';
 import { DEFAULT_ENCODER_DIR, STATIC_ENCODER_MANIFEST } from '../../src/embeddings/static-encoder.ts';
 import { TEST_BASE_URL } from '../support/server.ts';
 

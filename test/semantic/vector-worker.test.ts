@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedBuildDir } from '../support/shared-build.ts';
 import { EMBEDDINGS_DIR, readQuantized } from '../../src/artifacts/embeddings.ts';
-import { listingQuery, type ListingQuery } from '../../src/domain/listing-query.ts';
+import { listingQuery, type ListingQuery } from '../../src/domain/contract/listing-query.ts';
 import { vectorCandidates, type VectorSources } from '../../src/search/ranking/fusion.ts';
 import { VectorIndex } from '../../src/search/vectors.ts';
 import { loadSnapshot, type Snapshot } from '../../server/catalog/snapshot.ts';

@@ -4,9 +4,9 @@
 // files that both read it agree.
 import { describe, expect, it } from 'vitest';
 import { categoryKey, PER_REPO_IN_TOP_LISTS, TopList, TopListsCollector, TOP_SIZES, type ViewListing } from '../../src/catalog-view/catalog-view.ts';
-import { LISTING_TYPES, RANKING_METRIC, type ListingType } from '../../src/domain/listing-types.ts';
-import { compareBy } from '../../src/domain/ranking.ts';
-import { hasShortlist, SHORTLIST, shortlistSort } from '../../src/domain/shortlists.ts';
+import { LISTING_TYPES, RANKING_METRIC, type ListingType } from '../../src/domain/listing/listing-types.ts';
+import { compareBy } from '../../src/domain/listing/ranking.ts';
+import { hasShortlist, SHORTLIST, shortlistSort } from '../../src/domain/listing/shortlists.ts';
 
 /** A deterministic catalog with many ties (values from a small range), in the default order. */
 function catalog(count: number): Array<ViewListing & { id: string; type: ListingType; categories: string[] }> {

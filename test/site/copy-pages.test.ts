@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readRuntimeListings } from '../../src/catalog-view/catalog-view.ts';
-import type { StoredListing } from '../../src/domain/listing-view.ts';
+import type { StoredListing } from '../../src/domain/listing/listing-view.ts';
 import { SITE_PATHS } from '../../src/domain/site-paths.ts';
 import { sharedBuildDir } from '../support/shared-build.ts';
 import { decodeEntities, textOf } from './site-expectations.ts';

@@ -2,7 +2,7 @@
 // ready-to-paste configuration (an mcpServers entry, VS Code's mcp.json) made from what the listing publishes, or
 // a plain "Nothing published"; and that /v0.1/servers carries the same packages.
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
-import { connectionsOf } from '../../src/domain/mcp-connect.ts';
+import { connectionsOf } from '../../src/domain/listing/mcp-connect.ts';
 import type { Listing } from '../../src/domain/schemas.ts';
 import { json, startInProcess, type TestServer } from '../support/server.ts';
 

@@ -9,14 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedBuildDir } from '../support/shared-build.ts';
 import { LISTINGS_PER_SHARE, PAGE_COMPRESS_MIN_BYTES, RENDERER_MEMORY_BYTES, renderPlan } from '../../build/stages/site-stage.ts';
 import { DISCLAIMER } from '../../src/domain/brand.ts';
-import { RANKING_METRIC } from '../../src/domain/listing-types.ts';
+import { RANKING_METRIC } from '../../src/domain/listing/listing-types.ts';
 import type { Listing } from '../../src/domain/schemas.ts';
-import { hasShortlist, SHORTLIST } from '../../src/domain/shortlists.ts';
+import { hasShortlist, SHORTLIST } from '../../src/domain/listing/shortlists.ts';
 import { SITE_PATHS } from '../../src/domain/site-paths.ts';
 import { BROWSE_PAGE_SIZE } from '../../src/site/browse.ts';
 import { figure } from '../../src/site/format.ts';
 import { json, startServer, TEST_BASE_URL, type TestServer } from '../support/server.ts';
-import { OWNER_PAGE_MIN_LISTINGS } from '../../src/domain/owner-figures.ts';
+import { OWNER_PAGE_MIN_LISTINGS } from '../../src/domain/listing/owner-figures.ts';
 import { twoPerRepository } from '../support/top-lists.ts';
 import { decodeEntities, expectedH1, headingsOf, readBuiltCatalog, textOf, type BuiltCatalog } from './site-expectations.ts';
 

@@ -3,10 +3,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadDocs } from '../../src/docs/index.ts';
-import { LISTING_TYPES, TYPE_LABELS, type ListingType } from '../../src/domain/listing-types.ts';
-import type { StoredListing } from '../../src/domain/listing-view.ts';
+import { LISTING_TYPES, TYPE_LABELS, type ListingType } from '../../src/domain/listing/listing-types.ts';
+import type { StoredListing } from '../../src/domain/listing/listing-view.ts';
 import type { Category } from '../../src/domain/schemas.ts';
-import { SHORTLIST } from '../../src/domain/shortlists.ts';
+import { SHORTLIST } from '../../src/domain/listing/shortlists.ts';
 import { SITE_PATHS } from '../../src/domain/site-paths.ts';
 import { typeNoun } from '../../src/site/format.ts';
 

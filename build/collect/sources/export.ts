@@ -8,7 +8,7 @@ import { detectExportFormat, readExport, type ExportLine } from '../../export-re
 import { LineFile } from '../line-file.ts';
 import { detach } from '../text.ts';
 import { emptyStats, type Candidate, type ListingSourceResult, type SourceContext } from '../types.ts';
-import type { ListingType } from '../../../src/domain/listing-types.ts';
+import type { ListingType } from '../../../src/domain/listing/listing-types.ts';
 
 export async function collectExportSource(entry: ExportSource & { id: string }, ctx: SourceContext): Promise<ListingSourceResult> {
   const stats = emptyStats();

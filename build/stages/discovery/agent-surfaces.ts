@@ -1,6 +1,6 @@
 // Discovery documents of the agent surfaces: the A2A agent card, the MCP server card, the MCP discovery metadata
 // (and its aliases), the docs MCP discovery and /mcp.json. Pure functions of the public base URL; tools, versions
-// and paths come from src/domain/agent-surfaces.ts, the module the shim's handlers read too.
+// and paths come from src/domain/agents/agent-surfaces.ts, the module the shim's handlers read too.
 import {
   A2A_PROTOCOL_VERSIONS,
   AGENT_PATHS,
@@ -18,7 +18,7 @@ import {
   MCP_STDIO,
   MCP_VERSIONS,
   toolDescriptor,
-} from '../../../src/domain/agent-surfaces.ts';
+} from '../../../src/domain/agents/agent-surfaces.ts';
 import { BRAND, TAGLINE } from '../../../src/domain/brand.ts';
 import type { StageContext } from '../stage.ts';
 import type { GeneratedFile } from '../../site-writer.ts';

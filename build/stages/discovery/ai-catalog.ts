@@ -2,12 +2,12 @@
 // Agentic Resource Discovery, github.com/Agent-Card/ai-catalog): the MCP server card, the A2A agent card, the
 // `catalog` agent skill and the RFC 9727 API catalog, each a typed entry pointing at its artifact. The skill's
 // SKILL.md (Agent Skills format: YAML front matter, then instructions) is generated here too.
-import { AGENT_PATHS, CATALOG_TOOLS } from '../../../src/domain/agent-surfaces.ts';
-import { ARD_PATHS, ARD_SPEC, registryEntry } from '../../../src/domain/ard.ts';
+import { AGENT_PATHS, CATALOG_TOOLS } from '../../../src/domain/agents/agent-surfaces.ts';
+import { ARD_PATHS, ARD_SPEC, registryEntry } from '../../../src/domain/agents/ard.ts';
 import { BRAND, MCP_PACKAGE, TAGLINE } from '../../../src/domain/brand.ts';
-import { LIMITS } from '../../../src/domain/limits.ts';
-import { LISTING_TYPES, RANKING_METRIC } from '../../../src/domain/listing-types.ts';
-import { SORTS } from '../../../src/domain/ranking.ts';
+import { LIMITS } from '../../../src/domain/contract/limits.ts';
+import { LISTING_TYPES, RANKING_METRIC } from '../../../src/domain/listing/listing-types.ts';
+import { SORTS } from '../../../src/domain/listing/ranking.ts';
 import { SITE_PATHS } from '../../../src/domain/site-paths.ts';
 import type { StageContext } from '../stage.ts';
 import type { GeneratedFile } from '../../site-writer.ts';

@@ -2,7 +2,7 @@
 // docs, policies and status: the JSON API, the MCP endpoints and the A2A agent. Served as application/linkset+json
 // with the RFC 9727 profile by default, as application/json to a client that asks for JSON and not for a linkset,
 // and always with the Link header RFC 9727 §2 asks of it.
-import { AGENT_PATHS } from '../../../src/domain/agent-surfaces.ts';
+import { AGENT_PATHS } from '../../../src/domain/agents/agent-surfaces.ts';
 import { SITE_PATHS } from '../../../src/domain/site-paths.ts';
 import type { StageContext } from '../stage.ts';
 import type { GeneratedFile } from '../../site-writer.ts';

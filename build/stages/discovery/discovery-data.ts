@@ -2,8 +2,8 @@
 // build's runtime/, listings one at a time so memory stays flat at a million listings, and the top lists
 // llms.txt, llms-full.txt and the feeds print, the same the site's pages show, collected in one bounded pass.
 import { join } from 'node:path';
-import type { ListingType } from '../../../src/domain/listing-types.ts';
-import type { StoredListing } from '../../../src/domain/listing-view.ts';
+import type { ListingType } from '../../../src/domain/listing/listing-types.ts';
+import type { StoredListing } from '../../../src/domain/listing/listing-view.ts';
 import { readRuntimeListings, TopListsCollector } from '../../../src/catalog-view/catalog-view.ts';
 import type { StageContext } from '../stage.ts';
 import { requireRuntime } from './site-links.ts';

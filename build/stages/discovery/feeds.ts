@@ -4,8 +4,8 @@
 // for JSON-LD gets the same document as application/json (JSON-LD is JSON), the rule /ask follows too.
 // Figures appear as interactionStatistic only when they are real; there are no ratings, so no aggregateRating.
 import { BRAND, TAGLINE } from '../../../src/domain/brand.ts';
-import { categoryLabel } from '../../../src/domain/categories.ts';
-import { LISTING_TYPES, TYPE_LABELS } from '../../../src/domain/listing-types.ts';
+import { categoryLabel } from '../../../src/domain/listing/categories.ts';
+import { LISTING_TYPES, TYPE_LABELS } from '../../../src/domain/listing/listing-types.ts';
 import { SITE_PATHS } from '../../../src/domain/site-paths.ts';
 import type { StageContext } from '../stage.ts';
 import type { GeneratedFile } from '../../site-writer.ts';

@@ -2,10 +2,10 @@
 // build from the snapshot: what the service is, where the API, agent endpoints, discovery files, docs, type and
 // category pages are, and the top listings. llms-full.txt is the same text plus every docs page (the ranking and
 // methodology prose) and every comparison shortlist as a table.
-import { AGENT_PATHS, CATALOG_TOOLS } from '../../../src/domain/agent-surfaces.ts';
+import { AGENT_PATHS, CATALOG_TOOLS } from '../../../src/domain/agents/agent-surfaces.ts';
 import { BRAND, DISCLAIMER, MCP_PACKAGE, TAGLINE } from '../../../src/domain/brand.ts';
-import { LISTING_TYPES, RANKING_METRIC, TYPE_LABELS } from '../../../src/domain/listing-types.ts';
-import { hasShortlist, SHORTLIST } from '../../../src/domain/shortlists.ts';
+import { LISTING_TYPES, RANKING_METRIC, TYPE_LABELS } from '../../../src/domain/listing/listing-types.ts';
+import { hasShortlist, SHORTLIST } from '../../../src/domain/listing/shortlists.ts';
 import { SITE_PATHS } from '../../../src/domain/site-paths.ts';
 import { loadDocs, type Doc } from '../../../src/docs/index.ts';
 import type { Category } from '../../../src/domain/schemas.ts';

@@ -1,9 +1,9 @@
 // /pricing.md and /auth.md: Markdown for agents that read a site's terms before they use it. Pricing states the one
 // offer (free: price 0 USD) as a schema.org Offer, in a table and as JSON-LD; auth.md is the body of the auth docs
 // page (src/docs/auth.md), so the recipe is written once.
-import { AGENT_PATHS } from '../../../src/domain/agent-surfaces.ts';
+import { AGENT_PATHS } from '../../../src/domain/agents/agent-surfaces.ts';
 import { BRAND, DISCLAIMER } from '../../../src/domain/brand.ts';
-import { LIMITS } from '../../../src/domain/limits.ts';
+import { LIMITS } from '../../../src/domain/contract/limits.ts';
 import { SITE_PATHS } from '../../../src/domain/site-paths.ts';
 import { loadDocs, type Doc } from '../../../src/docs/index.ts';
 import type { StageContext } from '../stage.ts';

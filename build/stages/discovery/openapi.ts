@@ -2,11 +2,11 @@
 // and as YAML (same document).
 import { z } from 'zod';
 import { stringify as toYaml } from 'yaml';
-import { OPERATIONS, type Operation, type ResponseDoc, type Schema } from '../../../src/domain/operations.ts';
-import { paramRules, type ParamSpec } from '../../../src/domain/listing-query.ts';
-import { ERROR_CODES } from '../../../src/domain/errors.ts';
+import { OPERATIONS, type Operation, type ResponseDoc, type Schema } from '../../../src/domain/contract/operations.ts';
+import { paramRules, type ParamSpec } from '../../../src/domain/contract/listing-query.ts';
+import { ERROR_CODES } from '../../../src/domain/contract/errors.ts';
 import { BRAND, DISCLAIMER, TAGLINE } from '../../../src/domain/brand.ts';
-import { LIMITS } from '../../../src/domain/limits.ts';
+import { LIMITS } from '../../../src/domain/contract/limits.ts';
 import '../../../src/domain/schemas.ts';
 import type { GeneratedFile } from '../../site-writer.ts';
 

@@ -1,13 +1,13 @@
 // Where the discovery files point: API and discovery paths come from the operations table (so a link follows an
 // operation if it moves and cannot name one that does not exist), agent paths from AGENT_PATHS, pages from SITE_PATHS.
-import { OPERATIONS } from '../../../src/domain/operations.ts';
+import { OPERATIONS } from '../../../src/domain/contract/operations.ts';
 import type { RuntimeManifest } from '../../../src/artifacts/runtime-manifest.ts';
 import type { StageContext } from '../stage.ts';
 
 /** Canonical path of an operation of SERVICE.md, by its OpenAPI operationId; `{id}`-style parameters filled in. */
 export function operationPath(id: string, params: Record<string, string> = {}): string {
   const operation = OPERATIONS.find((op) => op.id === id);
-  if (!operation) throw new Error(`no operation ${id} in src/domain/operations.ts`);
+  if (!operation) throw new Error(`no operation ${id} in src/domain/contract/operations.ts`);
   return operation.paths[0]!.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = params[name];
     if (value === undefined) throw new Error(`operation ${id} needs the path parameter ${name}`);

@@ -2,9 +2,9 @@
 // limits (SITEMAP_LIMITS below): the static pages, the category and comparison pages, and every
 // listing page. Shards are yielded as they fill, so at a million listings only one shard is ever in memory.
 import { XMLBuilder } from 'fast-xml-parser';
-import { LISTING_TYPES } from '../../../src/domain/listing-types.ts';
-import { hasShortlist } from '../../../src/domain/shortlists.ts';
-import { OWNER_PAGE_MIN_LISTINGS, ownerKey } from '../../../src/domain/owner-figures.ts';
+import { LISTING_TYPES } from '../../../src/domain/listing/listing-types.ts';
+import { hasShortlist } from '../../../src/domain/listing/shortlists.ts';
+import { OWNER_PAGE_MIN_LISTINGS, ownerKey } from '../../../src/domain/listing/owner-figures.ts';
 import { SITE_PATHS } from '../../../src/domain/site-paths.ts';
 import { loadDocs } from '../../../src/docs/index.ts';
 import type { StageContext } from '../stage.ts';

@@ -3,7 +3,7 @@
 // counts as unchanged, added/changed/removed, how install histories merge and which are carried) are testable
 // over plain maps.
 import { createHash } from 'node:crypto';
-import { compareIds } from '../../../src/domain/ranking.ts';
+import { compareIds } from '../../../src/domain/listing/ranking.ts';
 import { addDays, dayDiff, HISTORY_DAYS_KEPT, mergeHistory, SCHEMA_VERSION } from '../../sqlite-store.ts';
 import type { AcceptedRecord } from './validate.ts';
 

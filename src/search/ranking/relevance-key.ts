@@ -1,7 +1,7 @@
-// Relevance as one sortable number: the relevance formula's score (src/domain/ranking.ts) packed with the id rank
+// Relevance as one sortable number: the relevance formula's score (src/domain/listing/ranking.ts) packed with the id rank
 // into a key that orders by relevance descending, then id ascending, so a numeric top-k ranks a page. The word
 // rankings give the block-skipping top-k of KeywordSearcher.topOfWord a key per listing and a bound per block.
-import { EXACT_NAME_BONUS, PHRASE_BONUS, partialMatchScore, relevanceScore } from '../../domain/ranking.ts';
+import { EXACT_NAME_BONUS, PHRASE_BONUS, partialMatchScore, relevanceScore } from '../../domain/listing/ranking.ts';
 import type { KeywordSearcher, QueryWord, ResolvedQuery, WordRanking } from '../keyword-search.ts';
 
 /**

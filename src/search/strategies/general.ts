@@ -1,7 +1,7 @@
 // The general keyword path: every match of the query (all its words, or any in mode 'any', with partial matches
 // when few listings hold them all) is keyed, by relevance or by its rank in the sort, and the page is the
 // smallest keys. The one-word and all-common-words strategies answer the costliest kinds faster, equal page for page.
-import { partialMatchScore, relevanceScore } from '../../domain/ranking.ts';
+import { partialMatchScore, relevanceScore } from '../../domain/listing/ranking.ts';
 import type { ResolvedQuery } from '../keyword-search.ts';
 import { ID_SPAN, relevanceKey } from '../ranking/relevance-key.ts';
 import { smallestK } from '../ranking/top-k.ts';

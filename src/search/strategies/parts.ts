@@ -2,7 +2,7 @@
 // keyword searcher, the filters' bitsets, scratch keys), the cut of a page, and the walk-or-sort choice of a
 // sorted page.
 import type { CatalogStore } from '../../artifacts/runtime-store.ts';
-import type { SortKey } from '../../domain/ranking.ts';
+import type { SortKey } from '../../domain/listing/ranking.ts';
 import type { FilterBits, FilterRequest } from '../filter.ts';
 import type { KeywordSearcher } from '../keyword-search.ts';
 import { smallestK } from '../ranking/top-k.ts';

@@ -4,10 +4,10 @@ import { z } from 'zod';
 import { invalidParameter } from './errors.ts';
 import { decodePageToken } from './page-token.ts';
 import { LIMITS } from './limits.ts';
-import { isListingType, LISTING_TYPES, type ListingType } from './listing-types.ts';
-import { DEFAULT_SORT, SORTS, type SortKey } from './ranking.ts';
-import { CATEGORY_SLUG_PATTERN } from './categories.ts';
-import { AUDIT_LEVELS, type AuditLevel } from './schemas.ts';
+import { isListingType, LISTING_TYPES, type ListingType } from '../listing/listing-types.ts';
+import { DEFAULT_SORT, SORTS, type SortKey } from '../listing/ranking.ts';
+import { CATEGORY_SLUG_PATTERN } from '../listing/categories.ts';
+import { AUDIT_LEVELS, type AuditLevel } from '../schemas.ts';
 
 /** A query parameter's value rules, as zod: text with a length limit, one of an enum, or an integer in a range. */
 export type ParamValue = z.ZodString | z.ZodEnum | z.ZodNumber;

@@ -1,9 +1,9 @@
 // Operations that serve the catalog through other projects' open standards (the official MCP registry API,
 // ARD, Agent Skills discovery). Part of the one operations table (operations.ts spreads them in), kept in
 // their own module because each follows a document we do not own: its link is next to the entry.
-import { apiAliases } from './brand.ts';
+import { apiAliases } from '../brand.ts';
 import { defineOperations, pathParam, type ResponseDoc, type Schema } from './operation-types.ts';
-import { REGISTRY_PAGE } from './mcp-registry.ts';
+import { REGISTRY_PAGE } from '../agents/mcp-registry.ts';
 import { integerParam, textParam } from './listing-query.ts';
 
 const json = (schema: Schema): Record<string, Schema> => ({ 'application/json': schema });

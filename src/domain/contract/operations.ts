@@ -17,12 +17,12 @@ import {
   SiteMetaSchema,
   StageSchema,
   VersioningPolicySchema,
-} from './schemas.ts';
+} from '../schemas.ts';
 import { ARD_OPERATIONS, OWNER_OPERATIONS, SKILL_OPERATIONS, STANDARD_OPERATIONS } from './standard-operations.ts';
 import { defineOperations, headerParam, pathParam, type Operation, type ResponseDoc, type RouteOperationOf, type Schema } from './operation-types.ts';
-import { apiAliases } from './brand.ts';
+import { apiAliases } from '../brand.ts';
 import { SEARCH_CORRECTED_HEADER, SEARCH_MATCH_HEADER, SEARCH_MODE_HEADER } from './response-headers.ts';
-import { ASK_BODY, ASK_PARAMS } from './ask-input.ts';
+import { ASK_BODY, ASK_PARAMS } from '../agents/ask-input.ts';
 
 export type { Operation, ResponseDoc, Schema } from './operation-types.ts';
 

@@ -2,12 +2,12 @@
 // and the tools they offer. The shim's handlers and the build's discovery documents both read this module,
 // so a tool or a version is listed once and the two can never disagree.
 import { z } from 'zod';
-import { BRAND, MCP_PACKAGE, TAGLINE } from './brand.ts';
-import { CATEGORY_SLUG_PATTERN } from './categories.ts';
-import { LIMITS } from './limits.ts';
-import { LISTING_TYPES } from './listing-types.ts';
-import { SORTS } from './ranking.ts';
-import { CatalogStatsSchema, ListingFileSchema, ListingSchema } from './schemas.ts';
+import { BRAND, MCP_PACKAGE, TAGLINE } from '../brand.ts';
+import { CATEGORY_SLUG_PATTERN } from '../listing/categories.ts';
+import { LIMITS } from '../contract/limits.ts';
+import { LISTING_TYPES } from '../listing/listing-types.ts';
+import { SORTS } from '../listing/ranking.ts';
+import { CatalogStatsSchema, ListingFileSchema, ListingSchema } from '../schemas.ts';
 
 export const AGENT_PATHS = {
   /** The catalog MCP endpoint (Streamable HTTP); GET is its discovery document. */

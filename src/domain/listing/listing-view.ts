@@ -1,7 +1,7 @@
 // A snapshot record → the API Listing (CONTRACT.md), minus `url`, which depends on the public origin the
 // server is configured with and is added when a listing is served or a page is built.
-import type { Listing, ListingRecord } from './schemas.ts';
-import { SITE_PATHS } from './site-paths.ts';
+import type { Listing, ListingRecord } from '../schemas.ts';
+import { SITE_PATHS } from '../site-paths.ts';
 import { installLineOf, packagesOf } from './install-line.ts';
 import { RANKING_METRIC } from './listing-types.ts';
 

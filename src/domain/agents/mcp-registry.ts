@@ -2,10 +2,10 @@
 // `server.json`): one mapping from a Listing to a ServerResponse, shared by the /v0.1 routes and their tests.
 // The official schema keeps `description` to 100 characters and has no place for our figures, so the full
 // description, installs, stars and provenance go under our own reverse-DNS `_meta` key.
-import { BRAND } from './brand.ts';
-import type { Listing, McpPackage, McpRemote } from './schemas.ts';
+import { BRAND } from '../brand.ts';
+import type { Listing, McpPackage, McpRemote } from '../schemas.ts';
 
-export { packageOf } from './install-line.ts';
+export { packageOf } from '../listing/install-line.ts';
 
 /** Our namespace inside `_meta` (reverse DNS, as the registry asks of extensions). */
 export const REGISTRY_META_KEY = `io.${BRAND}.registry/listing`;

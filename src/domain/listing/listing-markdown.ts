@@ -1,9 +1,9 @@
 // A listing page as Markdown, for agents that ask a page for `Accept: text/markdown`: the same facts as the HTML
 // page (figures always with their provenance), plus the stored SKILL.md when there is one.
-import { BRAND } from './brand.ts';
+import { BRAND } from '../brand.ts';
 import { categoryLabel } from './categories.ts';
 import { RANKING_METRIC, TYPE_LABELS } from './listing-types.ts';
-import type { Listing, ListingFile } from './schemas.ts';
+import type { Listing, ListingFile } from '../schemas.ts';
 
 const count = (n: number) => n.toLocaleString('en-US');
 /** Markdown-inert text for a table cell or a line: no pipes, no line breaks, no HTML. */

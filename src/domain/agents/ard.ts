@@ -2,11 +2,11 @@
 // Registry: how a listing becomes an ARD catalog entry (§4.2), the request schemas of the registry API (§7), and
 // the registry's own entry. Runtime-neutral: the shim's routes and the build's discovery files both use it.
 import { z } from 'zod';
-import { BRAND, TAGLINE } from './brand.ts';
-import { categoryLabel } from './categories.ts';
+import { BRAND, TAGLINE } from '../brand.ts';
+import { categoryLabel } from '../listing/categories.ts';
 import { serverName } from './mcp-registry.ts';
-import { TYPE_LABELS, type ListingType } from './listing-types.ts';
-import type { Listing } from './schemas.ts';
+import { TYPE_LABELS, type ListingType } from '../listing/listing-types.ts';
+import type { Listing } from '../schemas.ts';
 
 /** The one documented base path of the registry API: POST {base}/search, POST {base}/explore, GET {base}/agents[/{id}]. */
 export const ARD_BASE_PATH = '/ard';

@@ -2,7 +2,7 @@
 // one skill rather than offering every skill of the repository; MCP servers run their package (npm → npx, PyPI →
 // uvx, OCI → docker run) or connect to their remote. The export's own `installCommand` is read as a hint of the
 // package, never shown as is: a line is made again from the package it names.
-import type { McpPackage, McpRemote } from './schemas.ts';
+import type { McpPackage, McpRemote } from '../schemas.ts';
 
 export const THIRD_PARTY_SKILLS_INSTALLER = 'third-party skills CLI (not part of catalog)';
 

@@ -1,4 +1,4 @@
-// How a client connects to an MCP server, from what the listing publishes (src/domain/install-line.ts): the
+// How a client connects to an MCP server, from what the listing publishes (src/domain/listing/install-line.ts): the
 // transport, the command or URL, the variables it needs, and the configuration the common clients read: an
 // `mcpServers` entry (Claude Desktop, Claude Code's .mcp.json, Cursor) and VS Code's `mcp.json` (`servers`, with
 // secrets asked for through `inputs` rather than written into the file).

@@ -1,8 +1,8 @@
 // The input of /ask, declared once: its query parameters (what GET reads, POST's query string fills in) and its
 // optional JSON body. The OpenAPI document and the shim's parser both read these.
 import { AGENT_RESULTS } from './agent-surfaces.ts';
-import { LIMITS } from './limits.ts';
-import { integerParam, textParam, type ParamSpec } from './listing-query.ts';
+import { LIMITS } from '../contract/limits.ts';
+import { integerParam, textParam, type ParamSpec } from '../contract/listing-query.ts';
 
 /** The three names a question may come under, in the order they are read. */
 export const ASK_QUERY_NAMES = ['query', 'q', 'question'] as const;

@@ -4,8 +4,8 @@
 // names the rest. The full set is ~750 bytes: with the security headers it takes a page's headers past 1,460
 // bytes, nginx's postpone_output, so nginx sent them in a packet of their own instead of corked with the file
 // (bench/records/2026-11-24-front-nginx.md).
-import { AGENT_PATHS } from './agent-surfaces.ts';
-import { ARD_PATHS } from './ard.ts';
+import { AGENT_PATHS } from '../agents/agent-surfaces.ts';
+import { ARD_PATHS } from '../agents/ard.ts';
 
 /** The API catalog alone: what every page carries. */
 export function apiCatalogLink(baseUrl: string): string {
