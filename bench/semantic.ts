@@ -139,7 +139,7 @@ function percentile(values: number[], p: number): number {
 /** In-process: exact top-k against the HNSW graph on the build's vectors (recall@10, latency). */
 async function vectorSearchFigures(buildDir: string): Promise<Array<Record<string, string | number>>> {
   const { loadSnapshot } = await import('../server/catalog/snapshot.ts');
-  const { SemanticIndex } = await import('../server/search/semantic-index.ts');
+  const { SemanticIndex } = await import('../server/search-runtime/semantic-index.ts');
   const { SEMANTIC_CANDIDATES, vectorCandidates } = await import('../src/search/ranking/fusion.ts');
   const { EMBEDDINGS_DIR } = await import('../src/artifacts/embeddings.ts');
   const { readVectorSources } = await import('../src/search/vector-sources.ts');

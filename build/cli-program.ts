@@ -13,7 +13,7 @@ import { buildDirs } from '../src/artifacts/build-dirs.ts';
 import { exportCatalog } from './export-writer.ts';
 import { ingest, IngestError, readIngestChanges, type IngestReport, type Reject } from './stages/ingest-stage.ts';
 import { mirror, MirrorError } from './mirror/mirror.ts';
-import { resolveServeTarget } from './mirror/serve.ts';
+import { resolveServeTarget } from './mirror/serve-target.ts';
 import { MirrorUrlError } from './mirror/mirror-build.ts';
 import { BuildStageError, runBuild, type BuildResult } from './pipeline.ts';
 import { NotifyError, reloadOverHttp, signalFromPidFile, signalShim, type NotifyResult } from './cycle/notify.ts';

@@ -3,9 +3,9 @@
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { searchTrendScore } from '../src/domain/listing/ranking.ts';
-import { addUtcDays, utcDay, type SignalCounts } from '../src/search-counters/counter-store.ts';
-import { readSqliteSignalTotals, SIGNALS_FILE } from '../src/search-counters/sqlite-counter-store.ts';
-import { readRedisSignalTotals } from '../src/search-counters/redis-counter-store.ts';
+import { addUtcDays, utcDay, type SignalCounts } from '../src/signal-stores/counter-store.ts';
+import { readSqliteSignalTotals, SIGNALS_FILE } from '../src/signal-stores/sqlite-counter-store.ts';
+import { readRedisSignalTotals } from '../src/signal-stores/redis-counter-store.ts';
 
 /** Days of counts a rebuild folds into searchTrend, today included. */
 export const SEARCH_TREND_WINDOW_DAYS = 14;

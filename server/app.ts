@@ -19,11 +19,11 @@ import { SseSessions } from './mcp/sse-sessions.ts';
 import { createMetrics } from './ops/metrics.ts';
 import { watchRedis } from './ops/redis-health.ts';
 import { createHandlers } from './routes/index.ts';
-import { rememberedSearch } from './search/remembered-search.ts';
-import { distinctSearch } from './search/folded-search.ts';
-import { createHybridSearch } from './search/hybrid-search.ts';
-import { KeywordThread } from './search/keyword-thread.ts';
-import { SemanticIndex } from './search/semantic-index.ts';
+import { rememberedSearch } from './search-runtime/remembered-search.ts';
+import { distinctSearch } from './search-runtime/folded-search.ts';
+import { createHybridSearch } from './search-runtime/hybrid-search.ts';
+import { KeywordThread } from './search-runtime/keyword-thread.ts';
+import { SemanticIndex } from './search-runtime/semantic-index.ts';
 import { createConfiguredSignals } from './search-counters/index.ts';
 import type { Services } from './services.ts';
 

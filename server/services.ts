@@ -3,11 +3,11 @@ import type { Logger } from 'pino';
 import type { Redis } from 'ioredis';
 import type { Config } from '../src/config.ts';
 import type { LiveCatalog, Snapshot } from './catalog/snapshot.ts';
-import type { ListingSearch } from './search/listing-search.ts';
+import type { ListingSearch } from './search-runtime/listing-search.ts';
 import type { RateLimiter } from './http/rate-limit.ts';
 import type { Metrics } from './ops/metrics.ts';
 import type { RedisHealth } from './ops/redis-health.ts';
-import type { SemanticStatus } from './search/semantic-index.ts';
+import type { SemanticStatus } from './search-runtime/semantic-index.ts';
 
 /** Search-trend counters (appearances in a first page, opens); absent when counting is off. */
 export interface SearchSignals {

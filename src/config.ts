@@ -105,7 +105,7 @@ export interface Config {
   embeddingModelDir: string | undefined;
   logLevel: string;
   buildOnStart: boolean;
-  /** Keyword searches run in a worker thread (server/search/keyword-thread.ts); false: on the main thread. */
+  /** Keyword searches run in a worker thread (server/search-runtime/keyword-thread.ts); false: on the main thread. */
   searchThread: boolean;
   staffAuth: StaffAuthConfig;
   /** searchTrend counters: appearances in first pages and opens, flushed every flushSeconds. */

@@ -7,7 +7,7 @@
 //     catalog_redis_up 0 then 1, one down transition, and decisions by the memory store during the outage.
 // Traffic goes straight to the two shims (alternating), or through a front:
 //   --front builtin         a minimal nginx round-robin front written by this script
-//   --front generated       the front the build generated for the data directory's current build (src/front/)
+//   --front generated       the front the build generated for the data directory's current build (src/nginx-front/)
 //   --front <nginx.conf>    a front config template; {{SHIM_1}}, {{SHIM_2}} (host:port), {{LISTEN}} (port) and
 //                           {{PREFIX}} (a temp dir for pid, logs and temp files) are replaced before nginx starts
 //   flock /tmp/catalog-bench.lock npx node bench/proof/redis-outage.ts <data-dir> [--front builtin|generated|<conf>]
@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { buildDirs, currentBuild } from '../../src/artifacts/build-dirs.ts';
 import { writeFrontConfig } from '../../build/stages/front-stage.ts';
-import { DEBIAN_BROTLI_STATIC_MODULE, renderNginxConf } from '../../src/front/nginx-front.ts';
+import { DEBIAN_BROTLI_STATIC_MODULE, renderNginxConf } from '../../src/nginx-front/nginx-front.ts';
 import { freePort } from '../../src/net/free-port.ts';
 import { startShim, startTraffic, tally, type Req } from './traffic.ts';
 

@@ -1,9 +1,9 @@
-// The front stage: renders the nginx front for this build's own output (src/front/nginx-front.ts) into front/:
+// The front stage: renders the nginx front for this build's own output (src/nginx-front/nginx-front.ts) into front/:
 // http.conf and server.conf to include, and nginx.conf, a complete example for one shim on 127.0.0.1:8081.
 // `npm run start:front` renders its own nginx.conf around the same two files.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { DEBIAN_BROTLI_STATIC_MODULE, renderHttpConf, renderNginxConf, renderServerConf, type SiteManifests } from '../../src/front/nginx-front.ts';
+import { DEBIAN_BROTLI_STATIC_MODULE, renderHttpConf, renderNginxConf, renderServerConf, type SiteManifests } from '../../src/nginx-front/nginx-front.ts';
 import { MANIFEST_FILES } from '../../src/domain/contract/static-serving.ts';
 import type { Stage } from './stage.ts';
 

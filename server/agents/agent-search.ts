@@ -1,15 +1,15 @@
 // Catalog reads shared by the agent surfaces (MCP tools, A2A, /ask): a natural-language search through the same
 // listing search the API uses (its `semantic` field, so real embeddings slot in behind it), and the top lists.
 // Everything answers from the live in-memory snapshot; nothing calls the shim over HTTP. Both fold copies: an agent
-// choosing a skill is shown one listing per copy group (server/search/folded-search.ts).
+// choosing a skill is shown one listing per copy group (server/search-runtime/folded-search.ts).
 import { listingQuery, type ListingQuery } from '../../src/domain/contract/listing-query.ts';
 import { RANKING_METRIC, type ListingType } from '../../src/domain/listing/listing-types.ts';
 import type { SortKey } from '../../src/domain/listing/ranking.ts';
 import type { Snapshot } from '../catalog/snapshot.ts';
-import { SEARCH_MODE_HEADER } from '../search/listing-search.ts';
+import { SEARCH_MODE_HEADER } from '../search-runtime/listing-search.ts';
 import { listingsJson } from '../catalog/listing-json.ts';
 import type { Services } from '../services.ts';
-import { foldDocs, foldedPage } from '../search/folded-search.ts';
+import { foldDocs, foldedPage } from '../search-runtime/folded-search.ts';
 
 export interface AgentSearchRequest {
   query: string;

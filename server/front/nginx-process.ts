@@ -3,7 +3,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEBIAN_BROTLI_STATIC_MODULE, renderNginxConf, type FrontDeployment } from '../../src/front/nginx-front.ts';
+import { DEBIAN_BROTLI_STATIC_MODULE, renderNginxConf, type FrontDeployment } from '../../src/nginx-front/nginx-front.ts';
 
 export interface NginxFront {
   /** The master process's pid. */

@@ -10,7 +10,7 @@ import { CatalogError } from '../../src/domain/contract/errors.ts';
 import type { Config } from '../../src/config.ts';
 import type { RouteOperationId } from '../../src/domain/contract/operations.ts';
 import type { Metrics } from '../ops/metrics.ts';
-import { SEARCH_MODE_HEADER } from '../search/listing-search.ts';
+import { SEARCH_MODE_HEADER } from '../search-runtime/listing-search.ts';
 import { readBody } from './body.ts';
 import { toCatalogError, type Reply } from './handler.ts';
 import type { Handled, IncomingRequest, Pipeline } from './pipeline.ts';

@@ -5,8 +5,8 @@ import type { Logger } from 'pino';
 import type { Redis } from 'ioredis';
 import type { Config } from '../../src/config.ts';
 import { createSearchSignals, type SearchSignalCounter } from './search-counting.ts';
-import { RedisSignalStore } from '../../src/search-counters/redis-counter-store.ts';
-import { SIGNALS_FILE, SqliteSignalStore } from '../../src/search-counters/sqlite-counter-store.ts';
+import { RedisSignalStore } from '../../src/signal-stores/redis-counter-store.ts';
+import { SIGNALS_FILE, SqliteSignalStore } from '../../src/signal-stores/sqlite-counter-store.ts';
 
 export { listingPageSlug } from './listing-pages.ts';
 export type { SearchSignalCounter } from './search-counting.ts';

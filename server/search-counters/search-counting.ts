@@ -4,7 +4,7 @@
 import type { Logger } from 'pino';
 import type { Snapshot } from '../catalog/snapshot.ts';
 import type { SearchSignals } from '../services.ts';
-import { utcDay, type SignalCounts, type SignalStore } from '../../src/search-counters/counter-store.ts';
+import { utcDay, type SignalCounts, type SignalStore } from '../../src/signal-stores/counter-store.ts';
 
 export interface SearchSignalOptions {
   store: SignalStore;

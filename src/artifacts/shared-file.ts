@@ -1,5 +1,5 @@
 // Reading a build's files into memory that threads can share. The shim's main thread and its keyword worker
-// (server/search/keyword-thread.ts) search the same columns and postings: read once into SharedArrayBuffers and
+// (server/search-runtime/keyword-thread.ts) search the same columns and postings: read once into SharedArrayBuffers and
 // posted to the worker, they are one copy in memory, not two (docs/decisions/006-keyword-worker-thread.md).
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 

@@ -38,7 +38,7 @@ export class QueryEngine {
   /**
    * From one pass over the posting lists, the first page of a keyword search in mode 'any' (listings with every word
    * first) and of the same search in mode 'all' (the full matches, or the 'any' answer when fewer than PARTIAL_BELOW
-   * listings match every word), as semantic fusion wants both (server/search/hybrid-search.ts), and the full matches
+   * listings match every word), as semantic fusion wants both (server/search-runtime/hybrid-search.ts), and the full matches
    * alone (`full`, which lead a partial answer). Equal to two search() calls: full matches rank first in mode 'any',
    * in the order mode 'all' gives them, so the page holds all of them or only them.
    */

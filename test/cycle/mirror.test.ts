@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { runBuild } from '../../build/pipeline.ts';
 import { mirror, MirrorError, type MirrorReport } from '../../build/mirror/mirror.ts';
-import { resolveServeTarget } from '../../build/mirror/serve.ts';
+import { resolveServeTarget } from '../../build/mirror/serve-target.ts';
 import { createServeApp } from '../../server/serve.ts';
 import { currentBuild, buildDirs } from '../../src/artifacts/build-dirs.ts';
 import { manifestEntries } from '../../build/mirror/shard-manifest.ts';

@@ -12,7 +12,7 @@ import { loadConfig } from '../../src/config.ts';
 import { searchTrendScore } from '../../src/domain/listing/ranking.ts';
 import { SITE_PATHS } from '../../src/domain/site-paths.ts';
 import type { Listing, ListingPage, StaffBuildStatus } from '../../src/domain/schemas.ts';
-import type { SignalCounts } from '../../src/search-counters/counter-store.ts';
+import type { SignalCounts } from '../../src/signal-stores/counter-store.ts';
 import { sampleRecords, writeExport } from '../support/fixtures.ts';
 import { startRedis, type TestRedis } from '../support/redis-server.ts';
 import { json, startInProcess, TEST_BASE_URL, type TestServer } from '../support/server.ts';

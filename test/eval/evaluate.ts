@@ -11,9 +11,9 @@ import { join, resolve } from 'node:path';
 import { listingQuery, type ListingQuery } from '../../src/domain/contract/listing-query.ts';
 import type { ListingType } from '../../src/domain/listing/listing-types.ts';
 import type { Snapshot } from '../../server/catalog/snapshot.ts';
-import { keywordListingSearch, type ListingSearch } from '../../server/search/listing-search.ts';
-import { createHybridSearch } from '../../server/search/hybrid-search.ts';
-import type { SemanticSource } from '../../server/search/semantic-index.ts';
+import { keywordListingSearch, type ListingSearch } from '../../server/search-runtime/listing-search.ts';
+import { createHybridSearch } from '../../server/search-runtime/hybrid-search.ts';
+import type { SemanticSource } from '../../server/search-runtime/semantic-index.ts';
 
 export type QueryKind = 'nl' | 'keyword' | 'filtered';
 

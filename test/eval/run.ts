@@ -19,7 +19,7 @@ import { buildDirs, currentBuild, INDEX_STAGE, runBuild } from '../../build/pipe
 import { loadSnapshot } from '../../server/catalog/snapshot.ts';
 import { isCurrentRuntime } from '../../src/artifacts/runtime-manifest.ts';
 import { DEFAULT_ENCODER_DIR, STATIC_ENCODER_MANIFEST } from '../../src/embeddings/static-encoder.ts';
-import { SemanticIndex } from '../../server/search/semantic-index.ts';
+import { SemanticIndex } from '../../server/search-runtime/semantic-index.ts';
 import { evaluate, judgedSets, runQuery, systems, CUTOFF, DEV_SET } from './evaluate.ts';
 
 const { values } = parseArgs({

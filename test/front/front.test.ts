@@ -1,4 +1,4 @@
-// The generated nginx front (src/front/nginx-front.ts, rendered by the build's front stage) in front of a real
+// The generated nginx front (src/nginx-front/nginx-front.ts, rendered by the build's front stage) in front of a real
 // shim, against the same shim alone: every operation, page and error answers the same status, media type, body
 // and headers; files come from nginx itself (with their precompressed variants), everything else from the shim,
 // which sees the client through X-Forwarded-For and keeps applying its rate limit.

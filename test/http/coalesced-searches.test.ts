@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../support/server.ts';
 import { unreadPipeline } from '../support/raw-http.ts';
-import type { ListingSearch } from '../../server/search/listing-search.ts';
+import type { ListingSearch } from '../../server/search-runtime/listing-search.ts';
 
 let server: TestServer;
 let searches = 0;

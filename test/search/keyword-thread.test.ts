@@ -1,4 +1,4 @@
-// The keyword worker (server/search/keyword-thread.ts): `q` searches run in a worker thread over the index the main
+// The keyword worker (server/search-runtime/keyword-thread.ts): `q` searches run in a worker thread over the index the main
 // thread loaded, shared rather than copied. Its answers are the main thread's engine's, page for page; the index
 // is shared memory; before the worker has loaded a build and after it dies, searches run on the main thread and
 // answer the same; a dead worker is replaced; and each build is searched in its own engine.
@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedBuildDir } from '../support/shared-build.ts';
 import type { SearchRequest } from '../../src/search/query-engine.ts';
 import { loadSnapshot, type Snapshot } from '../../server/catalog/snapshot.ts';
-import { KeywordThread } from '../../server/search/keyword-thread.ts';
+import { KeywordThread } from '../../server/search-runtime/keyword-thread.ts';
 
 const page = (request: Partial<SearchRequest>): SearchRequest => ({ offset: 0, limit: 20, ...request });
 

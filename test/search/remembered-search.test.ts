@@ -1,4 +1,4 @@
-// Guarantees the search memory every surface shares (server/search/remembered-search.ts): a repeated request is
+// Guarantees the search memory every surface shares (server/search-runtime/remembered-search.ts): a repeated request is
 // answered without searching again and identically; paging, filters and the request text each make another
 // answer; answers belong to their snapshot; a keyword fallback and a page of keyword results are never kept, a
 // keyword answer deeper than KEYWORD_DEPTH_KEPT is; and kept answers cannot be altered.
@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedBuildDir } from '../support/shared-build.ts';
 import { listingQuery } from '../../src/domain/contract/listing-query.ts';
 import { loadSnapshot, type Snapshot } from '../../server/catalog/snapshot.ts';
-import { keywordListingSearch, type ListingSearch } from '../../server/search/listing-search.ts';
-import { KEYWORD_DEPTH_KEPT, rememberedSearch } from '../../server/search/remembered-search.ts';
+import { keywordListingSearch, type ListingSearch } from '../../server/search-runtime/listing-search.ts';
+import { KEYWORD_DEPTH_KEPT, rememberedSearch } from '../../server/search-runtime/remembered-search.ts';
 
 let snapshot: Snapshot;
 let other: Snapshot;

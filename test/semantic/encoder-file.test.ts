@@ -8,7 +8,7 @@ import { sharedBuildDir } from '../support/shared-build.ts';
 import { EMBEDDINGS_DIR, MODEL_SUBDIR } from '../../src/artifacts/embeddings.ts';
 import { loadStaticEncoder, type StaticEncoder } from '../../src/embeddings/static-encoder.ts';
 import { loadSnapshot, type Snapshot } from '../../server/catalog/snapshot.ts';
-import { SemanticIndex } from '../../server/search/semantic-index.ts';
+import { SemanticIndex } from '../../server/search-runtime/semantic-index.ts';
 
 const buildDir = await sharedBuildDir();
 const modelDir = join(buildDir, 'runtime', EMBEDDINGS_DIR, MODEL_SUBDIR);

@@ -9,9 +9,9 @@ import { sharedBuildDir } from '../support/shared-build.ts';
 import { INDEX_STAGE, runBuild } from '../../build/pipeline.ts';
 import { listingQuery, type ListingQuery } from '../../src/domain/contract/listing-query.ts';
 import { loadSnapshot, type Snapshot } from '../../server/catalog/snapshot.ts';
-import { keywordListingSearch } from '../../server/search/listing-search.ts';
-import { createHybridSearch } from '../../server/search/hybrid-search.ts';
-import { SemanticIndex } from '../../server/search/semantic-index.ts';
+import { keywordListingSearch } from '../../server/search-runtime/listing-search.ts';
+import { createHybridSearch } from '../../server/search-runtime/hybrid-search.ts';
+import { SemanticIndex } from '../../server/search-runtime/semantic-index.ts';
 import { snapshotRecords, writeExport } from '../support/fixtures.ts';
 import { json, startInProcess, TEST_BASE_URL, type TestServer } from '../support/server.ts';
 

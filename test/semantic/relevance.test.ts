@@ -5,11 +5,11 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedBuildDir } from '../support/shared-build.ts';
 import { loadSnapshot, type Snapshot } from '../../server/catalog/snapshot.ts';
-import { createHybridSearch, PARTIAL_VECTOR_POOL } from '../../server/search/hybrid-search.ts';
+import { createHybridSearch, PARTIAL_VECTOR_POOL } from '../../server/search-runtime/hybrid-search.ts';
 import { allWordsBoost, FUSION_WEIGHTS, ONE_WORD_BOOST, POPULARITY_SPAN, RRF_K, SEMANTIC_CANDIDATES, SHORT_REQUEST_BOOST } from '../../src/search/ranking/fusion.ts';
 import { listingQuery, type ListingQuery } from '../../src/domain/contract/listing-query.ts';
 
-import { SemanticIndex } from '../../server/search/semantic-index.ts';
+import { SemanticIndex } from '../../server/search-runtime/semantic-index.ts';
 import { evaluate, loadQueries, ndcgAt, OWN_SET, reciprocalRank, recallAt } from '../eval/evaluate.ts';
 import { json, startInProcess, type TestServer } from '../support/server.ts';
 

@@ -9,10 +9,10 @@ import { listingQuery, type ListingQuery } from '../../src/domain/contract/listi
 import { vectorCandidates, type VectorSources } from '../../src/search/ranking/fusion.ts';
 import { VectorIndex } from '../../src/search/vectors.ts';
 import { loadSnapshot, type Snapshot } from '../../server/catalog/snapshot.ts';
-import { createHybridSearch } from '../../server/search/hybrid-search.ts';
-import { keywordListingSearch } from '../../server/search/listing-search.ts';
-import { SemanticIndex } from '../../server/search/semantic-index.ts';
-import type { VectorSearcher } from '../../server/search/vector-searcher.ts';
+import { createHybridSearch } from '../../server/search-runtime/hybrid-search.ts';
+import { keywordListingSearch } from '../../server/search-runtime/listing-search.ts';
+import { SemanticIndex } from '../../server/search-runtime/semantic-index.ts';
+import type { VectorSearcher } from '../../server/search-runtime/vector-searcher.ts';
 
 const REQUESTS = ['query a postgres database', 'automate a browser to fill in web forms', 'turn a PDF into text', 'send a message to slack'];
 const query = (partial: Partial<ListingQuery>): ListingQuery => listingQuery({ limit: 20, ...partial });

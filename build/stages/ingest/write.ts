@@ -4,7 +4,7 @@ import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { SCHEMA } from '../../sqlite-store.ts';
-import { mediaTypeOf } from '../../media-types.ts';
+import { mediaTypeOf } from './stored-file-types.ts';
 import { metaRows, type IngestPlan } from './plan.ts';
 
 const CHANGES_SCHEMA = 'CREATE TABLE ingest_change (kind TEXT NOT NULL, listing_id TEXT NOT NULL, PRIMARY KEY (kind, listing_id)) WITHOUT ROWID;';

@@ -114,7 +114,7 @@ export interface ListingQuery {
   updatedSince: number | undefined;
   /** Only audited listings of this level. */
   risk: AuditLevel | undefined;
-  /** One listing per copy group (server/search/folded-search.ts). */
+  /** One listing per copy group (server/search-runtime/folded-search.ts). */
   distinct: boolean;
   /** undefined: the default order (relevance with q/semantic, else installs). */
   sort: SortKey | undefined;

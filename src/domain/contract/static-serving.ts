@@ -1,7 +1,7 @@
 // How the built site is served: content types by extension, the manifests the build writes next to the files
 // (types a file name cannot carry, negotiated representations, extra headers), and the Cache-Control policy.
 // One module for the three readers of these facts: the build (build/site-writer.ts), the shim's static handler
-// (server/http/static-files.ts) and the generated nginx front (src/front/nginx-front.ts).
+// (server/http/static-files.ts) and the generated nginx front (src/nginx-front/nginx-front.ts).
 
 /** Media type by file extension; anything else is application/octet-stream. */
 export const CONTENT_TYPES: Readonly<Record<string, string>> = {

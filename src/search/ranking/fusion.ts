@@ -1,7 +1,7 @@
 // Hybrid fusion for semantic search, shared by the shim and the evaluation: the vector candidates of a query
 // (exact, or from the approximate graph above a share of the catalog) and the weighted reciprocal rank fusion of
 // ranked lists with the popularity prior (src/docs/ranking.md, "Semantic search"). Pure functions over the
-// build's vectors and columns; server/search/hybrid-search.ts runs them for a snapshot.
+// build's vectors and columns; server/search-runtime/hybrid-search.ts runs them for a snapshot.
 import type { HnswIndex } from '../hnsw.ts';
 import type { VectorIndex } from '../vectors.ts';
 

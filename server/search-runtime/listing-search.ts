@@ -1,6 +1,6 @@
 // Listing search as every surface calls it (the listing routes, /ask, MCP, A2A, ARD, the registry API, /browse):
 // a query in, documents and the headers that say how they were found out. Keyword search here; semantic search
-// (server/search/hybrid-search.ts) falls back to it. Routes only parse, call this and serialise.
+// (server/search-runtime/hybrid-search.ts) falls back to it. Routes only parse, call this and serialise.
 import type { ListingQuery } from '../../src/domain/contract/listing-query.ts';
 import { QueryEngine, type SearchResult } from '../../src/search/query-engine.ts';
 import type { Snapshot } from '../catalog/snapshot.ts';
