@@ -1,11 +1,13 @@
 // @ts-check
-// The site's pages (src/pages). Every page is prerendered by the build's "site" stage (build/stages/site-stage.ts)
+// The site's pages (site/pages). Every page is prerendered by the build's "site" stage (build/stages/site-stage.ts)
 // except /browse, which the shim renders per request through the middleware handler of @astrojs/node.
 // The stage passes the catalog's runtime directory and public origin in the environment.
 import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
 
 export default defineConfig({
+  // The Astro site lives apart from the shared core (src/), which it imports like build/ and server/ do.
+  srcDir: './site',
   site: process.env.CATALOG_BASE_URL || 'http://localhost:8080',
   output: 'static',
   // Middleware mode builds <outDir>/server/entry.mjs exporting handler(req, res, next, locals) for the shim.

@@ -29,7 +29,7 @@ export default tseslint.config(
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
     },
   },
-  { files: ['build/**/*.ts', 'src/**/*.ts', 'bench/**/*.ts', 'packages/**/*.ts'], rules: { 'no-restricted-syntax': ['error', ...noStackSpreads] } },
+  { files: ['build/**/*.ts', 'src/**/*.ts', 'site/**/*.ts', 'bench/**/*.ts', 'packages/**/*.ts'], rules: { 'no-restricted-syntax': ['error', ...noStackSpreads] } },
   {
     files: ['build/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)server/', message: 'build/ never imports server/: put what both need in src/.' }] }] },

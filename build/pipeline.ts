@@ -91,7 +91,7 @@ export async function defaultStages(): Promise<Stage[]> {
 
 const REPO_ROOT = resolve(import.meta.dirname, '..');
 /** Everything of the checkout that shapes a build's output: a deploy of new code rebuilds even on unchanged data. */
-const CODE_PATHS = ['build', 'src', 'models', 'public', 'astro.config.mjs', 'package-lock.json'];
+const CODE_PATHS = ['build', 'src', 'site', 'models', 'public', 'astro.config.mjs', 'package-lock.json'];
 
 function hashTree(hash: ReturnType<typeof createHash>, path: string): void {
   if (!existsSync(path)) return;

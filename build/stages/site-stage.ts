@@ -1,4 +1,4 @@
-// The "site" stage: the Astro project at the top of the repository (astro.config.mjs, src/pages) → every page of
+// The "site" stage: the Astro project at the top of the repository (astro.config.mjs, site/pages) → every page of
 // the site, prerendered from this build's runtime artifacts, plus the server bundle of the one on-demand page
 // (/browse). Astro runs in child processes (build/astro-build.ts), one per core for a large catalog, each rendering
 // a share of the listing and owner pages: their memory is returned when they exit, their global state (NODE_ENV,
@@ -62,9 +62,9 @@ export function runAstroBuild(options: {
   outDir: string;
   runtimeDir: string;
   baseUrl: string;
-  /** "i/n": render the i-th of n shares of the listing and owner pages (src/site/page-data.ts inRenderShard). */
+  /** "i/n": render the i-th of n shares of the listing and owner pages (src/page-model/page-data.ts inRenderShard). */
   shard?: string;
-  /** The previous build's page inputs (src/site/page-data.ts pagePlan): pages whose inputs are the same are not rendered. */
+  /** The previous build's page inputs (src/page-model/page-data.ts pagePlan): pages whose inputs are the same are not rendered. */
   previousPages?: string | undefined;
   /** Where the renderer writes its pages' inputs and whether it rendered each. */
   pageInputs?: string;
@@ -161,7 +161,7 @@ async function moveClientOutput(client: string, site: string): Promise<void> {
 export const PAGE_INPUTS_FILE = 'page-inputs.tsv';
 
 /**
- * Writes to `out` the page inputs of the build being replaced that a renderer may compare with (src/site/page-data.ts
+ * Writes to `out` the page inputs of the build being replaced that a renderer may compare with (src/page-model/page-data.ts
  * pagePlan): those of pages whose file is in its site, so that a page gone from it is rendered again. False, and
  * nothing to compare with, when that build has none or rendered with other code or for another origin.
  */
@@ -250,7 +250,7 @@ async function carryPages(options: { previousBuild: string | undefined; site: st
  */
 export const PAGES_PER_RENDERER = 10_000;
 /**
- * The most listings one renderer holds whole (src/site/page-data.ts keeps only its share of the listings whole and
+ * The most listings one renderer holds whole (src/page-model/page-data.ts keeps only its share of the listings whole and
  * a small row of every other): a larger catalog is split into more shares than renderers, rendered in turn, so a
  * renderer's memory does not grow with the catalog beyond those rows. Each renderer reads every listing once, so
  * more shares cost CPU: this is the trade.

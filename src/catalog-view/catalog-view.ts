@@ -1,6 +1,6 @@
 // One streaming view of a build's catalog: the listings of runtime/listings.jsonl read one at a time (in the
 // default order: installs desc, id asc), and the top lists every surface prints, collected in the same pass in
-// bounded memory. The site's pages (src/site/page-data.ts) and the discovery files (llms.txt, llms-full.txt,
+// bounded memory. The site's pages (src/page-model/page-data.ts) and the discovery files (llms.txt, llms-full.txt,
 // the feeds: build/stages/discovery/discovery-data.ts) both take them from here, so a listing holds the same place in a
 // top list or a comparison shortlist wherever it is printed.
 import { createReadStream } from 'node:fs';

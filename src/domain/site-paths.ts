@@ -15,7 +15,7 @@ export const SITE_PATHS = {
   doc: (slug: string) => `/docs/${slug}/`,
   /** An owner (the first part of a listing repo), lower-cased: GitHub owners are case-insensitive. */
   owner: (owner: string) => `/owners/${encodeURIComponent(owner.toLowerCase())}/`,
-  /** One part of the listing ranks (src/site/rank-parts.ts), which listing pages load instead of carrying them. */
+  /** One part of the listing ranks (src/page-model/rank-parts.ts), which listing pages load instead of carrying them. */
   ranks: (part: number) => `/ranks/${part}.json`,
 } as const;
 

@@ -1,4 +1,4 @@
-// The figures policy's counting rule (docs/README.md, "Writing here"): a comment line in src/, server/ or build/
+// The figures policy's counting rule (docs/README.md, "Writing here"): a comment line in src/, site/, server/ or build/
 // that carries a figure with a unit (ms, µs, s, MB, MiB, KB, k, req/s, %, x) counts once, however many figures it
 // holds. A comment keeps at most one current figure and links to its record; measurements and their history live
 // in bench/records/ and docs/decisions/. Run `node test/architecture/comment-figures.ts` to list the lines.
@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
-export const FOLDERS = ['src', 'server', 'build'] as const;
+export const FOLDERS = ['src', 'site', 'server', 'build'] as const;
 
 /**
  * A number, then a unit of time, size, rate, share or ratio ("12.8-13.3k", "0.77 ms", "+41 %", "35x", "5 s").

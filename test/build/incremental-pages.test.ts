@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildDirs, currentBuild, INDEX_STAGE, runBuild, type BuildResult, type Stage } from '../../build/pipeline.ts';
 import { SITE_STAGE, type SiteStats } from '../../build/stages/site-stage.ts';
-import { rankPart, type RankPart } from '../../src/site/rank-parts.ts';
+import { rankPart, type RankPart } from '../../src/page-model/rank-parts.ts';
 import { walkFiles } from '../../build/walk-files.ts';
 import type { ListingRecord } from '../../src/domain/schemas.ts';
 import { sampleRecords, tempDir, writeExport } from '../support/fixtures.ts';

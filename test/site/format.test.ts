@@ -1,7 +1,7 @@
 // Guarantees a figure is never shown as measured unless its metrics say real: synthetic figures are rounded,
 // marked ≈ and labelled estimated; real ones carry their source and date; type names read right inside a sentence.
 import { describe, expect, it } from 'vitest';
-import { figure, truncate, typeNoun, type FigureSource } from '../../src/site/format.ts';
+import { figure, truncate, typeNoun, type FigureSource } from '../../src/page-model/format.ts';
 
 const listing = (metrics: Partial<FigureSource['metrics']>, installs = 320_400, stars = 25_213): FigureSource => ({
   installs,

@@ -1,10 +1,10 @@
-// Guarantees the install-history chart (src/site/install-chart.ts) tells measured days from interpolated and
+// Guarantees the install-history chart (src/page-model/install-chart.ts) tells measured days from interpolated and
 // synthetic ones: the bends of a linearly interpolated history are found as the measured snapshots, the SVG
 // draws one point per day, a dot per measured day and the line style of the history's provenance, and a name
 // cannot break out of its <title>.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { dayKinds, installChartSvg } from '../../src/site/install-chart.ts';
+import { dayKinds, installChartSvg } from '../../src/page-model/install-chart.ts';
 
 /** A 30-day cumulative history linearly interpolated between snapshots (day → total), rounded like the catalog. */
 function interpolated(knots: Array<[number, number]>): number[] {

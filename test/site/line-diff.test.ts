@@ -1,7 +1,7 @@
 // Guarantees the line diff of a modified copy's page: lines both texts keep are unmarked, the origin's dropped lines
 // are '-', the copy's added lines '+', in order, and replaying the diff gives back both texts.
 import { describe, expect, it } from 'vitest';
-import { lineDiff } from '../../src/site/line-diff.ts';
+import { lineDiff } from '../../src/page-model/line-diff.ts';
 
 const replay = (diff: ReturnType<typeof lineDiff>, keep: ' ' | '-' | '+') => diff.filter((line) => line.op === ' ' || line.op === keep).map((line) => line.text).join('\n');
 

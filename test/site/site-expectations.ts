@@ -8,7 +8,7 @@ import type { StoredListing } from '../../src/domain/listing/listing-view.ts';
 import type { Category } from '../../src/domain/schemas.ts';
 import { SHORTLIST } from '../../src/domain/listing/shortlists.ts';
 import { SITE_PATHS } from '../../src/domain/site-paths.ts';
-import { typeNoun } from '../../src/site/format.ts';
+import { typeNoun } from '../../src/page-model/format.ts';
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", '#39': "'", nbsp: ' ' };
 

@@ -1,10 +1,10 @@
-// Guarantees SKILL.md is rendered as safe HTML (src/site/skill-markdown.ts): raw HTML in the file is shown as
+// Guarantees SKILL.md is rendered as safe HTML (src/page-model/skill-markdown.ts): raw HTML in the file is shown as
 // text and never becomes markup, only http(s)/mailto/anchor links survive and third-party links carry rel
 // nofollow, code blocks are highlighted into class-based spans (no inline styles: the CSP forbids them), the
 // front matter is left out, and the file's headings sit below the page's own h1 and h2.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { renderSkillMarkdown } from '../../src/site/skill-markdown.ts';
+import { renderSkillMarkdown } from '../../src/page-model/skill-markdown.ts';
 
 describe('renderSkillMarkdown', () => {
   it('never turns the file’s HTML into markup', () => {
