@@ -4,16 +4,16 @@
 import type { HandlerTable } from '../http/handler.ts';
 import type { Services } from '../services.ts';
 import type { StaffGuard } from '../auth/staff-guard.ts';
-import { authHandlers } from '../auth/auth-routes.ts';
+import { authHandlers } from './auth-routes.ts';
 import { agentHandlers, type AgentStores } from './agent-routes.ts';
 import { catalogHandlers } from './catalog-routes.ts';
 import { opsHandlers } from './ops-routes.ts';
 import { siteHandlers } from './site-routes.ts';
 import { staffHandlers } from './staff-routes.ts';
-import { registryHandlers } from '../registry/registry-routes.ts';
-import { ardHandlers } from '../ard/ard-routes.ts';
-import { skillHandlers } from '../skills/skill-routes.ts';
-import { ownerHandlers } from '../owners/owner-routes.ts';
+import { registryHandlers } from './registry-routes.ts';
+import { ardHandlers } from './ard-routes.ts';
+import { skillHandlers } from './skill-routes.ts';
+import { ownerHandlers } from './owner-routes.ts';
 
 /** What the handlers share besides the services: made once by the composition root. */
 export interface HandlerStores extends AgentStores {

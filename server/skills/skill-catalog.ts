@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type * as Yaml from 'yaml';
 import { lazyModule } from '../../src/lazy-module.ts';
-import { SKILL_DESCRIPTION_MAX, SKILL_NAME_PATTERN } from '../../src/domain/agents/skill-files.ts';
+import { AGENT_SKILLS_SCHEMA, SKILL_DESCRIPTION_MAX, SKILL_NAME_PATTERN, sha256Digest, skillFilePath } from '../../src/domain/agents/skill-files.ts';
 import type { Listing, ListingFile } from '../../src/domain/schemas.ts';
 import { snapshotResource, type Snapshot } from '../catalog/snapshot.ts';
 
@@ -99,4 +99,18 @@ export function skillCatalog(snapshot: Snapshot): SkillCatalog {
 export function readSkillFile(snapshot: Snapshot, skill: StoredSkill, path: string): ListingFile | undefined {
   const files = JSON.parse(snapshot.store.readFilesJson(skill.doc)) as ListingFile[];
   return files.find((file) => file.path === path);
+}
+
+/** The Agent Skills discovery index (0.2.0) of the snapshot's stored skills. */
+export function agentSkillsIndex(snapshot: Snapshot, baseUrl: string): Record<string, unknown> {
+  return {
+    $schema: AGENT_SKILLS_SCHEMA,
+    skills: skillCatalog(snapshot).skills.map((skill) => ({
+      name: skill.name,
+      type: 'skill-md',
+      description: skill.description,
+      url: baseUrl + skillFilePath(skill.name),
+      digest: sha256Digest(skill.files[0]!.sha256),
+    })),
+  };
 }

@@ -4,9 +4,10 @@
 import { CatalogError, invalidParameter } from '../../src/domain/contract/errors.ts';
 import { listingQuery } from '../../src/domain/contract/listing-query.ts';
 import { decodePageToken, encodePageToken } from '../../src/domain/contract/page-token.ts';
-import { parseServerName, REGISTRY_PAGE, serverVersion, toServerResponse, type ServerResponse } from '../../src/domain/agents/mcp-registry.ts';
+import { parseServerName, REGISTRY_PAGE, toServerResponse, type ServerResponse } from '../../src/domain/agents/mcp-registry.ts';
 import type { Listing } from '../../src/domain/schemas.ts';
-import { snapshotResource, type Snapshot } from '../catalog/snapshot.ts';
+import type { Snapshot } from '../catalog/snapshot.ts';
+import { isMcp, MCP_TABLE } from '../registry/mcp-table.ts';
 import { json, type HandlersFor, type Reply, type RequestContext } from '../http/handler.ts';
 import { listingsJson } from '../catalog/listing-json.ts';
 import type { Services } from '../services.ts';
@@ -18,24 +19,6 @@ export const REGISTRY_PATHS = {
 } as const;
 
 const MAX_SEARCH = 128;
-
-/** Per snapshot: every MCP listing's update time and version, for the filters the search engine lacks. */
-interface McpTable {
-  updatedMs: Map<number, number>;
-  version: Map<number, string>;
-}
-
-const MCP_TABLE = snapshotResource('registry-mcp-table', (snapshot): McpTable => {
-  const docs = snapshot.engine.search({ types: ['mcp'], offset: 0, limit: snapshot.store.count }).docs;
-  const table: McpTable = { updatedMs: new Map(), version: new Map() };
-  const texts = snapshot.store.readJson(docs);
-  texts.forEach((text, i) => {
-    const listing = JSON.parse(text) as Pick<Listing, 'updatedAt' | 'version'>;
-    table.updatedMs.set(docs[i]!, Date.parse(listing.updatedAt));
-    table.version.set(docs[i]!, serverVersion(listing));
-  });
-  return table;
-});
 
 function decodeCursor(raw: string, fingerprint: string): number {
   const token = decodePageToken(raw);
@@ -144,8 +127,4 @@ export function registryHandlers(services: Services): HandlersFor<'registryListS
       return json(200, response);
     },
   };
-}
-
-function isMcp(snapshot: Snapshot, doc: number): boolean {
-  return snapshot.store.idOf(doc).startsWith('mcp:');
 }

@@ -2,24 +2,11 @@
 // stores (name, type skill-md, description, url of its SKILL.md, sha256 digest), and the files themselves are served
 // raw beside it (a nested path as one encoded segment).
 import { CatalogError } from '../../src/domain/contract/errors.ts';
-import { AGENT_SKILLS_INDEX, AGENT_SKILLS_SCHEMA, sha256Digest, skillFilePath } from '../../src/domain/agents/skill-files.ts';
-import { snapshotResource, type Snapshot } from '../catalog/snapshot.ts';
+import { AGENT_SKILLS_INDEX } from '../../src/domain/agents/skill-files.ts';
+import { snapshotResource } from '../catalog/snapshot.ts';
 import { json, type HandlersFor } from '../http/handler.ts';
 import type { Services } from '../services.ts';
-import { readSkillFile, skillCatalog } from './skill-catalog.ts';
-
-export function agentSkillsIndex(snapshot: Snapshot, baseUrl: string): Record<string, unknown> {
-  return {
-    $schema: AGENT_SKILLS_SCHEMA,
-    skills: skillCatalog(snapshot).skills.map((skill) => ({
-      name: skill.name,
-      type: 'skill-md',
-      description: skill.description,
-      url: baseUrl + skillFilePath(skill.name),
-      digest: sha256Digest(skill.files[0]!.sha256),
-    })),
-  };
-}
+import { agentSkillsIndex, readSkillFile, skillCatalog } from '../skills/skill-catalog.ts';
 
 export function skillHandlers(services: Services): HandlersFor<'getAgentSkillsIndex' | 'getAgentSkillFile'> {
   const index = snapshotResource('agent-skills-index', (snapshot) => Buffer.from(JSON.stringify(agentSkillsIndex(snapshot, services.config.baseUrl))));
