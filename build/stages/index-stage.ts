@@ -237,7 +237,7 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
     stars[doc] = Math.min(row.stars, 0xffffffff);
     trending[doc] = row.trending;
     searchTrend[doc] = options.searchTrend?.get(row.id) ?? 0;
-    popularity[doc] = popularityPrior(row.type, row.installs, row.stars, row.metrics);
+    popularity[doc] = popularityPrior(row.type, row.installs, row.stars, row.metrics, archived.has(row.id));
     realFigures[doc] = (row.metrics.installs === 'real' ? REAL_FIGURE.installs : 0) | (row.metrics.stars === 'real' ? REAL_FIGURE.stars : 0);
   });
   if (successorOf.size > 0) {

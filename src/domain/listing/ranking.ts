@@ -126,13 +126,23 @@ export const UNMEASURED_POPULARITY_FIGURE = 100;
 /**
  * A listing's popularity in [0, 1): log-scaled real figure of its type's ranking metric (the other figure when only
  * that one is real; UNMEASURED_POPULARITY_FIGURE when neither is), so no synthetic figure lifts a listing in
- * relevance either.
+ * relevance either. An archived or moved listing (src/domain/archived.ts) counts as unmeasured at most: its figures
+ * are those of a repository nobody maintains it in any more, often one it left (a server that moved out of
+ * modelcontextprotocol/servers kept its 16-way shared stars), and must not lift it above the live listing a
+ * searcher is looking for.
  */
-export function popularityPrior(type: ListingType, installs: number, stars: number, metrics: Pick<FigureProvenance, 'installs' | 'stars'>): number {
+export function popularityPrior(
+  type: ListingType,
+  installs: number,
+  stars: number,
+  metrics: Pick<FigureProvenance, 'installs' | 'stars'>,
+  archived = false,
+): number {
   const byInstalls = RANKING_METRIC[type] === 'installs';
   const first = byInstalls ? (metrics.installs === 'real' ? installs : undefined) : metrics.stars === 'real' ? stars : undefined;
   const second = byInstalls ? (metrics.stars === 'real' ? stars : undefined) : metrics.installs === 'real' ? installs : undefined;
-  const value = first ?? second ?? UNMEASURED_POPULARITY_FIGURE;
+  const measured = first ?? second ?? UNMEASURED_POPULARITY_FIGURE;
+  const value = archived ? Math.min(measured, UNMEASURED_POPULARITY_FIGURE) : measured;
   return Math.min(0.999, Math.log10(1 + value) / 8);
 }
 
