@@ -30,20 +30,27 @@ const isObject = (value: unknown): value is Json => typeof value === 'object' &&
 /** The figures without the date, as kept beside the ETag so a 304 is answerable without the caller's map. */
 type Figures = Omit<RepoMeta, 'asOf' | 'repo' | 'missing'>;
 
-function figuresOfRest(body: Json): Figures | undefined {
-  if (typeof body.full_name !== 'string' || typeof body.stargazers_count !== 'number') return undefined;
-  const figures: Figures = { fullName: body.full_name, stars: body.stargazers_count, archived: body.archived === true };
-  if (typeof body.pushed_at === 'string') figures.pushedAt = body.pushed_at;
-  const license = isObject(body.license) ? body.license.spdx_id : undefined;
-  if (typeof license === 'string') figures.license = license;
-  return figures;
+/** Where each figure sits in one of GitHub's two answers: the REST repository object and the GraphQL node. */
+interface FigureFields {
+  fullName: string;
+  stars: string;
+  archived: string;
+  pushedAt: string;
+  license: string;
+  spdxId: string;
 }
+const REST_FIELDS: FigureFields = { fullName: 'full_name', stars: 'stargazers_count', archived: 'archived', pushedAt: 'pushed_at', license: 'license', spdxId: 'spdx_id' };
+const GRAPHQL_FIELDS: FigureFields = { fullName: 'nameWithOwner', stars: 'stargazerCount', archived: 'isArchived', pushedAt: 'pushedAt', license: 'licenseInfo', spdxId: 'spdxId' };
 
-function figuresOfGraphql(node: Json): Figures | undefined {
-  if (typeof node.nameWithOwner !== 'string' || typeof node.stargazerCount !== 'number') return undefined;
-  const figures: Figures = { fullName: node.nameWithOwner, stars: node.stargazerCount, archived: node.isArchived === true };
-  if (typeof node.pushedAt === 'string') figures.pushedAt = node.pushedAt;
-  const license = isObject(node.licenseInfo) ? node.licenseInfo.spdxId : undefined;
+function figuresOf(body: Json, fields: FigureFields): Figures | undefined {
+  const fullName = body[fields.fullName];
+  const stars = body[fields.stars];
+  if (typeof fullName !== 'string' || typeof stars !== 'number') return undefined;
+  const figures: Figures = { fullName, stars, archived: body[fields.archived] === true };
+  const pushedAt = body[fields.pushedAt];
+  if (typeof pushedAt === 'string') figures.pushedAt = pushedAt;
+  const licenseObject = body[fields.license];
+  const license = isObject(licenseObject) ? licenseObject[fields.spdxId] : undefined;
   if (typeof license === 'string') figures.license = license;
   return figures;
 }
@@ -176,7 +183,7 @@ export async function fetchGithubMetadata(
         }
         batch.forEach((repo, i) => {
           const node = data?.[`r${i}`];
-          const figures = isObject(node) ? figuresOfGraphql(node) : undefined;
+          const figures = isObject(node) ? figuresOf(node, GRAPHQL_FIELDS) : undefined;
           if (figures) return meta.set(repo, { repo, ...figures, asOf });
           const error = errorOf.get(`r${i}`);
           if (error?.type === 'NOT_FOUND') return meta.set(repo, missing(repo));
@@ -205,7 +212,7 @@ export async function fetchGithubMetadata(
         }
       } else if (answer.status === 200) {
         const body = parseJson(answer.text)?.value;
-        const figures = isObject(body) ? figuresOfRest(body) : undefined;
+        const figures = isObject(body) ? figuresOf(body, REST_FIELDS) : undefined;
         if (!figures) stats.warnings.push({ where: repo, message: `GET ${url}: not a repository answer` });
         else {
           meta.set(repo, { repo, ...figures, asOf });
