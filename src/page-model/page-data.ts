@@ -168,10 +168,10 @@ async function load(runtimeDir: string, baseUrl: string): Promise<CatalogData> {
   }
   const owners = ownerTable(rows);
   const rankParts = new Map<number, RankPart>();
-  for (let part = 0; part < RANK_PARTS; part++) if (inRenderShard(part)) rankParts.set(part, {});
+  for (let part = 0; part < RANK_PARTS; part++) if (inRenderShard(part)) rankParts.set(part, { listings: {}, owners: {} });
   for (const row of rows) {
     const part = rankParts.get(rankPart(row.slug));
-    if (part) part[row.slug] = [row.rank.installs, row.rank.stars, row.rank.of];
+    if (part) part.listings[row.slug] = [row.rank.installs, row.rank.stars, row.rank.of];
   }
   rows.length = 0;
   const listingsByOwner = new Map<string, PageListing[]>();
@@ -182,6 +182,18 @@ async function load(runtimeDir: string, baseUrl: string): Promise<CatalogData> {
       if (list) list.push(listing);
       else listingsByOwner.set(key, [listing]);
     }
+  }
+  // Every owner with a page (any renderer's: a part holds the owners whose names hash to it).
+  for (const [owner, { byType }] of owners.owners) {
+    const count = Object.values(byType).reduce((sum, figures) => sum + figures.count, 0);
+    const part = count >= OWNER_PAGE_MIN_LISTINGS ? rankParts.get(rankPart(owner)) : undefined;
+    if (!part) continue;
+    const ranks: RankPart['owners'][string] = {};
+    for (const type of LISTING_TYPES) {
+      const rank = owners.ranks[type].get(owner);
+      if (rank !== undefined) ranks[type] = [rank, owners.ownersPerType[type]];
+    }
+    part.owners[owner] = ranks;
   }
   const byId = new Map(copyRefs.map((listing) => [listing.id, listing]));
   const copiesOf = new Map<string, CopyRef[]>();
@@ -230,7 +242,7 @@ async function pagePlan(data: Omit<CatalogData, 'renderListings' | 'renderOwners
     return render;
   });
   const renderOwners = owners.filter((owner) => {
-    const hash = createHash('sha256').update(JSON.stringify(ownerStats(data.owners, owner)));
+    const hash = createHash('sha256').update(JSON.stringify(ownerPageStats(data.owners, owner)));
     for (const listing of data.listingsByOwner.get(owner)!) hash.update(listingHashes.get(listing.id)!);
     const digest = hash.digest('base64url');
     const file = ownerPageFile(owner);
@@ -240,6 +252,23 @@ async function pagePlan(data: Omit<CatalogData, 'renderListings' | 'renderOwners
   });
   writeFileSync(outPath, lines.length ? `${lines.join('\n')}\n` : '');
   return { renderListings, renderOwners };
+}
+
+/**
+ * The owner figures an owner page shows: GET /api/v1/owners/{owner}/stats's without the ranks among owners, which the
+ * page's script reads from SITE_PATHS.ranks (they move whenever another owner's sum passes this one's).
+ */
+export function ownerPageStats(table: OwnerTable, owner: string) {
+  const stats = ownerStats(table, owner);
+  if (!stats) return undefined;
+  const byType: Partial<Record<ListingType, Omit<NonNullable<(typeof stats.byType)[ListingType]>, 'rank' | 'owners'>>> = {};
+  for (const type of LISTING_TYPES) {
+    const figures = stats.byType[type];
+    if (!figures) continue;
+    const { rank: _rank, owners: _owners, ...shown } = figures;
+    byType[type] = shown;
+  }
+  return { ...stats, byType };
 }
 
 /**

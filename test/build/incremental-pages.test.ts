@@ -21,6 +21,8 @@ const CHANGED = 'web-design-guidelines';
 const REMOVED = 'discord-plugin';
 /** Not related to either: its page must be carried. find-skills shares an owner with CHANGED, but not a count. */
 const UNRELATED = ['dify', 'open-webui', 'find-skills'];
+/** A new owner of one MCP server in the second build. */
+const NEWCOMER = 'newcomer-labs';
 
 /** Every file of a site: its inode and the digest of its bytes. */
 async function snapshot(site: string): Promise<Map<string, { ino: number; digest: string }>> {
@@ -34,7 +36,7 @@ async function snapshot(site: string): Promise<Map<string, { ino: number; digest
 
 const page = (build: string, path: string) => join(build, 'site', path, 'index.html');
 const stats = (build: string) => JSON.parse(readFileSync(join(build, 'astro', 'site-stats.json'), 'utf8')) as SiteStats;
-const ranks = (build: string, slug: string) => (JSON.parse(readFileSync(join(build, 'site', 'ranks', `${rankPart(slug)}.json`), 'utf8')) as RankPart)[slug];
+const ranks = (build: string, slug: string) => (JSON.parse(readFileSync(join(build, 'site', 'ranks', `${rankPart(slug)}.json`), 'utf8')) as RankPart).listings[slug];
 
 describe('incremental pages', () => {
   const dir = tempDir('catalog-incremental-');
@@ -51,6 +53,22 @@ describe('incremental pages', () => {
     const next: ListingRecord[] = records
       .filter((record) => record.slug !== REMOVED)
       .map((record) => (record.slug === CHANGED ? { ...record, installs: 2_000_000, installsHistory: [...(record.installsHistory ?? []).slice(0, -1), 2_000_000], description: 'Rewritten today: checks a UI against the guidelines.' } : record));
+    // A newcomer: one more owner of MCP servers, so every MCP owner's rank reads "of N + 1" (no page of its own: one
+    // listing, of figures and words of its own, so it is nobody's copy).
+    const server = records.find((record) => record.type === 'mcp')!;
+    next.push({
+      ...server,
+      id: `mcp:${NEWCOMER}/tool#newcomer-tool`,
+      slug: 'newcomer-tool',
+      name: 'Newcomer Tool',
+      description: 'A first server of its own, unlike any other here.',
+      repo: `${NEWCOMER}/tool`,
+      author: NEWCOMER,
+      installs: 10,
+      stars: 1,
+      installsHistory: Array.from({ length: 30 }, () => 10),
+      files: [],
+    });
     // Seen from inside the build, after its pages are made: the switch has not happened yet.
     const probe: Stage = { name: 'probe', run: async () => { servingDuringSecond = currentBuild(buildDirs(dataDir)); } };
     second = await runBuild({ dataDir, exportPath: writeExport(join(dir, 'export-2'), next), baseUrl: BASE, quiet: true, stages: [INDEX_STAGE, SITE_STAGE, probe] });
@@ -76,11 +94,12 @@ describe('incremental pages', () => {
       expect(readFileSync(page(first.buildDir, `listings/${slug}`), 'utf8')).toContain('(6 listings here)');
       expect(readFileSync(page(second.buildDir, `listings/${slug}`), 'utf8')).toContain('(5 listings here)');
     }
-    // Counted: 6 listing pages (the changed one and anthropics' five) and 2 owner pages rendered; every other carried.
-    const listingPages = records.length - 1;
+    // Counted: 7 listing pages (the changed one, anthropics' five and the newcomer's) and 2 owner pages rendered;
+    // every other carried, the owner pages whose rank now reads "of N + 1" included.
+    const listingPages = records.length;
     const ownerPages = readdirSync(join(second.buildDir, 'site', 'owners')).length;
-    expect(stats(second.buildDir).incremental).toMatchObject({ rendered: 8, carried: listingPages + ownerPages - 8 });
-    expect(stats(first.buildDir).incremental).toMatchObject({ rendered: listingPages + 1 + ownerPages, carried: 0 });
+    expect(stats(second.buildDir).incremental).toMatchObject({ rendered: 9, carried: listingPages + ownerPages - 9 });
+    expect(stats(first.buildDir).incremental).toMatchObject({ rendered: listingPages + ownerPages, carried: 0 });
   });
 
   it('serves no page of a removed listing', () => {
@@ -97,6 +116,19 @@ describe('incremental pages', () => {
     expect(ranks(first.buildDir, 'github-plugin')?.[2]).toBe(4);
     expect(ranks(second.buildDir, 'github-plugin')?.[2]).toBe(3);
     expect(readFileSync(page(second.buildDir, `listings/${CHANGED}`), 'utf8')).toContain(`data-ranks="/ranks/${rankPart(CHANGED)}.json"`);
+  });
+
+  it('carries an owner page whose rank among owners moved while its listings did not, and its part has the new rank', () => {
+    const ownerRanks = (build: string, owner: string) => (JSON.parse(readFileSync(join(build, 'site', 'ranks', `${rankPart(owner)}.json`), 'utf8')) as RankPart).owners[owner];
+    // One more owner of MCP servers: affaan-m's rank among them is "of N + 1"; its listings did not change.
+    const moved = readdirSync(join(second.buildDir, 'site', 'owners')).filter(
+      (owner) => !['vercel-labs', 'anthropics'].includes(owner) && JSON.stringify(ownerRanks(first.buildDir, owner)) !== JSON.stringify(ownerRanks(second.buildDir, owner)),
+    );
+    expect(moved.length).toBeGreaterThan(0);
+    for (const owner of moved) {
+      expect(statSync(page(second.buildDir, `owners/${owner}`)).ino, owner).toBe(statSync(page(first.buildDir, `owners/${owner}`)).ino);
+      expect(readFileSync(page(second.buildDir, `owners/${owner}`), 'utf8')).toContain(`data-ranks="/ranks/${rankPart(owner)}.json" data-owner="${owner}"`);
+    }
   });
 
   it('switches only once the build is complete, and never modifies the build it replaces', async () => {

@@ -182,6 +182,11 @@ describe('what a person sees', () => {
     const { items: byStars } = await json<{ items: Listing[] }>(await server.fetch('/api/v1/listings?type=mcp&sort=stars&limit=2'));
     const second = await open(withJs, SITE_PATHS.listing(byStars[1]!.slug));
     await expect.poll(() => second.locator('dl.facts').innerText()).toMatch(/Rank\s+#[\d,]+ by installs and #2 by stars of [\d,]+ MCP servers/i);
+    // An owner page's ranks among owners come from the same parts, and agree with the owner's stats.
+    const owner = await json<{ byType: { skill: { rank: number; owners: number } } }>(await server.fetch('/api/v1/owners/vercel-labs/stats'));
+    const ownerPage = await open(withJs, SITE_PATHS.owner('vercel-labs'));
+    const n = (x: number) => x.toLocaleString('en-US');
+    await expect.poll(() => ownerPage.locator('table.owner-figures').innerText()).toContain(`#${n(owner.byType.skill.rank)} of ${n(owner.byType.skill.owners)} by installs`);
 
     // A modelled history is not drawn and gives no trending figure: the page says none was measured.
     const { items } = await json<{ items: Listing[] }>(await server.fetch('/api/v1/listings?type=mcp&limit=20'));

@@ -9,12 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedBuildDir } from '../support/shared-build.ts';
 import { LISTINGS_PER_SHARE, PAGE_COMPRESS_MIN_BYTES, RENDERER_MEMORY_BYTES, renderPlan } from '../../build/stages/site-stage.ts';
 import { DISCLAIMER } from '../../src/domain/brand.ts';
-import { RANKING_METRIC } from '../../src/domain/listing/listing-types.ts';
+import { RANKING_METRIC, type ListingType } from '../../src/domain/listing/listing-types.ts';
 import type { Listing } from '../../src/domain/schemas.ts';
 import { hasShortlist, SHORTLIST } from '../../src/domain/listing/shortlists.ts';
 import { SITE_PATHS } from '../../src/domain/site-paths.ts';
 import { BROWSE_PAGE_SIZE } from '../../src/page-model/browse.ts';
 import { figure } from '../../src/page-model/format.ts';
+import { rankPart, type RankPart } from '../../src/page-model/rank-parts.ts';
 import { json, startServer, TEST_BASE_URL, type TestServer } from '../support/server.ts';
 import { OWNER_PAGE_MIN_LISTINGS } from '../../src/domain/listing/owner-figures.ts';
 import { twoPerRepository } from '../support/top-lists.ts';
@@ -161,10 +162,15 @@ describe('pages agree with the API', () => {
       expect(status).toBe(200);
       expect(headingsOf(html)).toEqual([stats.owner]);
       const text = textOf(html);
-      for (const figures of Object.values(stats.byType)) {
+      // The ranks among owners are not in the page (they move daily for every owner): its script reads them from
+      // their shared part, which holds the API's.
+      const part = await json<RankPart>(await server.fetch(SITE_PATHS.ranks(rankPart(owner))));
+      for (const [type, figures] of Object.entries(stats.byType)) {
         // Installs are the real ones only, with how many listings they cover.
         const installs = figures.realInstalls > 0 ? `${figures.installs.toLocaleString('en-US')} (${figures.realInstalls.toLocaleString('en-US')} listed)` : 'none measured';
-        expect(text).toContain(`${figures.count.toLocaleString('en-US')} ${installs} ${figures.stars.toLocaleString('en-US')} #${figures.rank.toLocaleString('en-US')} of ${figures.owners.toLocaleString('en-US')}`);
+        expect(text).toContain(`${figures.count.toLocaleString('en-US')} ${installs} ${figures.stars.toLocaleString('en-US')} by `);
+        expect(html).toContain(`data-ranks="${SITE_PATHS.ranks(rankPart(owner))}" data-owner="${owner}" data-type="${type}"`);
+        expect(part.owners[owner]?.[type as ListingType]).toEqual([figures.rank, figures.owners]);
       }
       const onPage = listedSlugs(html);
       expect(onPage).toHaveLength(stats.total);

@@ -1,4 +1,5 @@
-// The listing ranks, in parts (src/page-model/rank-parts.ts): what a listing page's script reads to show its ranks.
+// The listing and owner ranks, in parts (src/page-model/rank-parts.ts): what the listing and owner pages' scripts read
+// to show their ranks.
 import type { APIRoute, GetStaticPaths } from 'astro';
 import { loadCatalog } from '../../../src/page-model/page-data.ts';
 
@@ -10,5 +11,5 @@ export const getStaticPaths = (async () => {
 
 export const GET: APIRoute = async ({ params }) => {
   const data = await loadCatalog();
-  return new Response(JSON.stringify(data.rankParts.get(Number(params.part)) ?? {}), { headers: { 'Content-Type': 'application/json; charset=utf-8' } });
+  return new Response(JSON.stringify(data.rankParts.get(Number(params.part)) ?? { listings: {}, owners: {} }), { headers: { 'Content-Type': 'application/json; charset=utf-8' } });
 };
