@@ -3,7 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../src/domain/contract/limits.ts';
 import { LISTING_TYPES } from '../../src/domain/listing/listing-types.ts';
-import { checkedParam, LISTING_QUERY_PARAMS, paramRules, parseListingQuery, queryFingerprint } from '../../src/domain/contract/listing-query.ts';
+import { checkedParam, LISTING_QUERY_PARAMS, paramRules, parseListingQuery, queryFingerprint, type ParamSpec } from '../../src/domain/contract/listing-query.ts';
+import { ASK_PARAMS } from '../../src/domain/agents/ask-input.ts';
+import { OPERATIONS } from '../../src/domain/contract/operations.ts';
 import { encodePageToken } from '../../src/domain/contract/page-token.ts';
 import { SORTS } from '../../src/domain/listing/ranking.ts';
 
@@ -87,5 +89,32 @@ describe('parseListingQuery', () => {
     expect(checkedParam(limit, '25')).toBe(25);
     expect(checkedParam(limit, '')).toBeUndefined();
     expect(() => checkedParam(limit, '0')).toThrow(/between/);
+  });
+});
+
+describe('checkedParam against the zod schemas', () => {
+  // checkedParam applies the rules paramRules reads off each schema, without running zod per request: the two must
+  // never disagree, on any parameter of any operation.
+  it('accepts exactly what each spec\'s schema accepts, and returns what it parses', () => {
+    const specs = new Set<ParamSpec>([...LISTING_QUERY_PARAMS, ...ASK_PARAMS, ...OPERATIONS.flatMap((operation) => operation.query ?? [])]);
+    expect(specs.size).toBeGreaterThan(LISTING_QUERY_PARAMS.length);
+    for (const spec of specs) {
+      const rules = paramRules(spec);
+      const probes = ['a', 'nope', 'STARS', 'true', '1', '0', '-1', '20', '1.5', '1e3', '0x10', '2000', '2001', '9007199254740993', ...(rules.enum ?? []).flatMap((value) => [value, value.toUpperCase(), `${value}x`])];
+      if (rules.maxLength !== undefined) probes.push('a'.repeat(rules.maxLength), 'a'.repeat(rules.maxLength + 1));
+      if (rules.min !== undefined) probes.push(String(rules.min - 1), String(rules.min));
+      if (rules.max !== undefined) probes.push(String(rules.max), String(rules.max + 1));
+      for (const raw of probes) {
+        const byZod = spec.schema.safeParse(rules.kind === 'integer' && /^-?\d+$/.test(raw) ? Number(raw) : raw);
+        let ours: { ok: boolean; value?: unknown };
+        try {
+          ours = { ok: true, value: checkedParam(spec, raw) };
+        } catch {
+          ours = { ok: false };
+        }
+        expect(ours.ok, `${spec.name}=${raw}`).toBe(byZod.success);
+        if (ours.ok) expect(ours.value, `${spec.name}=${raw}`).toBe(byZod.data);
+      }
+    }
   });
 });

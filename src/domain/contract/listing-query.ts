@@ -153,20 +153,18 @@ function parseInteger(name: string, raw: string, min: number, max: number): numb
 
 /**
  * A parameter checked against its spec, the one place a ParamSpec is enforced: its length, its enum (after
- * trimming; blank means absent) and, for an integer, its range; the schema decides, the rules word the refusal.
- * Undefined when the value is blank.
+ * trimming; blank means absent) and, for an integer, its range. Undefined when the value is blank.
+ * The rules are the schema's, read off it once (paramRules), and checked here without running zod: every listing
+ * search passes through this, and a zod parse per parameter was a measurable share of a search's cost
+ * (bench/records/2026-11-27-q-unique-regression.md). A test holds the two to the same verdict on every spec.
  */
 export function checkedParam(spec: ParamSpec, raw: string): string | number | undefined {
   const rules = paramRules(spec);
   if (rules.maxLength !== undefined && raw.length > rules.maxLength) throw invalidParameter(spec.name, `must be at most ${rules.maxLength} characters`);
-  if (rules.kind === 'integer') {
-    if (raw === '') return undefined;
-    const value = parseInteger(spec.name, raw, rules.min ?? 0, rules.max ?? Number.MAX_SAFE_INTEGER);
-    return spec.schema.parse(value) as number;
-  }
+  if (rules.kind === 'integer') return raw === '' ? undefined : parseInteger(spec.name, raw, rules.min ?? 0, rules.max ?? Number.MAX_SAFE_INTEGER);
   const value = raw.trim();
   if (!value) return undefined;
-  if (!spec.schema.safeParse(value).success) throw invalidParameter(spec.name, `must be one of ${rules.enum!.join(', ')}`);
+  if (rules.enum !== undefined && !rules.enum.includes(value)) throw invalidParameter(spec.name, `must be one of ${rules.enum.join(', ')}`);
   return value;
 }
 
