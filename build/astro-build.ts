@@ -18,7 +18,7 @@ const started = performance.now();
 await build({ root, outDir, cacheDir: join(outDir, '.cache'), logLevel: 'warn' });
 const seconds = (performance.now() - started) / 1000;
 let pages = 0;
-for await (const path of walkFiles(join(outDir, 'client'))) if (path.endsWith('.html')) pages++;
+for (const path of walkFiles(join(outDir, 'client'))) if (path.endsWith('.html')) pages++;
 const report = { pages, seconds, maxRssKB: process.resourceUsage().maxRSS };
 if (process.send) process.send({ report }, () => process.exit(0));
 else console.log(JSON.stringify(report));

@@ -7,11 +7,11 @@
 //   <buildDir>/astro/server                     entry.mjs, imported by the shim for /browse
 // Large pages, styles and scripts then get .br and .gz siblings, which the static handler serves by Accept-Encoding.
 import { fork } from 'node:child_process';
-import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, opendirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { once } from 'node:events';
 import { availableParallelism, totalmem } from 'node:os';
-import { copyFile, link, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { copyFile, link, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -114,17 +114,18 @@ export async function precompress(root: string, onProgress?: (done: number, tota
   const started = performance.now();
   // A first walk counts the candidates (names only) for the progress; the second does the work as it walks.
   let candidates = 0;
-  for await (const path of walkFiles(root)) if (COMPRESSIBLE.test(path)) candidates++;
+  for (const path of walkFiles(root)) if (COMPRESSIBLE.test(path)) candidates++;
   const files = walkFiles(root);
   const totals = { files: 0, bytes: 0, brotliBytes: 0, gzipBytes: 0 };
   let seen = 0;
   const worker = async () => {
     // The workers share one walk: each takes the next file as it is free.
-    for (let next = await files.next(); !next.done; next = await files.next()) {
+    for (let next = files.next(); !next.done; next = files.next()) {
       if (!COMPRESSIBLE.test(next.value)) continue;
       seen++;
       const file = join(root, next.value);
-      const { size } = await stat(file);
+      // A stat costs less than a thread-pool round trip; the walk visits every page, most of them too small.
+      const { size } = statSync(file);
       if (size < (file.endsWith('.html') ? PAGE_COMPRESS_MIN_BYTES : COMPRESS_MIN_BYTES)) continue;
       const body = await readFile(file);
       const [br, gzipped] = await Promise.all([
@@ -144,17 +145,34 @@ export async function precompress(root: string, onProgress?: (done: number, tota
   return { ...totals, seconds: (performance.now() - started) / 1000 };
 }
 
-/** Moves the prerendered client output to the static root (merging if a stage or another shard wrote there). */
-async function moveClientOutput(client: string, site: string): Promise<void> {
-  if (!existsSync(site)) {
-    renameSync(client, site);
+/**
+ * Moves `from` to `to`, merging where `to` exists (another share wrote there): an entry that `to` lacks is renamed
+ * whole (one rename for a page's folder, however many files it holds), a folder both have is merged entry by entry,
+ * and a file both have is replaced by `from`'s (every share renders the same pages outside its share).
+ */
+export function mergeInto(from: string, to: string): void {
+  if (!existsSync(to)) {
+    renameSync(from, to);
     return;
   }
-  for await (const path of walkFiles(client)) {
-    mkdirSync(dirname(join(site, path)), { recursive: true });
-    renameSync(join(client, path), join(site, path));
+  const dir = opendirSync(from, { bufferSize: 256 });
+  try {
+    for (let entry = dir.readSync(); entry !== null; entry = dir.readSync()) {
+      const source = join(from, entry.name);
+      const target = join(to, entry.name);
+      try {
+        // Replaces a file, or a folder that is not there or empty; a folder with entries is merged below.
+        renameSync(source, target);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (!entry.isDirectory() || (code !== 'ENOTEMPTY' && code !== 'EEXIST')) throw error;
+        mergeInto(source, target);
+      }
+    }
+  } finally {
+    dir.closeSync();
   }
-  rmSync(client, { recursive: true, force: true });
+  rmSync(from, { recursive: true, force: true });
 }
 
 /** Where a build keeps its listing and owner pages' inputs (in <buildDir>/astro), for the next build to compare with. */
@@ -294,7 +312,9 @@ export function rendererCount(listings: number, cores: number = availableParalle
   return renderPlan(listings, { cores }).workers;
 }
 
-export async function buildSite(ctx: Pick<StageContext, 'buildDir' | 'baseUrl' | 'runtime' | 'progress' | 'log' | 'renderWorkers' | 'previousBuild' | 'renderFingerprint'>): Promise<SiteStats> {
+export async function buildSite(
+  ctx: Pick<StageContext, 'buildDir' | 'baseUrl' | 'runtime' | 'progress' | 'log' | 'renderWorkers' | 'previousBuild' | 'renderFingerprint'>,
+): Promise<SiteStats> {
   if (!ctx.runtime) throw new Error('the site stage needs the index stage to run first');
   const total = ctx.runtime.count;
   const outDir = join(ctx.buildDir, 'astro');
@@ -329,7 +349,7 @@ export async function buildSite(ctx: Pick<StageContext, 'buildDir' | 'baseUrl' |
           ctx.progress(Math.min(sum, total), total, 'listing pages rendered');
         },
       });
-      await moveClientOutput(join(dir, 'client'), site);
+      mergeInto(join(dir, 'client'), site);
       if (share !== 0) rmSync(dir, { recursive: true, force: true });
     }
   };
@@ -337,11 +357,12 @@ export async function buildSite(ctx: Pick<StageContext, 'buildDir' | 'baseUrl' |
   await Promise.all(Array.from({ length: plan.workers }, worker));
   // Only share 0's server bundle is used from here on.
   for (const name of readdirSync(outDir)) if (name !== 'server') rmSync(join(outDir, name), { recursive: true, force: true });
+  const seconds = (performance.now() - started) / 1000;
   let pages = 0;
-  for await (const path of walkFiles(site)) if (path.endsWith('.html')) pages++;
+  for (const path of walkFiles(site)) if (path.endsWith('.html')) pages++;
   const astro: AstroBuildReport = {
     pages,
-    seconds: (performance.now() - started) / 1000,
+    seconds,
     // At most `workers` renderers run at once: the sum of the largest peaks bounds what they held together.
     maxRssKB: reports.map((report) => report.maxRssKB).sort((a, b) => b - a).slice(0, plan.workers).reduce((sum, kb) => sum + kb, 0),
   };
