@@ -21,7 +21,7 @@ import { progressBar } from './cycle/progress.ts';
 import { DownloadError, downloadExport, isUrl } from './cycle/remote-export.ts';
 import { collect, CollectError, ShrinkError, type CollectReport } from './collect/collect.ts';
 import { SourcesFileError } from './collect/sources-file.ts';
-import type { RuntimeReadyMessage } from '../src/artifacts/build-messages.ts';
+import type { PagesReadyMessage, RuntimeReadyMessage } from '../src/artifacts/build-messages.ts';
 
 /** The shim's serve entry, run as a child process by `serve`. */
 const SERVE_ENTRY = resolve(import.meta.dirname, '..', 'server', 'serve.ts');
@@ -254,8 +254,14 @@ async function buildFromOptions(opts: BuildCommandOptions, cfg: Config): Promise
       quiet: opts.quiet,
       force: opts.force,
       renderWorkers: opts.renderWorkers,
-      // Started with an IPC channel (the shim's first start): say when the API can answer from the build.
-      ...(process.send ? { onRuntimeReady: (buildDir: string) => process.send?.({ type: 'runtime-ready', buildDir } satisfies RuntimeReadyMessage) } : {}),
+      // Started with an IPC channel (the shim's first start): say when the API can answer from the build, and when
+      // the pages can.
+      ...(process.send
+        ? {
+            onRuntimeReady: (buildDir: string) => process.send?.({ type: 'runtime-ready', buildDir } satisfies RuntimeReadyMessage),
+            onPagesReady: (buildDir: string, entries: string[]) => process.send?.({ type: 'pages-ready', buildDir, entries } satisfies PagesReadyMessage),
+          }
+        : {}),
     });
     if (result.ingest) {
       result.ingest.changes = result.ingest.snapshotUnchanged ? { added: [], changed: [], removed: [] } : readIngestChanges(result.ingest.database);
@@ -263,6 +269,8 @@ async function buildFromOptions(opts: BuildCommandOptions, cfg: Config): Promise
     return result;
   } finally {
     input?.done();
+    // Nothing more to say to the parent: an open channel would keep this process from ending.
+    if (process.connected) process.disconnect();
   }
 }
 

@@ -56,6 +56,11 @@ export interface BuildOptions {
    * can answer the API and search from then on. A first start serves from it while the site stage finishes.
    */
   onRuntimeReady?: (buildDir: string) => void;
+  /**
+   * Called once every page is in <buildDir>/site while later stages still run: `entries`, the names at the top of
+   * site/, are complete from then on (StageContext.pagesReady). A first start serves the pages from then on.
+   */
+  onPagesReady?: (buildDir: string, entries: string[]) => void;
 }
 
 export interface BuildResult {
@@ -222,6 +227,11 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
         progress: () => undefined,
         log,
       };
+      const { onPagesReady } = options;
+      if (onPagesReady) {
+        const dir = buildDir;
+        ctx.pagesReady = (entries) => onPagesReady(dir, entries);
+      }
       const lastRuntimeStage = stages.findLastIndex((stage) => stage.runtime);
       for (const [index, stage] of stages.entries()) {
         await timed(stage.name, async (progress) => {

@@ -51,8 +51,12 @@ export class SiteWriter {
   private readonly negotiation: NegotiationManifest;
   private readonly headers: HeadersManifest;
 
-  constructor(root: string) {
+  /** Names at the top of the site that hold the site stage's pages (StageContext.pageEntries): written by no one else. */
+  private readonly pageEntries: ReadonlySet<string>;
+
+  constructor(root: string, options: { pageEntries?: ReadonlySet<string> | undefined } = {}) {
     this.root = root;
+    this.pageEntries = options.pageEntries ?? new Set();
     mkdirSync(root, { recursive: true });
     const existing = (name: string) => (existsSync(join(root, name)) ? JSON.parse(readFileSync(join(root, name), 'utf8')) : {});
     this.contentTypes = existing(MANIFEST_FILES.contentTypes);
@@ -60,8 +64,19 @@ export class SiteWriter {
     this.headers = existing(MANIFEST_FILES.headers);
   }
 
+  /**
+   * `path` relative to the root; refuses one under a name that holds the pages: a first start serves those while the
+   * stages that write through this run (a half-written file there would be served).
+   */
+  private relative(path: string): string {
+    const relative = pathInside(path, 'site');
+    const top = relative.split(sep, 1)[0]!;
+    if (this.pageEntries.has(top)) throw new Error(`refusing to write ${path}: /${top} holds the site's pages, which a first start serves while this is written; write it under another name`);
+    return relative;
+  }
+
   write(file: GeneratedFile, options: { compress?: boolean } = {}): void {
-    const relative = pathInside(file.path, 'site');
+    const relative = this.relative(file.path);
     const full = join(this.root, relative);
     mkdirSync(dirname(full), { recursive: true });
     const body = typeof file.body === 'string' ? Buffer.from(file.body) : file.body;
@@ -83,7 +98,7 @@ export class SiteWriter {
    * and its .br and .gz are made by streaming it; the brotli and gzip encoders run at once on libuv's threads.
    */
   async adopt(file: Omit<GeneratedFile, 'body'>, source: string): Promise<AdoptedFile> {
-    const relative = pathInside(file.path, 'site');
+    const relative = this.relative(file.path);
     const full = join(this.root, relative);
     mkdirSync(dirname(full), { recursive: true });
     renameSync(source, full);

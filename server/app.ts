@@ -9,6 +9,7 @@ import type { Config } from '../src/config.ts';
 import { lazyModule } from '../src/lazy-module.ts';
 import { createStaffGuard } from './auth/staff-guard.ts';
 import { LiveCatalog, loadSnapshot } from './catalog/snapshot.ts';
+import { GrowingStaticFiles } from './http/static-files.ts';
 import { inProcessFetch } from './http/in-process.ts';
 import { createNodeServer } from './http/node-adapter.ts';
 import { createPipeline, type Pipeline } from './http/pipeline.ts';
@@ -41,7 +42,9 @@ export interface App {
   semantic: SemanticIndex;
   /** Switches to another build directory (after a rebuild); the old one keeps serving if it fails to load. */
   reload(buildDir: string): void;
-  /** The first build's site stage has ended: serve its pages (the build, complete now, is loaded again). */
+  /** The first build has every page: serve them (`entries`, the complete names at the top of its site) as it goes on. */
+  pagesReady(buildDir: string, entries: string[]): void;
+  /** The first build has ended: serve its whole site. */
   siteBuilt(buildDir: string): void;
 }
 
@@ -63,7 +66,7 @@ function connectRedis(url: string): Redis {
 
 export function createApp(config: Config, options: AppOptions): App {
   const logger = options.logger ?? pino({ level: config.logLevel, base: undefined });
-  const catalog = new LiveCatalog(loadSnapshot(options.buildDir));
+  const catalog = new LiveCatalog(loadSnapshot(options.buildDir, { siteInProgress: options.siteBuilding === true }));
   const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
   const metrics = createMetrics();
   const redisHealth = watchRedis(redis, logger, metrics);
@@ -140,9 +143,18 @@ export function createApp(config: Config, options: AppOptions): App {
       catalog.swap(buildDir);
       logger.info({ buildDir }, 'switched to a new build');
     },
+    pagesReady(buildDir, entries) {
+      const { files } = catalog.current;
+      if (catalog.current.buildDir !== buildDir || !(files instanceof GrowingStaticFiles)) return;
+      files.pagesReady(entries);
+      services.site = { building: false };
+      logger.info({ buildDir }, 'the pages are rendered: they answer while the build goes on');
+    },
     siteBuilt(buildDir) {
-      // Loaded again: the snapshot's static files and server bundle are read from the finished site.
-      catalog.swap(buildDir);
+      // The same build (its runtime is what the API already answers from): only its static files are read anew.
+      const { files } = catalog.current;
+      if (catalog.current.buildDir === buildDir && files instanceof GrowingStaticFiles) files.finished();
+      else catalog.swap(buildDir);
       services.site = { building: false };
       logger.info({ buildDir }, 'the site is built: every page answers');
     },

@@ -3,23 +3,30 @@
 // an older checkout left in another format is built again the same way.
 //
 // The child says over its IPC channel when the build's runtime/ is complete (src/artifacts/build-messages.ts): the
-// shim serves the API and search from then on, while the site stage renders the pages. Its stage lines come through
-// a pipe, a plain line each: progress bars would be drawn over by the shim's own lines in a terminal.
+// shim serves the API and search from then on, while the site stage renders the pages; then when every page is in
+// the build: the shim serves them too, while the build writes the rest (compressed copies, shards, discovery files).
+// Its stage lines come through a pipe, a plain line each: progress bars would be drawn over by the shim's own lines
+// in a terminal.
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { ConfigError, type Config } from '../src/config.ts';
 import { buildDirs, currentBuild } from '../src/artifacts/build-dirs.ts';
 import { isCurrentRuntime } from '../src/artifacts/runtime-manifest.ts';
-import { isRuntimeReadyMessage } from '../src/artifacts/build-messages.ts';
+import { isPagesReadyMessage, isRuntimeReadyMessage, type PagesReadyMessage } from '../src/artifacts/build-messages.ts';
 
 const BUILD_CLI = resolve(import.meta.dirname, '..', 'build', 'cli.ts');
 
 export interface StartBuild {
   /** The build directory to serve now: its runtime is complete. */
   buildDir: string;
-  /** While the first build's site stage still runs: settles with the finished build (the same directory), or fails. */
+  /** While the first build still runs: settles with the finished build (the same directory), or fails. */
   finished?: Promise<string> | undefined;
+  /**
+   * While the first build's site stage still renders: settles when every page is in the build (the names at the top
+   * of its site/ that are complete); never, if the build ends without saying so (`finished` says when it ends).
+   */
+  pagesReady?: Promise<Pick<PagesReadyMessage, 'buildDir' | 'entries'>> | undefined;
 }
 
 /** The build to serve: the data directory's current one, or a first build made now when allowed. */
@@ -54,9 +61,15 @@ export async function currentOrFirstBuild(config: Config): Promise<StartBuild> {
       if (isRuntimeReadyMessage(message)) done(message.buildDir);
     });
   });
+  const pagesReady = new Promise<Pick<PagesReadyMessage, 'buildDir' | 'entries'>>((done) => {
+    child.on('message', (message) => {
+      if (!isPagesReadyMessage(message)) return;
+      done({ buildDir: message.buildDir, entries: message.entries });
+      // Nothing more comes over the channel; without it open, the child's exit is all that is awaited.
+      if (child.connected) child.disconnect();
+    });
+  });
   const first = await Promise.race([ready.then((buildDir) => ({ buildDir, early: true })), finished.then((buildDir) => ({ buildDir, early: false }))]);
   if (!first.early) return { buildDir: first.buildDir };
-  // Nothing more comes over the channel; without it open, the child's exit is all that is awaited.
-  child.disconnect();
-  return { buildDir: first.buildDir, finished };
+  return { buildDir: first.buildDir, finished, pagesReady };
 }

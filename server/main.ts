@@ -13,7 +13,7 @@ let config: ReturnType<typeof loadConfig> | undefined;
 async function main(): Promise<void> {
   config = loadConfig();
   const dirs = buildDirs(config.dataDir);
-  const { buildDir, finished } = await currentOrFirstBuild(config);
+  const { buildDir, finished, pagesReady } = await currentOrFirstBuild(config);
   const started = performance.now();
   const app = createApp(config, { buildDir, siteBuilding: finished !== undefined });
   // SIGHUP: switch to the newest build (the daily rebuild sends it after `catalog build`). Handled before the
@@ -38,11 +38,17 @@ async function main(): Promise<void> {
   // One plain line for the person who ran `npm start`, whatever the log format: where to open the site.
   console.log(servingLine(config, address));
   if (finished) {
-    console.log('The API and search answer now; the pages answer 503 ("being built") until the site stage ends.');
+    console.log('The API and search answer now; the pages answer 503 ("being built") until they are rendered.');
+    void pagesReady?.then(({ buildDir: pagesDir, entries }) => {
+      app.pagesReady(pagesDir, entries);
+      console.log(
+        `The pages answer now on ${config!.baseUrl}; the build goes on: shards, llms.txt, sitemaps, OpenAPI and the other generated files answer 503 ("still being written") until it ends.`,
+      );
+    });
     finished.then(
       (built) => {
         app.siteBuilt(built);
-        console.log(`The site is built: every page answers on ${config!.baseUrl}`);
+        console.log(`The site is built: every page and file answers on ${config!.baseUrl}`);
       },
       (error: unknown) => {
         console.error(error instanceof Error ? error.message : error);

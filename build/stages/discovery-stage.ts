@@ -29,7 +29,7 @@ export const DISCOVERY_GENERATORS: DiscoveryGenerator[] = [
 export const DISCOVERY_STAGE: Stage = {
   name: 'discovery',
   async run(ctx) {
-    const writer = new SiteWriter(join(ctx.buildDir, 'site'));
+    const writer = new SiteWriter(join(ctx.buildDir, 'site'), { pageEntries: ctx.pageEntries });
     let done = 0;
     for (const generate of DISCOVERY_GENERATORS) {
       for await (const file of await generate(ctx)) writer.write(file);

@@ -107,7 +107,7 @@ export const SHARDS_STAGE: Stage = {
   async run(ctx) {
     const runtimeDir = join(ctx.buildDir, 'runtime');
     const manifest = readRuntimeManifest(runtimeDir);
-    const writer = new SiteWriter(join(ctx.buildDir, 'site'));
+    const writer = new SiteWriter(join(ctx.buildDir, 'site'), { pageEntries: ctx.pageEntries });
     const collections: ShardManifest['collections'] = {};
     const pending = new Map<string, string[]>();
     for (const name of ['all', ...LISTING_TYPES]) {

@@ -313,7 +313,7 @@ export function rendererCount(listings: number, cores: number = availableParalle
 }
 
 export async function buildSite(
-  ctx: Pick<StageContext, 'buildDir' | 'baseUrl' | 'runtime' | 'progress' | 'log' | 'renderWorkers' | 'previousBuild' | 'renderFingerprint'>,
+  ctx: Pick<StageContext, 'buildDir' | 'baseUrl' | 'runtime' | 'progress' | 'log' | 'renderWorkers' | 'previousBuild' | 'renderFingerprint' | 'pageEntries' | 'pagesReady'>,
 ): Promise<SiteStats> {
   if (!ctx.runtime) throw new Error('the site stage needs the index stage to run first');
   const total = ctx.runtime.count;
@@ -358,6 +358,13 @@ export async function buildSite(
   // Only share 0's server bundle is used from here on.
   for (const name of readdirSync(outDir)) if (name !== 'server') rmSync(join(outDir, name), { recursive: true, force: true });
   const seconds = (performance.now() - started) / 1000;
+  // Every page is in site/ unless some are still to be linked from the previous build: a first start can serve them
+  // while the rest of the build (compression, the later stages' files) goes on. Nothing else has written to site/ yet.
+  const pagesIn = (entries: string[]) => {
+    ctx.pageEntries = new Set(entries);
+    ctx.pagesReady?.(entries);
+  };
+  if (!comparable) pagesIn(readdirSync(site));
   let pages = 0;
   for (const path of walkFiles(site)) if (path.endsWith('.html')) pages++;
   const astro: AstroBuildReport = {
@@ -379,6 +386,7 @@ export async function buildSite(
     onProgress: (done) => ctx.progress(done, total, 'unchanged pages linked'),
   });
   for (const path of [...inputs, previousPages]) rmSync(path, { force: true });
+  if (comparable) pagesIn(readdirSync(site));
   const incremental = { rendered: renderedPages, carried, seconds: (performance.now() - carryStarted) / 1000 };
   // pages: every page of the site, the linked ones included.
   const stats: SiteStats = { ...astro, pages: astro.pages + carried, renderers, shares: plan.shares, compressed, incremental };

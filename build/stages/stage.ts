@@ -28,6 +28,16 @@ export interface StageContext {
   previousBuild?: string | undefined;
   /** The code and origin the pages are rendered with: a page is carried over only from a build of the same. */
   renderFingerprint?: string | undefined;
+  /**
+   * The names at the top of <buildDir>/site that hold the pages, once the site stage has made them. The stages after
+   * it write none of them (SiteWriter refuses): only .br/.gz copies beside the pages are added there.
+   */
+  pageEntries?: ReadonlySet<string> | undefined;
+  /**
+   * Called by the site stage when every page is in <buildDir>/site, with pageEntries. Set for a first start, which
+   * serves the pages from then on while the build goes on; `current` still moves only when every stage is done.
+   */
+  pagesReady?: ((entries: string[]) => void) | undefined;
   log(message: string): void;
 }
 

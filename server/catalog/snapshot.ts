@@ -3,7 +3,7 @@
 // SnapshotResource). A rebuild loads the next snapshot completely, then swaps it in with one assignment, so
 // every request sees one whole build, never a mix, and nothing of the old build outlives it.
 import { basename, join } from 'node:path';
-import { createStaticFiles, type StaticFiles } from '../http/static-files.ts';
+import { createStaticFiles, GrowingStaticFiles, type StaticFiles } from '../http/static-files.ts';
 import { CatalogStore } from '../../src/artifacts/runtime-store.ts';
 import { QueryEngine } from '../../src/search/query-engine.ts';
 import { sharingReader } from '../../src/artifacts/shared-file.ts';
@@ -31,14 +31,15 @@ export class Snapshot {
   /** The store's whole-file reads by path, in shared memory: the keyword worker searches them without a copy. */
   readonly sharedFiles: ReadonlyMap<string, Buffer>;
 
-  constructor(buildDir: string) {
+  /** `siteInProgress`: a first start's build, served while its site is still being made (GrowingStaticFiles). */
+  constructor(buildDir: string, options: { siteInProgress?: boolean } = {}) {
     this.buildDir = buildDir;
     this.buildId = basename(buildDir);
     const sharing = sharingReader();
     this.store = new CatalogStore(join(buildDir, 'runtime'), { readFile: sharing.read });
     this.sharedFiles = sharing.files;
     this.engine = new QueryEngine(this.store);
-    this.files = createStaticFiles(join(buildDir, 'site'));
+    this.files = options.siteInProgress ? new GrowingStaticFiles(join(buildDir, 'site')) : createStaticFiles(join(buildDir, 'site'));
   }
 
   /** The resource of this snapshot, made on first use. */
@@ -55,8 +56,8 @@ export class Snapshot {
   }
 }
 
-export function loadSnapshot(buildDir: string): Snapshot {
-  return new Snapshot(buildDir);
+export function loadSnapshot(buildDir: string, options: { siteInProgress?: boolean } = {}): Snapshot {
+  return new Snapshot(buildDir, options);
 }
 
 export class LiveCatalog {

@@ -6,6 +6,10 @@
 // resolved once: its files are stat'ed and its response headers prepared on first request, and small files are
 // kept in memory (bounded by bytes). A repeated request costs a map lookup and one write; a conditional one is
 // answered from the prepared validator without touching the disk.
+//
+// The one exception: a first start serves its build's pages while the build still writes the rest of the site
+// (`complete`). Then only the names at the top of the site that are complete are served, each file as it is (its
+// .br/.gz may be half written), and every other path answers 503 until the finished build replaces this one.
 import { existsSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
@@ -25,6 +29,7 @@ import {
 import { LISTING_PAGE_PATH } from '../../src/domain/site-paths.ts';
 import { negotiateMediaType } from './media-types.ts';
 import type { Reply } from './handler.ts';
+import { siteCompletingReply } from './site-building.ts';
 
 /** What serving a file reads of a request. */
 export interface FileRequest {
@@ -52,6 +57,11 @@ export interface StaticFilesOptions {
   maxCachedFileBytes?: number;
   /** Request paths whose resolution (found or not) is remembered (default 50,000). */
   maxPaths?: number;
+  /**
+   * The names at the top of the site that are complete, while a first start's build writes the rest: only files
+   * under them are served, without compressed copies; any other path answers 503. Unset: the site is complete.
+   */
+  complete?: ReadonlySet<string> | undefined;
 }
 
 /** One encoding of one representation: its file, prepared headers and (when small) its bytes. */
@@ -99,8 +109,8 @@ interface Located {
   logical: string;
 }
 
-/** The file a URL path names in the build (as is, dir/index.html, path.html); undefined outside it or missing. */
-function locate(root: string, path: string): Located | undefined {
+/** A URL path as a path relative to the site's root; undefined when it cannot name a file of it. */
+function relativePath(path: string): string | undefined {
   let decoded: string;
   try {
     decoded = decodeURIComponent(path);
@@ -109,7 +119,16 @@ function locate(root: string, path: string): Located | undefined {
   }
   if (decoded.includes('\0')) return undefined;
   const relative = normalize(decoded).replace(/^([/\\])+/, '');
-  if (relative.split(sep).includes('..') || SERVER_MANIFESTS.has(relative)) return undefined;
+  return relative.split(sep).includes('..') ? undefined : relative;
+}
+
+/** The name at the top of the site that a relative path (either separator) is under. */
+const topName = (relative: string): string => relative.split(/[\\/]/, 1)[0]!;
+
+/** The file a URL path names in the build (as is, dir/index.html, path.html); undefined outside it or missing. */
+function locate(root: string, path: string): Located | undefined {
+  const relative = relativePath(path);
+  if (relative === undefined || SERVER_MANIFESTS.has(relative)) return undefined;
   const base = join(root, relative);
   if (!base.startsWith(root)) return undefined;
   for (const candidate of [base, join(base, 'index.html'), `${base}.html`]) {
@@ -145,9 +164,11 @@ class BuildFiles implements StaticFiles {
   private readonly paths: LRUCache<string, Resolved | { none: true }>;
   /** File contents by file path, bounded by bytes. */
   private readonly bytes: LRUCache<string, Buffer>;
+  private readonly complete: ReadonlySet<string> | undefined;
 
   constructor(root: string, options: StaticFilesOptions) {
     this.root = root;
+    this.complete = options.complete;
     this.maxCachedFileBytes = options.maxCachedFileBytes ?? 1024 * 1024;
     this.overrides = readManifest<ContentTypesManifest>(root, MANIFEST_FILES.contentTypes);
     this.negotiation = readManifest<NegotiationManifest>(root, MANIFEST_FILES.negotiation);
@@ -157,6 +178,7 @@ class BuildFiles implements StaticFiles {
   }
 
   has(path: string): boolean {
+    if (this.complete && !this.complete.has(topName(relativePath(path) ?? ''))) return false;
     return existsSync(join(this.root, path));
   }
 
@@ -166,7 +188,12 @@ class BuildFiles implements StaticFiles {
 
   async reply(request: FileRequest): Promise<Reply | undefined> {
     const resolved = this.resolve(request.path);
-    if (!resolved) return undefined;
+    if (!resolved) {
+      // While the site is being completed, a path outside its complete part may be a file still to be written.
+      const relative = relativePath(request.path);
+      if (this.complete && relative !== undefined && !this.complete.has(topName(relative))) return siteCompletingReply(request.headers);
+      return undefined;
+    }
     const answer = await this.send(request, choose(request, resolved));
     if (answer) return answer;
     // A file resolved earlier is gone (a disk fault, a page removed from the build): what was learned about the
@@ -198,6 +225,8 @@ class BuildFiles implements StaticFiles {
       return { file: path, size, etag, headers };
     };
     const representation: Representation = { identity: encoded(file, stats.size, undefined) };
+    // A site being completed may be writing a page's compressed copies now.
+    if (this.complete) return representation;
     for (const { encoding, suffix } of PRECOMPRESSED) {
       const compressed = fileStats(file + suffix);
       if (compressed) representation[encoding] = encoded(file + suffix, compressed.size, encoding);
@@ -209,7 +238,7 @@ class BuildFiles implements StaticFiles {
     const cached = this.paths.get(path);
     if (cached) return 'none' in cached ? undefined : cached;
     const found = locate(this.root, path);
-    if (!found) {
+    if (!found || (this.complete && !this.complete.has(topName(found.logical.slice(1))))) {
       this.paths.set(path, { none: true });
       return undefined;
     }
@@ -260,4 +289,45 @@ class BuildFiles implements StaticFiles {
 
 export function createStaticFiles(root: string, options: StaticFilesOptions = {}): StaticFiles {
   return new BuildFiles(root, options);
+}
+
+/**
+ * The static files of a first start's build, served while it is still being made (server/first-build.ts): none at
+ * first (the pipeline answers that the site is being built), then its pages (pagesReady: the names at the top of the
+ * site that are complete), then the whole site once the build has ended (finished). Each step is a new set of
+ * files, as a rebuild is, so nothing learned of a path while the site was incomplete outlives the step.
+ */
+export class GrowingStaticFiles implements StaticFiles {
+  private readonly root: string;
+  private readonly options: StaticFilesOptions;
+  private files: StaticFiles | undefined;
+  private done = false;
+
+  constructor(root: string, options: StaticFilesOptions = {}) {
+    this.root = root;
+    this.options = options;
+  }
+
+  /** Every page is in the site: the files under `entries` (names at its top) are served; anything else answers 503. */
+  pagesReady(entries: Iterable<string>): void {
+    if (!this.done) this.files = new BuildFiles(this.root, { ...this.options, complete: new Set(entries) });
+  }
+
+  /** The build has ended: the whole site is served, as a finished build's. */
+  finished(): void {
+    this.done = true;
+    this.files = new BuildFiles(this.root, this.options);
+  }
+
+  reply(request: FileRequest): Promise<Reply | undefined> {
+    return this.files ? this.files.reply(request) : Promise.resolve(undefined);
+  }
+
+  has(path: string): boolean {
+    return this.files?.has(path) ?? false;
+  }
+
+  exists(path: string): Promise<boolean> {
+    return this.files ? this.files.exists(path) : Promise.resolve(false);
+  }
 }

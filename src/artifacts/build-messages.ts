@@ -11,3 +11,18 @@ export function isRuntimeReadyMessage(message: unknown): message is RuntimeReady
   const m = message as Partial<RuntimeReadyMessage> | null;
   return typeof m === 'object' && m !== null && m.type === 'runtime-ready' && typeof m.buildDir === 'string';
 }
+
+/**
+ * Every page of the build is in buildDir/site while the build goes on (compressed copies, shards, discovery files):
+ * `entries`, the names at the top of site/, are complete; any other name is still to be written.
+ */
+export interface PagesReadyMessage {
+  type: 'pages-ready';
+  buildDir: string;
+  entries: string[];
+}
+
+export function isPagesReadyMessage(message: unknown): message is PagesReadyMessage {
+  const m = message as Partial<PagesReadyMessage> | null;
+  return typeof m === 'object' && m !== null && m.type === 'pages-ready' && typeof m.buildDir === 'string' && Array.isArray(m.entries) && m.entries.every((entry) => typeof entry === 'string');
+}

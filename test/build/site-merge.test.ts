@@ -1,10 +1,12 @@
 // The site stage's file work around the renderers: each renderer's output is merged into site/ (a folder the site
-// lacks moves whole; folders both have are merged; a file both have is the later one's), and the tree is walked file
-// by file. Real folders on disk.
+// lacks moves whole; folders both have are merged; a file both have is the later one's), the tree is walked file by
+// file, and the stages after it write no file under the names that hold the pages, which a first start serves while
+// they run. Real folders on disk.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { mergeInto } from '../../build/stages/site-stage.ts';
+import { SiteWriter } from '../../build/site-writer.ts';
 import { walkFiles } from '../../build/walk-files.ts';
 import { tempDir } from '../support/fixtures.ts';
 
@@ -50,5 +52,19 @@ describe("merging the renderers' output into the site", () => {
     ]);
     expect(readFileSync(join(site, 'index.html'), 'utf8')).toBe('home 1');
     expect(readFileSync(join(site, 'listings', 'pdf', 'index.html'), 'utf8')).toBe('pdf');
+  });
+});
+
+describe('the writer of the later stages', () => {
+  it('refuses a file under a name that holds the pages, and writes beside them', () => {
+    const site = tree(join(root, 'c', 'site'), { 'index.html': 'home', 'docs/index.html': 'docs' });
+    const writer = new SiteWriter(site, { pageEntries: new Set(['index.html', 'docs']) });
+    expect(() => writer.write({ path: '/docs/extra.md', contentType: 'text/markdown', body: '# extra' })).toThrow(/refusing to write \/docs\/extra\.md: \/docs holds the site's pages/);
+    expect(() => writer.write({ path: '/index.html', contentType: 'text/html', body: 'other' })).toThrow(/refusing to write/);
+    writer.write({ path: '/llms.txt', contentType: 'text/plain', body: 'llms' });
+    writer.write({ path: '/docs.md', contentType: 'text/markdown', body: '# docs' });
+    expect(readFileSync(join(site, 'llms.txt'), 'utf8')).toBe('llms');
+    expect(readFileSync(join(site, 'index.html'), 'utf8')).toBe('home');
+    expect(existsSync(join(site, 'docs', 'extra.md'))).toBe(false);
   });
 });

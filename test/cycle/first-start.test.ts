@@ -1,7 +1,8 @@
 // Guarantees the first start as a person sees it (`npm start` on a fresh data directory, output not a terminal):
 // plain stage lines while it builds, one "Serving on" line as soon as the build's index exists, the API and search
-// answering while the site stage still renders (pages answer 503 with Retry-After until then), and every page once
-// the build ends. A real shim process, a real build child and real HTTP.
+// answering while the site stage still renders (pages answer 503 with Retry-After until then), the pages as soon as
+// they are rendered while the build writes the rest (which answers 503 until then), and everything once the build
+// ends. A real shim process, a real build child and real HTTP.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,7 +53,9 @@ describe('the first start on a fresh data directory', () => {
   let shim: ChildProcess | undefined;
   let origin = '';
   const early: Record<string, { status: number; retryAfter: string | null; body: string }> = {};
+  const pagesFirst: Record<string, { status: number; retryAfter: string | null; encoding: string | null; body: string }> = {};
   let siteStillBuilding = false;
+  let buildStillRunning = false;
 
   beforeAll(async () => {
     const dir = tempDir('catalog-first-start-');
@@ -77,8 +80,21 @@ describe('the first start on a fresh data directory', () => {
       ask('homeJson', '/', 'application/json'),
       ask('browse', '/browse?q=pdf', 'text/html'),
     ]);
-    siteStillBuilding = !/^The site is built/m.test(seen.stdout);
-    await waitFor(shim, seen, /^The site is built: every page answers/m);
+    siteStillBuilding = !/^The pages answer now/m.test(seen.stdout);
+    await waitFor(shim, seen, /^The pages answer now on /m);
+    // At once, while the build writes the rest of the site: the pages, and files of the later stages.
+    const askNow = async (name: string, path: string, accept: string) => {
+      const response = await fetch(`${origin}${path}`, { headers: { accept, 'accept-encoding': 'br, gzip' } });
+      pagesFirst[name] = { status: response.status, retryAfter: response.headers.get('retry-after'), encoding: response.headers.get('content-encoding'), body: await response.text() };
+    };
+    await Promise.all([
+      askNow('home', '/', 'text/html'),
+      askNow('browse', '/browse?q=pdf', 'text/html'),
+      askNow('llms', '/llms.txt', 'text/plain'),
+      askNow('openapi', '/openapi.json', 'application/json'),
+    ]);
+    buildStillRunning = !/^The site is built/m.test(seen.stdout);
+    await waitFor(shim, seen, /^The site is built: every page and file answers/m);
   }, 300_000);
 
   afterAll(() => {
@@ -111,12 +127,28 @@ describe('the first start on a fresh data directory', () => {
     expect(early.browse).toMatchObject({ status: 503, retryAfter: '10' });
   });
 
-  it('serves every page once the build has ended', async () => {
+  it('serves the pages as soon as they are rendered, while the rest of the site is still being written', () => {
+    expect(buildStillRunning).toBe(true);
+    expect(seen.stdout.indexOf('The pages answer now')).toBeLessThan(seen.stdout.indexOf('The site is built'));
+    expect(pagesFirst.home!.status).toBe(200);
+    expect(pagesFirst.home!.body).toContain('<html');
+    // Served as the file is: its compressed copies may still be being written.
+    expect(pagesFirst.home!.encoding).toBeNull();
+    expect(pagesFirst.browse!.status).toBe(200);
+    for (const name of ['llms', 'openapi']) {
+      expect(pagesFirst[name], name).toMatchObject({ status: 503, retryAfter: '10' });
+      expect(pagesFirst[name]!.body, name).toContain('still being written');
+    }
+  });
+
+  it('serves every page and file once the build has ended', async () => {
     const home = await fetch(`${origin}/`, { headers: { accept: 'text/html' } });
     expect(home.status).toBe(200);
     expect(await home.text()).toContain('<html');
     const browse = await fetch(`${origin}/browse?q=pdf`, { headers: { accept: 'text/html' } });
     expect(browse.status).toBe(200);
     expect((await fetch(`${origin}/api/v1/listings?limit=1`)).status).toBe(200);
+    expect((await fetch(`${origin}/llms.txt`)).status).toBe(200);
+    expect((await fetch(`${origin}/openapi.json`)).status).toBe(200);
   });
 });
