@@ -2,7 +2,7 @@
 // computed, so the shim only adds numbers at query time.
 import { TermTable } from './term-table.ts';
 import { SEARCH_FIELDS, idf, relevanceScore, termImpact, type SearchField } from '../domain/listing/ranking.ts';
-import { fieldLength, hash32, indexTerms, nameJoins, nameKey, wordPairs } from './tokenizer.ts';
+import { fieldLength, hash32, indexTerms, memoStem, nameJoins, nameKey, wordPairs } from './tokenizer.ts';
 import { BLOCK_SIZE, type KeywordIndexData } from './index-file.ts';
 
 /** The listing fields keyword search reads. */
@@ -61,6 +61,7 @@ export class KeywordIndexBuilder {
   private readonly lengths: Growable[] = SEARCH_FIELDS.map(() => new Growable());
   private readonly nameKeys = new Growable();
   private count = 0;
+  private readonly stem = memoStem();
 
   /**
    * A listing's name, before any listing is added (the build's first pass). A description's neighbouring words are
@@ -73,7 +74,7 @@ export class KeywordIndexBuilder {
    */
   addName(name: string): void {
     if (this.count > 0) throw new Error('names come before the listings');
-    for (const term of nameJoins(name)) this.nameJoins.add(term);
+    for (const term of nameJoins(name, this.stem)) this.nameJoins.add(term);
   }
 
   /** Adds the next document; documents are numbered 0, 1, 2, ... in the order they are added. */
@@ -95,9 +96,9 @@ export class KeywordIndexBuilder {
     SEARCH_FIELDS.forEach((field, f) => {
       const text = texts[field];
       this.lengths[f]!.push(Math.min(fieldLength(text), 0xffff));
-      for (const term of indexTerms(text, field === 'name')) count(term, f);
+      for (const term of indexTerms(text, field === 'name', this.stem)) count(term, f);
     });
-    if (this.nameJoins.size > 0) for (const term of wordPairs(texts.description)) if (this.nameJoins.has(term)) count(term, DESCRIPTION);
+    if (this.nameJoins.size > 0) for (const term of wordPairs(texts.description, this.stem)) if (this.nameJoins.has(term)) count(term, DESCRIPTION);
     for (const [id, packed] of tfs) {
       this.entryTerm.push(id);
       this.entryDoc.push(doc);
@@ -119,9 +120,10 @@ export class KeywordIndexBuilder {
       return count ? Math.max(sum / count, 1) : 1;
     });
     // Terms in code-unit order, so the shim finds a term and a prefix range by binary search.
-    const order = Array.from({ length: termCount }, (_, i) => i).sort((a, b) => (this.terms[a]! < this.terms[b]! ? -1 : 1));
+    // The default sort compares strings by code unit, without a call per comparison.
+    const sorted = [...this.terms].sort();
     const newId = new Uint32Array(termCount);
-    order.forEach((old, id) => (newId[old] = id));
+    sorted.forEach((term, id) => (newId[this.termIds.get(term)!] = id));
     const entries = this.entryTerm.length;
     const offsets = new Uint32Array(termCount + 1);
     for (let e = 0; e < entries; e++) offsets[newId[this.entryTerm.data[e]!]! + 1]!++;
@@ -151,7 +153,7 @@ export class KeywordIndexBuilder {
     const nameKeys = this.nameKeys.data.slice(0, count);
     return {
       count,
-      terms: TermTable.of(order.map((old) => this.terms[old]!)),
+      terms: TermTable.of(sorted),
       offsets,
       docs,
       impacts,

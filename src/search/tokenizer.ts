@@ -129,6 +129,22 @@ export function stem(word: string): string {
   return word;
 }
 
+/**
+ * stem() remembering its answers, for the build, which stems the same words once per listing that writes them
+ * (the stemmer tries a dozen expressions per word). Forgets all at `limit` words, so memory stays bounded.
+ */
+export function memoStem(limit = 1 << 20): (word: string) => string {
+  const known = new Map<string, string>();
+  return (word) => {
+    let stemmed = known.get(word);
+    if (stemmed === undefined) {
+      if (known.size >= limit) known.clear();
+      known.set(word, (stemmed = stem(word)));
+    }
+    return stemmed;
+  };
+}
+
 function acceptable(word: string, proposed: string): boolean {
   if (word.startsWith(proposed)) return INFLECTION.test(word.slice(proposed.length));
   // Porter changes a final y to i ("deploy" → "deploi") and restores an e ("driving" → "drive").
@@ -157,7 +173,7 @@ const MAX_SPAN_PARTS = 4;
  * hub, mcp, github, hubmcp, githubmcp), stop words left out. With `wholeText` the text is one compound
  * (names: "Google Drive" also yields "googledrive", so a query word written joined finds it).
  */
-export function indexTerms(text: string, wholeText = false): string[] {
+export function indexTerms(text: string, wholeText = false, stemOf: (word: string) => string = stem): string[] {
   const out: string[] = [];
   const groups = wholeText ? [compounds(text).flatMap(parts)] : compounds(text).map(parts);
   // Checked once per text: most hold no CJK, and the test per part and join was a regex each.
@@ -166,27 +182,27 @@ export function indexTerms(text: string, wholeText = false): string[] {
     for (let i = 0; i < group.length; i++) {
       const part = group[i]!;
       // Names keep their stop words, so a listing named "do" or "the-agent" is found by its whole name.
-      if (wholeText || !STOP_WORDS.has(part)) out.push(stem(part));
+      if (wholeText || !STOP_WORDS.has(part)) out.push(stemOf(part));
       // A symbol word is also found by its letters (q=net finds .NET), but not the other way round (q=c# is not c).
       const letters = lettersOf(part);
-      if (letters !== undefined && !STOP_WORDS.has(letters)) out.push(stem(letters));
+      if (letters !== undefined && !STOP_WORDS.has(letters)) out.push(stemOf(letters));
       // Pairs of CJK characters are not joined: they overlap, and their joins would be no word.
       if (cjk(part)) continue;
       let joined = part;
       for (let j = i + 1; j < group.length && j - i < MAX_SPAN_PARTS && !cjk(group[j]!); j++) {
         joined += group[j]!;
-        out.push(stem(joined));
+        out.push(stemOf(joined));
       }
     }
-    if (group.length > MAX_SPAN_PARTS && !group.some(cjk)) out.push(stem(group.join('')));
+    if (group.length > MAX_SPAN_PARTS && !group.some(cjk)) out.push(stemOf(group.join('')));
   }
   return out;
 }
 
 /** The terms of a name that join two or more of its parts ("find-skills" → findskills), not a part's own. */
-export function nameJoins(name: string): string[] {
-  const own = new Set(compounds(name).flatMap(parts).map(stem));
-  return indexTerms(name, true).filter((term) => !own.has(term));
+export function nameJoins(name: string, stemOf: (word: string) => string = stem): string[] {
+  const own = new Set(compounds(name).flatMap(parts).map(stemOf));
+  return indexTerms(name, true, stemOf).filter((term) => !own.has(term));
 }
 
 /**
@@ -196,7 +212,7 @@ export function nameJoins(name: string): string[] {
  * whose own joins indexTerms holds ("Google's API" is no "sapi"). The build indexes the pairs of a description
  * that some listing's name joins (nameJoins, KeywordIndexBuilder.addName).
  */
-export function wordPairs(text: string): string[] {
+export function wordPairs(text: string, stemOf: (word: string) => string = stem): string[] {
   const out: string[] = [];
   // The last content word and the stop words after it (empty: no content word to join to).
   let run: string[] = [];
@@ -215,7 +231,7 @@ export function wordPairs(text: string): string[] {
       if (run.length >= MAX_SPAN_PARTS) run = [];
       continue;
     }
-    if (run.length > 0) out.push(stem(run.join('') + word));
+    if (run.length > 0) out.push(stemOf(run.join('') + word));
     run = [word];
   }
   return out;
