@@ -76,7 +76,14 @@ export const INDEX_STAGE: Stage = {
   name: 'index',
   runtime: true,
   async run(ctx) {
-    ctx.runtime = await buildRuntimeArtifacts({ db: ctx.db, out: ctx.runtimeOut, searchTrend: ctx.searchTrend, gone: ctx.gone, onProgress: (done, total) => ctx.progress(done, total, 'listings indexed') });
+    ctx.runtime = await buildRuntimeArtifacts({
+      db: ctx.db,
+      out: ctx.runtimeOut,
+      searchTrend: ctx.searchTrend,
+      gone: ctx.gone,
+      onProgress: (done, total) => ctx.progress(done, total, 'listings indexed'),
+      onStep: ({ step, wallMs, cpuMs }) => ctx.log(`index: ${step} in ${(wallMs / 1000).toFixed(1)} s (CPU ${(cpuMs / 1000).toFixed(1)} s)`),
+    });
   },
 };
 

@@ -2,14 +2,14 @@
 // listing JSON lines with byte offsets, numeric columns and sort orders, filter postings, the keyword
 // index (src/search/index-file.ts), stored files, and a manifest with stats and categories. The records come from
 // the SQLite store (an offline mirror ingests the origin's published export into its own, so it goes through this
-// same code path and serves the same answers), read in passes through a RuntimeSource. Every file goes through the
-// RuntimeWriter, which records the manifest last.
+// same code path and serves the same answers), read in passes through a RuntimeSource. The keyword index is built
+// on a worker thread meanwhile (build/keyword-index-thread.ts). Every file goes through the RuntimeWriter, which records
+// the manifest last.
 import { once } from 'node:events';
 import { LISTING_TYPES, typeCode, type ListingType } from '../../src/domain/listing/listing-types.ts';
 import { categoryLabel } from '../../src/domain/listing/categories.ts';
 import { compareIds, comparePlaces, placeBelow, placeOf, popularityPrior, trendingScore, type FigureProvenance, type SortKey } from '../../src/domain/listing/ranking.ts';
-import { KeywordIndexBuilder } from '../../src/search/index-builder.ts';
-import { writeKeywordIndex } from '../../src/search/index-file.ts';
+import { KeywordIndexThread } from '../keyword-index-thread.ts';
 import { toStoredListing, type StoredListing } from '../../src/domain/listing/listing-view.ts';
 import { archivedReason, archiveIndex, liveSuccessors } from '../../src/domain/listing/archived.ts';
 import { slugOfId, type ListingRecord, type Category, type ListingFile } from '../../src/domain/schemas.ts';
@@ -41,7 +41,7 @@ export interface SourceRow {
  */
 interface RuntimeSource {
   meta(): { snapshotHash: string; lastUpdated: string };
-  /** Pass 1: every listing's numbers, and its name. */
+  /** Pass 1: every listing's numbers, and its name, in any order. */
   rows(): Iterable<SourceRow>;
   /** Pass 2: the listings of `ids` as stored, in that order (trending and searchTrend are set from pass 1 before writing). */
   listings(ids: readonly string[]): Iterable<StoredListing>;
@@ -63,6 +63,29 @@ export interface RuntimeBuildOptions {
   /** Removed listings as given (a mirror's: the origin's), id → last day listed, beside the source's own. */
   gone?: ReadonlyMap<string, string> | undefined;
   onProgress?: (done: number, total: number) => void;
+  /** Told as each step of the stage ends, with what it cost (the operator's log, bench/keyword-build.ts). */
+  onStep?: (step: IndexStep) => void;
+}
+
+/** One step of the index stage: wall and CPU milliseconds (the process's CPU, its other threads' included). */
+export interface IndexStep {
+  step: string;
+  wallMs: number;
+  cpuMs: number;
+}
+
+function stepTimer(onStep: ((step: IndexStep) => void) | undefined): { done(step: string): void } {
+  let wall = performance.now();
+  let cpu = process.cpuUsage();
+  return {
+    done(step) {
+      const now = performance.now();
+      const used = process.cpuUsage(cpu);
+      onStep?.({ step, wallMs: Math.round(now - wall), cpuMs: Math.round((used.user + used.system) / 1000) });
+      wall = now;
+      cpu = process.cpuUsage();
+    },
+  };
 }
 
 /** The owner/repo of a path-style id ({type}:{owner}/{repo}#{slug}). */
@@ -79,8 +102,10 @@ function catalogDbSource(db: CatalogDb): RuntimeSource {
       return { snapshotHash: meta.snapshotHash ?? '', lastUpdated: meta.lastUpdated ?? new Date(0).toISOString() };
     },
     *rows() {
+      // In key order: left to choose, SQLite walks the smaller slug index and looks every listing up by its key, a
+      // random read per listing that grew faster than the store. The caller puts the rows in slug order.
       const query = db.prepare(
-        "SELECT l.id, l.type, l.installs, l.stars, h.daily, json_extract(l.record, '$.name'), json_extract(l.record, '$.metrics'), json_extract(l.record, '$.archived'), json_extract(l.record, '$.movedTo') FROM listing l JOIN install_history h ON h.listing_id = l.id",
+        "SELECT l.id, l.type, l.installs, l.stars, h.daily, json_extract(l.record, '$.name'), json_extract(l.record, '$.metrics'), json_extract(l.record, '$.archived'), json_extract(l.record, '$.movedTo') FROM listing l JOIN install_history h ON h.listing_id = l.id ORDER BY l.id",
       );
       for (const [id, type, installs, stars, daily, name, metrics, archived, movedTo] of query.raw().iterate() as Iterable<[string, ListingType, number, number, string, string, string, number | null, string | null]>) {
         const history = (JSON.parse(daily) as number[]).slice(-TRENDING_HISTORY_DAYS);
@@ -182,7 +207,17 @@ function computeCopiesAndAudits(source: RuntimeSource, docOf: ReadonlyMap<string
 }
 
 export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promise<RuntimeManifest> {
+  const keywords = new KeywordIndexThread();
+  try {
+    return await writeRuntimeArtifacts(options, keywords);
+  } finally {
+    await keywords.close();
+  }
+}
+
+async function writeRuntimeArtifacts(options: RuntimeBuildOptions, keywords: KeywordIndexThread): Promise<RuntimeManifest> {
   const { out } = options;
+  const steps = stepTimer(options.onStep);
   const source = catalogDbSource(options.db);
   // files/<doc>.json: the folder is there even when no listing has stored files.
   out.folder(RUNTIME_FILES_DIR);
@@ -191,7 +226,11 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
   // Pass 1: the numbers that decide the document order (the default sort) and the other sorts, and the names.
   const rows: SourceRow[] = [];
   for (const row of source.rows()) rows.push(row);
+  // Slug order, as the rows came before they were read in key order: liveSuccessors keeps the last of two live
+  // listings with one type, repository and name, so the order decides which one a moved listing follows.
+  rows.sort((a, b) => compareIds(slugOfId(a.id), slugOfId(b.id)));
   const count = rows.length;
+  steps.done('rows read');
   // Archived and moved listings, from every listing's repository, name and record (src/domain/listing/archived.ts).
   const archivable = (row: SourceRow) => ({ type: row.type, repo: repoOfId(row.id), name: row.name, archived: row.archived, movedTo: row.movedTo });
   const archiveKeys = archiveIndex(rows.map(archivable));
@@ -228,7 +267,6 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
   const realFigures = new Uint8Array(count);
   const updated = new Uint32Array(count);
   // The names first: which word pairs of descriptions the keyword index holds joined (KeywordIndexBuilder.addName).
-  const keywords = new KeywordIndexBuilder();
   rows.forEach((row, doc) => {
     keywords.addName(row.name);
     ids[doc] = row.id;
@@ -269,6 +307,7 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
     perm.forEach((doc, pos) => (rank[doc] = pos));
     return rank;
   };
+  steps.done('orders');
 
   // Pass 2: listing JSON lines in document order, the search indexes and the filter postings.
   const postings = new Map<string, number[]>();
@@ -292,6 +331,7 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
   const docOf = new Map<string, number>();
   ids.forEach((id, i) => docOf.set(id, i));
   const { copyGroup, copyFields, copyStats, audits } = computeCopiesAndAudits(source, docOf, count);
+  steps.done('copies and audits');
   const byLevel = Object.fromEntries(AUDIT_LEVELS.map((level) => [level, 0])) as Record<AuditLevel, number>;
   const findingsByRule = Object.fromEntries(AUDIT_RULES.map((rule) => [rule.id, 0])) as Record<string, number>;
   for (const view of source.listings(ids)) {
@@ -316,7 +356,8 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
     bytes += Buffer.byteLength(line);
     if (!listingsOut.write(line)) await once(listingsOut, 'drain');
 
-    keywords.add(view);
+    const behind = keywords.add(view);
+    if (behind) await behind;
 
     for (const category of view.categories) {
       post(`c:${category}`, doc);
@@ -345,6 +386,9 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
   await once(listingsOut, 'close');
   if (doc !== count) throw new Error(`expected ${count} listings, read ${doc}`);
   options.onProgress?.(count, count);
+  // The worker finishes the keyword index while this thread writes the columns, postings and stored files.
+  await keywords.finish(popularity, out.folder(KEYWORD_INDEX_DIR));
+  steps.done('listings written');
 
   // Postings as one Uint32Array; keys sorted (code-unit order): the file is deterministic and the shim finds a key by
   // binary search (TermTable).
@@ -388,8 +432,7 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
   for (const { id, lastListed } of source.gone()) if (!current.has(slugOfId(id))) gone[id] = lastListed;
   for (const [id, lastListed] of options.gone ?? []) if (!current.has(slugOfId(id)) && !(id in gone)) gone[id] = lastListed;
   out.write(RUNTIME_GONE_FILE, JSON.stringify(gone));
-
-  writeKeywordIndex(out.folder(KEYWORD_INDEX_DIR), keywords.finish(popularity));
+  steps.done('columns and postings');
 
   let filesStored = 0;
   for (const { id, json } of source.files()) {
@@ -398,6 +441,9 @@ export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promi
     out.write(runtimeFilesPath(fileDoc), json);
     filesStored++;
   }
+  steps.done('stored files');
+  await keywords.whenWritten();
+  steps.done('keyword index (what was left)');
 
   const lastUpdated = meta.lastUpdated;
   const categories: Category[] = [...categoryCounts.entries()]
