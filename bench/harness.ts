@@ -47,6 +47,10 @@ export interface BuildFigures {
   pagesRendered: number;
   pagesCarried: number;
   stages: Record<string, number>;
+  /** CPU milliseconds per stage (the build's process and its ended children): the figure a shared machine keeps. */
+  stagesCpu: Record<string, number>;
+  /** The build process's CPU milliseconds in all (user + system, its children included). */
+  cpuMs: number;
 }
 
 /**
@@ -92,6 +96,8 @@ export async function timedBuild(dataDir: string, exportPath: string | undefined
     pagesRendered: ran ? (report.pagesRendered ?? 0) : 0,
     pagesCarried: ran ? (report.pagesCarried ?? 0) : 0,
     stages: report.timings ?? {},
+    stagesCpu: report.cpu ?? {},
+    cpuMs: report.cpuMs ?? 0,
   };
 }
 

@@ -177,7 +177,9 @@ async function buildSection(): Promise<void> {
     'total RSS MB': figures.peakRssMB + figures.renderersPeakRssMB,
     'pages rendered': figures.pagesRendered,
     'pages carried': figures.pagesCarried,
+    'cpu s': (figures.cpuMs / 1000).toFixed(1),
     stages: Object.entries(figures.stages).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}`).join(', '),
+    'stages cpu': Object.entries(figures.stagesCpu).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}`).join(', '),
   });
   for (const count of counts) {
     const embedded = count === 30950;

@@ -15,7 +15,7 @@ import { ingest, IngestError, readIngestChanges, type IngestReport, type Reject 
 import { mirror, MirrorError } from './mirror/mirror.ts';
 import { resolveServeTarget } from './mirror/serve-target.ts';
 import { MirrorUrlError } from './mirror/mirror-build.ts';
-import { BuildStageError, runBuild, type BuildResult } from './pipeline.ts';
+import { BuildStageError, cpuMillis, runBuild, type BuildResult } from './pipeline.ts';
 import { NotifyError, reloadOverHttp, signalFromPidFile, signalShim, type NotifyResult } from './cycle/notify.ts';
 import { progressBar } from './cycle/progress.ts';
 import { DownloadError, downloadExport, isUrl } from './cycle/remote-export.ts';
@@ -310,7 +310,7 @@ program
     const result = await buildFromOptions(opts, cfg);
     if (result.ingest?.rejected.length) printRejects(result.ingest.rejected);
     for (const line of buildLines(result, opts.export ?? cfg.exportPath)) console.log(line);
-    if (opts.report) console.log(JSON.stringify({ timings: result.timings, maxRssKB: process.resourceUsage().maxRSS, ...siteFigures(result.buildDir) }));
+    if (opts.report) console.log(JSON.stringify({ timings: result.timings, cpu: result.cpu, cpuMs: cpuMillis(), maxRssKB: process.resourceUsage().maxRSS, ...siteFigures(result.buildDir) }));
   });
 
 program
