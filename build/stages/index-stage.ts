@@ -94,6 +94,16 @@ const repoOfId = (id: string): string => id.slice(id.indexOf(':') + 1, id.lastIn
 /** Trending reads the newest 30 days of the stored history (7-day window against the 23 days before it). */
 export const TRENDING_HISTORY_DAYS = 30;
 
+/**
+ * The last `days` values of a stored daily series (a JSON array of numbers), parsing only them: the index stage reads
+ * every listing's history, a year of days, for the newest month of it.
+ */
+export function lastDays(daily: string, days: number): number[] {
+  let start = daily.length - 1;
+  for (let seen = 0; start > 0; start--) if (daily.charCodeAt(start) === 44 /* , */ && ++seen === days) break;
+  return start > 0 ? (JSON.parse(`[${daily.slice(start + 1)}`) as number[]) : (JSON.parse(daily) as number[]).slice(-days);
+}
+
 /** The SQLite store as a source: trending from the newest days of each listing's install history. */
 function catalogDbSource(db: CatalogDb): RuntimeSource {
   return {
@@ -108,7 +118,7 @@ function catalogDbSource(db: CatalogDb): RuntimeSource {
         "SELECT l.id, l.type, l.installs, l.stars, h.daily, json_extract(l.record, '$.name'), json_extract(l.record, '$.metrics'), json_extract(l.record, '$.archived'), json_extract(l.record, '$.movedTo') FROM listing l JOIN install_history h ON h.listing_id = l.id ORDER BY l.id",
       );
       for (const [id, type, installs, stars, daily, name, metrics, archived, movedTo] of query.raw().iterate() as Iterable<[string, ListingType, number, number, string, string, string, number | null, string | null]>) {
-        const history = (JSON.parse(daily) as number[]).slice(-TRENDING_HISTORY_DAYS);
+        const history = lastDays(daily, TRENDING_HISTORY_DAYS);
         yield { id, type, installs, stars, trending: trendingScore(history), name, metrics: JSON.parse(metrics) as FigureProvenance, archived: archived === 1, movedTo: movedTo ?? undefined };
       }
     },
