@@ -273,7 +273,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
         if (index === lastRuntimeStage && index < stages.length - 1 && ctx.runtime) options.onRuntimeReady?.(buildDir);
       }
       if (!ctx.runtime) throw new Error('the build produced no runtime artifacts');
-      writeFileSync(join(buildDir, 'build.json'), JSON.stringify({ builtAt: new Date().toISOString(), baseUrl: options.baseUrl, fingerprint, timings, cpu, ingest: report && { ...report, rejected: report.rejected.length } }, null, 2));
+      writeFileSync(join(buildDir, 'build.json'), JSON.stringify({ builtAt: new Date().toISOString(), baseUrl: options.baseUrl, fingerprint, renderFingerprint: render, timings, cpu, ingest: report && { ...report, rejected: report.rejected.length } }, null, 2));
       switchCurrent(dirs, buildDir);
       return { buildDir, unchanged: false, timings, cpu, ingest: report, runtime: ctx.runtime };
     } finally {

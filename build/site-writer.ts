@@ -3,10 +3,12 @@
 // (e.g. /.well-known/api-catalog) in content-types.json for the shim's static handler, with the media types a
 // file is also offered as (negotiation.json, chosen by Accept) and extra response headers (headers.json).
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { copyFileSync, createReadStream, createWriteStream, existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFile, link, mkdir } from 'node:fs/promises';
 import { dirname, join, normalize, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { brotliCompressSync, constants, createBrotliCompress, createGzip, gzipSync } from 'node:zlib';
+import type { StageContext } from './stages/stage.ts';
 import { MANIFEST_FILES, type ContentTypesManifest, type HeadersManifest, type NegotiationManifest } from '../src/domain/contract/static-serving.ts';
 
 export interface GeneratedFile {
@@ -39,6 +41,62 @@ function compression(bytes: number): { brotliQuality: number; gzipLevel: number 
   return bytes > 64 * 1024 ? { brotliQuality: 6, gzipLevel: 6 } : { brotliQuality: 11, gzipLevel: 9 };
 }
 
+/** The suffixes of a generated file's own file and its precompressed variants (a small file has none). */
+const VARIANTS = ['', '.br', '.gz'];
+/** Errors of a hard link that a copy avoids: another file system, or one without hard links (or too many to one file). */
+const NO_LINK = new Set(['EXDEV', 'EPERM', 'EMLINK', 'ENOTSUP']);
+
+/** What a failed link of `suffix` calls for: nothing (a variant the file does not have), a copy, or the error. */
+function afterFailedLink(error: unknown, suffix: string): 'skip' | 'copy' {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT' && suffix) return 'skip';
+  if (code && NO_LINK.has(code)) return 'copy';
+  throw error;
+}
+
+/**
+ * A file of the build being replaced, with its .br and .gz where it has them, hard-linked (or copied) into the new
+ * build: the same bytes without writing or compressing them again. The build it comes from is only read; a later
+ * write to the same path replaces the link (SiteWriter.write), never writes through it.
+ */
+export async function carryFile(from: string, to: string): Promise<void> {
+  await mkdir(dirname(to), { recursive: true });
+  for (const suffix of VARIANTS) {
+    try {
+      await link(from + suffix, to + suffix);
+    } catch (error) {
+      if (afterFailedLink(error, suffix) === 'copy') await copyFile(from + suffix, to + suffix);
+    }
+  }
+}
+
+/** carryFile for a writer called in a loop that does not wait (SiteWriter.write). */
+function carryFileSync(from: string, to: string): void {
+  for (const suffix of VARIANTS) {
+    try {
+      linkSync(from + suffix, to + suffix);
+    } catch (error) {
+      if (afterFailedLink(error, suffix) === 'copy') copyFileSync(from + suffix, to + suffix);
+    }
+  }
+}
+
+/**
+ * The site of the build being replaced when its files are what this build would write for the same bytes: made by the
+ * same code (the render fingerprint it recorded in build.json) and not bypassed (--force). Undefined otherwise.
+ */
+export function reusableSite(ctx: Pick<StageContext, 'previousBuild' | 'renderFingerprint'>): string | undefined {
+  if (ctx.previousBuild === undefined || ctx.renderFingerprint === undefined) return undefined;
+  const recorded = join(ctx.previousBuild, 'build.json');
+  if (!existsSync(recorded)) return undefined;
+  try {
+    const build = JSON.parse(readFileSync(recorded, 'utf8')) as { renderFingerprint?: unknown };
+    return build.renderFingerprint === ctx.renderFingerprint ? join(ctx.previousBuild, 'site') : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** What SiteWriter.adopt records of a file it took in: enough for a manifest entry. */
 export interface AdoptedFile {
   bytes: number;
@@ -53,10 +111,19 @@ export class SiteWriter {
 
   /** Names at the top of the site that hold the site stage's pages (StageContext.pageEntries): written by no one else. */
   private readonly pageEntries: ReadonlySet<string>;
+  /**
+   * The site of the build being replaced, when it was made by the same code (so its .br and .gz are what `write`
+   * would make of the same bytes): a file written with the bytes it holds there is linked from it, not compressed
+   * again. Files written through `adopt` are always new.
+   */
+  private readonly previous: string | undefined;
+  /** Files linked from the previous build instead of written. */
+  carried = 0;
 
-  constructor(root: string, options: { pageEntries?: ReadonlySet<string> | undefined } = {}) {
+  constructor(root: string, options: { pageEntries?: ReadonlySet<string> | undefined; previous?: string | undefined } = {}) {
     this.root = root;
     this.pageEntries = options.pageEntries ?? new Set();
+    this.previous = options.previous;
     mkdirSync(root, { recursive: true });
     const existing = (name: string) => (existsSync(join(root, name)) ? JSON.parse(readFileSync(join(root, name), 'utf8')) : {});
     this.contentTypes = existing(MANIFEST_FILES.contentTypes);
@@ -82,7 +149,13 @@ export class SiteWriter {
     const body = typeof file.body === 'string' ? Buffer.from(file.body) : file.body;
     // A page carried over from the previous build (site-stage.ts) is a hard link to that build's file: a new file
     // in its place, never a write through the link, leaves that build as it was.
-    for (const path of [full, `${full}.br`, `${full}.gz`]) rmSync(path, { force: true });
+    for (const suffix of VARIANTS) rmSync(full + suffix, { force: true });
+    if (this.previous !== undefined && this.sameAsPrevious(relative, body)) {
+      carryFileSync(join(this.previous, relative), full);
+      this.carried++;
+      this.record(file, relative);
+      return;
+    }
     writeFileSync(full, body);
     if ((options.compress ?? true) && body.length >= COMPRESS_MIN_BYTES) {
       const { brotliQuality, gzipLevel } = compression(body.length);
@@ -115,6 +188,12 @@ export class SiteWriter {
     await Promise.all(work);
     this.record(file, relative);
     return { bytes, sha256: hash.digest('hex') };
+  }
+
+  /** Whether the previous build's file at `relative` holds `body`; its size first, so a changed file is rarely read. */
+  private sameAsPrevious(relative: string, body: Buffer): boolean {
+    const previous = join(this.previous!, relative);
+    return existsSync(previous) && statSync(previous).size === body.length && readFileSync(previous).equals(body);
   }
 
   private record(file: Omit<GeneratedFile, 'body'>, relative: string): void {

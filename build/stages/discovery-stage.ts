@@ -2,7 +2,7 @@
 // Generators are listed here; each module owns its documents.
 import { join } from 'node:path';
 import type { Stage, StageContext } from './stage.ts';
-import { SiteWriter, type GeneratedFile } from '../site-writer.ts';
+import { reusableSite, SiteWriter, type GeneratedFile } from '../site-writer.ts';
 import { agentSurfaceFiles } from './discovery/agent-surfaces.ts';
 import { aiCatalogFiles } from './discovery/ai-catalog.ts';
 import { apiCatalogFiles } from './discovery/api-catalog.ts';
@@ -29,7 +29,8 @@ export const DISCOVERY_GENERATORS: DiscoveryGenerator[] = [
 export const DISCOVERY_STAGE: Stage = {
   name: 'discovery',
   async run(ctx) {
-    const writer = new SiteWriter(join(ctx.buildDir, 'site'), { pageEntries: ctx.pageEntries });
+    // Sitemaps, feeds and llms files whose bytes did not change are linked from the replaced build, not compressed again.
+    const writer = new SiteWriter(join(ctx.buildDir, 'site'), { pageEntries: ctx.pageEntries, previous: reusableSite(ctx) });
     let done = 0;
     for (const generate of DISCOVERY_GENERATORS) {
       for await (const file of await generate(ctx)) writer.write(file);

@@ -14,7 +14,7 @@ import { CHANGE_LOG_PATH, writeChangeLog } from '../change-log.ts';
 import { exportCatalog } from '../export-writer.ts';
 import { readRuntimeManifest, readSnapshotHash, RUNTIME_GONE_FILE, RUNTIME_IDS_FILE, RUNTIME_LISTINGS_FILE, runtimeFilesPath } from '../../src/artifacts/runtime-manifest.ts';
 import type { Stage } from './stage.ts';
-import { SiteWriter } from '../site-writer.ts';
+import { reusableSite, SiteWriter } from '../site-writer.ts';
 
 export const SHARD_FORMAT = 1;
 export const SHARD_PAGE_SIZE = 1000;
@@ -107,7 +107,9 @@ export const SHARDS_STAGE: Stage = {
   async run(ctx) {
     const runtimeDir = join(ctx.buildDir, 'runtime');
     const manifest = readRuntimeManifest(runtimeDir);
-    const writer = new SiteWriter(join(ctx.buildDir, 'site'), { pageEntries: ctx.pageEntries });
+    // A shard file with the same bytes as the replaced build's is linked from it with its .br and .gz, not compressed
+    // again: a change of a few listings leaves the pages of the collections they are not in, and their stored files.
+    const writer = new SiteWriter(join(ctx.buildDir, 'site'), { pageEntries: ctx.pageEntries, previous: reusableSite(ctx) });
     const collections: ShardManifest['collections'] = {};
     const pending = new Map<string, string[]>();
     for (const name of ['all', ...LISTING_TYPES]) {
@@ -162,6 +164,7 @@ export const SHARDS_STAGE: Stage = {
       spool.end();
       await once(spool, 'close');
       for (const name of pending.keys()) flush(name);
+      if (writer.carried > 0) ctx.log(`shards: ${writer.carried} unchanged files linked from the previous build`);
       const exported = await writeExport(ctx.dirs.database, scratch, writer);
       const changes = await writeChangeLogFile(ctx.dirs, manifest.snapshotHash, scratch, writer);
       const goneBody = readFileSync(join(runtimeDir, RUNTIME_GONE_FILE));

@@ -11,13 +11,13 @@ import { createReadStream, createWriteStream, existsSync, opendirSync, readdirSy
 import { createInterface } from 'node:readline';
 import { once } from 'node:events';
 import { availableParallelism, totalmem } from 'node:os';
-import { copyFile, link, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Stage, StageContext } from './stage.ts';
-import { COMPRESS_MIN_BYTES } from '../site-writer.ts';
+import { carryFile, COMPRESS_MIN_BYTES } from '../site-writer.ts';
 import { walkFiles } from '../walk-files.ts';
 
 /** The Astro project: the repository root. */
@@ -202,22 +202,6 @@ async function previousPageInputs(previousBuild: string, renderFingerprint: stri
   return header === true;
 }
 
-/** A page of the previous build, with its .br and .gz where it has them, hard-linked (or copied) into the new site. */
-async function carryPage(from: string, to: string): Promise<void> {
-  await mkdir(dirname(to), { recursive: true });
-  for (const suffix of ['', '.br', '.gz']) {
-    try {
-      await link(from + suffix, to + suffix);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' && suffix) continue;
-      // Another file system, or one without hard links: a copy says the same.
-      if (code === 'EXDEV' || code === 'EPERM' || code === 'EMLINK' || code === 'ENOTSUP') await copyFile(from + suffix, to + suffix);
-      else throw error;
-    }
-  }
-}
-
 /** Pages linked at once: each link waits on the file system's metadata, not the CPU, so several overlap. */
 const CARRY_IN_FLIGHT = 16;
 
@@ -238,7 +222,7 @@ async function carryPages(options: { previousBuild: string | undefined; site: st
       if (!file || !hash || owner === undefined) continue;
       if (render === '0') {
         if (!options.previousBuild) throw new Error(`${file} was not rendered, and there is no previous build to take it from`);
-        const carry = carryPage(join(options.previousBuild, 'site', file), join(options.site, file)).then(
+        const carry = carryFile(join(options.previousBuild, 'site', file), join(options.site, file)).then(
           () => {
             pending.delete(carry);
             if (++carried % 1000 === 0) options.onProgress(carried);
