@@ -5,9 +5,10 @@
 import { createHash } from 'node:crypto';
 import { copyFileSync, createReadStream, createWriteStream, existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { copyFile, link, mkdir } from 'node:fs/promises';
-import { dirname, join, normalize, sep } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { brotliCompressSync, constants, createBrotliCompress, createGzip, gzipSync } from 'node:zlib';
+import { pathInside } from './path-inside.ts';
 import type { StageContext } from './stages/stage.ts';
 import { MANIFEST_FILES, type ContentTypesManifest, type HeadersManifest, type NegotiationManifest } from '../src/domain/contract/static-serving.ts';
 
@@ -28,13 +29,6 @@ const IMPLIED: Record<string, string> = {
 };
 /** Smaller files are served as they are: the encoding would cost more than it saves. */
 export const COMPRESS_MIN_BYTES = 512;
-
-/** `path` as a path relative to a writer's root; refuses one that is empty or leaves the root (`..`). */
-export function pathInside(path: string, rootName: string): string {
-  const relative = normalize(path).replace(/^([/\\])+/, '');
-  if (relative === '' || relative === '.' || relative.split(sep).includes('..')) throw new Error(`refusing to write outside the ${rootName}: ${path}`);
-  return relative;
-}
 
 /** Brotli and gzip settings by size: small files get the strongest, large ones a faster level (brotli 11 costs many times level 6). */
 function compression(bytes: number): { brotliQuality: number; gzipLevel: number } {
