@@ -4,7 +4,7 @@
 // Without EXPORT it builds from the catalog DATA_DIR already holds (135 s at 1M): at once when the code and data are those of
 // its current build, else the index stage again (a new index format needs it) without ingesting anew.
 import { resolve } from 'node:path';
-import { INDEX_STAGE, runBuild } from '../build/pipeline.ts';
+import { INDEX_STAGE, runBuild } from '../build/build-pipeline.ts';
 
 // With --log the stage's lines go to stderr: each of its steps with its wall and CPU time.
 const args = process.argv.slice(2);

@@ -15,7 +15,7 @@ import { ingest, IngestError, readIngestChanges, type IngestReport, type Reject 
 import { mirror, MirrorError } from './mirror/mirror.ts';
 import { resolveServeTarget } from './mirror/serve-target.ts';
 import { MirrorUrlError } from './mirror/mirror-build.ts';
-import { BuildStageError, cpuMillis, runBuild, type BuildResult } from './pipeline.ts';
+import { BuildStageError, cpuMillis, runBuild, type BuildResult } from './build-pipeline.ts';
 import { NotifyError, reloadOverHttp, signalFromPidFile, signalShim, type NotifyResult } from './cycle/notify.ts';
 import { progressBar } from './cycle/progress.ts';
 import { DownloadError, downloadExport, isUrl } from './cycle/remote-export.ts';

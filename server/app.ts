@@ -12,7 +12,7 @@ import { LiveCatalog, loadSnapshot } from './catalog/snapshot.ts';
 import { GrowingStaticFiles } from './http/static-files.ts';
 import { inProcessFetch } from './http/in-process.ts';
 import { createNodeServer } from './http/node-adapter.ts';
-import { createPipeline, type Pipeline } from './http/pipeline.ts';
+import { createPipeline, type Pipeline } from './http/request-pipeline.ts';
 import { createRateLimiter, type RateLimiter } from './http/rate-limit.ts';
 import { Router } from './http/router.ts';
 import { createIdempotencyStore } from './idempotency/idempotency.ts';

@@ -1,5 +1,5 @@
 /// <reference types="astro/client" />
-import type { BrowseLocals } from '../src/page-model/browse.ts';
+import type { BrowseLocals } from '../src/page-model/browse-locals.ts';
 
 // What the shim passes to the server-rendered /browse page (server/routes/site-routes.ts). This file is a module
 // (it imports a type), so Astro's global App namespace is extended explicitly.

@@ -5,7 +5,7 @@ import type { Candidate, InstallCount, RepoMeta } from './types.ts';
 import type { McpPackage } from '../../src/domain/schemas.ts';
 import { candidateKeys, recordKeys } from './identity.ts';
 import { cleanText, detach, NAME_MAX, slugify } from './text.ts';
-import { categoryOfHeading } from './awesome-list.ts';
+import { categoryOfHeading } from './awesome-list-parser.ts';
 import { CATEGORY_LABELS } from '../../src/domain/listing/categories.ts';
 
 /** Field precedence, strongest first: a repository's own files, the registry, lists, then an existing export. */

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { ListingFileSchema } from '../../src/domain/schemas.ts';
 import { buildDirs, currentBuild } from '../../src/artifacts/build-dirs.ts';
 import { isCurrentRuntime } from '../../src/artifacts/runtime-manifest.ts';
-import { runBuild } from '../pipeline.ts';
+import { runBuild } from '../build-pipeline.ts';
 import type { ShardManifest } from '../stages/shards-stage.ts';
 import { parseShardManifest, SHARD_MANIFEST_PATH } from './shard-manifest.ts';
 

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import type { Stage, StageContext } from './stage.ts';
 import { reusableSite, SiteWriter, type GeneratedFile } from '../site-writer.ts';
-import { agentSurfaceFiles } from './discovery/agent-surfaces.ts';
+import { agentSurfaceFiles } from './discovery/agent-documents.ts';
 import { aiCatalogFiles } from './discovery/ai-catalog.ts';
 import { apiCatalogFiles } from './discovery/api-catalog.ts';
 import { feedFiles } from './discovery/feeds.ts';

@@ -5,7 +5,7 @@ import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import { LIMITS } from '../../src/domain/contract/limits.ts';
 import { bodyTooLarge } from './body.ts';
 import type { Reply } from './handler.ts';
-import type { Pipeline } from './pipeline.ts';
+import type { Pipeline } from './request-pipeline.ts';
 
 export interface InProcessOptions {
   /** The peer address the request appears to come from (default 127.0.0.1). */

@@ -13,7 +13,7 @@ import type { Metrics } from '../ops/metrics.ts';
 import { SEARCH_MODE_HEADER } from '../search-runtime/listing-search.ts';
 import { readBody } from './body.ts';
 import { toCatalogError, type Reply } from './handler.ts';
-import type { Handled, IncomingRequest, Pipeline } from './pipeline.ts';
+import type { Handled, IncomingRequest, Pipeline } from './request-pipeline.ts';
 import { WriteBatch } from './write-batch.ts';
 
 /** Operations that answer a listing search (for the search-mode metric). */

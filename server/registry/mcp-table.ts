@@ -1,6 +1,6 @@
 // What the registry read API (server/routes/registry-routes.ts) knows of the snapshot's MCP listings beyond the
 // search engine: which documents are MCP servers, and each one's update time and version.
-import { serverVersion } from '../../src/domain/agents/mcp-registry.ts';
+import { serverVersion } from '../../src/domain/agents/registry-mapping.ts';
 import type { Listing } from '../../src/domain/schemas.ts';
 import { snapshotResource, type Snapshot } from '../catalog/snapshot.ts';
 

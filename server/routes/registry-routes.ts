@@ -4,7 +4,7 @@
 import { CatalogError, invalidParameter } from '../../src/domain/contract/errors.ts';
 import { listingQuery } from '../../src/domain/contract/listing-query.ts';
 import { decodePageToken, encodePageToken } from '../../src/domain/contract/page-token.ts';
-import { parseServerName, REGISTRY_PAGE, toServerResponse, type ServerResponse } from '../../src/domain/agents/mcp-registry.ts';
+import { parseServerName, REGISTRY_PAGE, toServerResponse, type ServerResponse } from '../../src/domain/agents/registry-mapping.ts';
 import type { Listing } from '../../src/domain/schemas.ts';
 import type { Snapshot } from '../catalog/snapshot.ts';
 import { isMcp, MCP_TABLE } from '../registry/mcp-table.ts';

@@ -9,7 +9,7 @@ import { CatalogError } from '../../src/domain/contract/errors.ts';
 import { parseListingQuery, queryFingerprint } from '../../src/domain/contract/listing-query.ts';
 import { encodePageToken } from '../../src/domain/contract/page-token.ts';
 import type { Listing } from '../../src/domain/schemas.ts';
-import { BROWSE_PAGE_SIZE, BROWSE_PARAMS, browseParams, type BrowseLocals, type BrowseOutcome } from '../../src/page-model/browse.ts';
+import { BROWSE_PAGE_SIZE, BROWSE_PARAMS, browseParams, type BrowseLocals, type BrowseOutcome } from '../../src/page-model/browse-locals.ts';
 import { snapshotResource, type Snapshot } from '../catalog/snapshot.ts';
 import type { HandlersFor } from '../http/handler.ts';
 import { siteBuildingReply } from '../http/site-building.ts';

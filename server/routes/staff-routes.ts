@@ -12,7 +12,7 @@ import type { Services } from '../services.ts';
 
 const Count = z.number().int().nonnegative();
 
-/** What build/pipeline.ts records in <build>/build.json; only the fields staff see. */
+/** What build/build-pipeline.ts records in <build>/build.json; only the fields staff see. */
 const BuildRecordSchema = z.object({
   builtAt: z.string(),
   baseUrl: z.string(),

@@ -1,7 +1,7 @@
 // Guarantees the discovery documents of the agent surfaces: pure generators of the base URL, registered in the
 // discovery stage, served with JSON content types, and listing exactly the tools the MCP servers answer with.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentCard, agentSurfaceFiles, docsMcpDiscovery, mcpDiscovery, mcpServersJson, serverCard } from '../../build/stages/discovery/agent-surfaces.ts';
+import { agentCard, agentSurfaceFiles, docsMcpDiscovery, mcpDiscovery, mcpServersJson, serverCard } from '../../build/stages/discovery/agent-documents.ts';
 import { DISCOVERY_GENERATORS } from '../../build/stages/discovery-stage.ts';
 import { MCP_VERSIONS } from '../../src/domain/agents/agent-surfaces.ts';
 import { json, startInProcess, TEST_BASE_URL, type TestServer } from '../support/server.ts';

@@ -4,7 +4,7 @@
 // listing above a live one on the stars of the repository it left.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INDEX_STAGE, runBuild } from '../../build/pipeline.ts';
+import { INDEX_STAGE, runBuild } from '../../build/build-pipeline.ts';
 import type { Listing, ListingRecord } from '../../src/domain/schemas.ts';
 import { sampleRecords, tempDir, writeExport } from '../support/fixtures.ts';
 import { json, startInProcess, TEST_BASE_URL, type TestServer } from '../support/server.ts';

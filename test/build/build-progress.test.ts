@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { BuildStageError, INDEX_STAGE, runBuild, type Stage } from '../../build/pipeline.ts';
+import { BuildStageError, INDEX_STAGE, runBuild, type Stage } from '../../build/build-pipeline.ts';
 import { sampleRecords, tempDir, writeExport } from '../support/fixtures.ts';
 import { TEST_BASE_URL } from '../support/test-base-url.ts';
 

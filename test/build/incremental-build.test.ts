@@ -3,7 +3,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { currentBuild, buildDirs, runBuild, INDEX_STAGE, type Stage } from '../../build/pipeline.ts';
+import { currentBuild, buildDirs, runBuild, INDEX_STAGE, type Stage } from '../../build/build-pipeline.ts';
 import { sampleRecords, tempDir, writeExport } from '../support/fixtures.ts';
 import { CHANGE_LOG_PATH } from '../../build/change-log.ts';
 import { RUNTIME_FORMAT, RUNTIME_MANIFEST_FILE } from '../../src/artifacts/runtime-manifest.ts';

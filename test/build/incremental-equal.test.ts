@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { cpSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildDirs, currentBuild, defaultStages, runBuild, type BuildResult, type Stage } from '../../build/pipeline.ts';
+import { buildDirs, currentBuild, defaultStages, runBuild, type BuildResult, type Stage } from '../../build/build-pipeline.ts';
 import { walkFiles } from '../../build/walk-files.ts';
 import type { ListingRecord } from '../../src/domain/schemas.ts';
 import { sampleRecords, tempDir, writeExport } from '../support/fixtures.ts';

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildDirs, currentBuild, INDEX_STAGE, runBuild, type BuildResult, type Stage } from '../../build/pipeline.ts';
+import { buildDirs, currentBuild, INDEX_STAGE, runBuild, type BuildResult, type Stage } from '../../build/build-pipeline.ts';
 import { SITE_STAGE, type SiteStats } from '../../build/stages/site-stage.ts';
 import { rankPart, type RankPart } from '../../src/page-model/rank-parts.ts';
 import { walkFiles } from '../../build/walk-files.ts';

@@ -2,7 +2,7 @@
 // makes one listing per identity across sources: the same server named by two lists, by the registry's package,
 // or by a monorepo folder is one listing; text is cleaned the snapshot's way; new slugs follow the clash rule.
 import { describe, expect, it } from 'vitest';
-import { categoryOfHeading, parseAwesomeList, parseGithubUrl } from '../../build/collect/awesome-list.ts';
+import { categoryOfHeading, parseAwesomeList, parseGithubUrl } from '../../build/collect/awesome-list-parser.ts';
 import { mergeCandidates, previousExportOf, recordOf, slugChoices, continueHistory } from '../../build/collect/merge.ts';
 import { identityKeys, packageOfInstallLine, normaliseRemoteUrl } from '../../build/collect/identity.ts';
 import { cleanText } from '../../build/collect/text.ts';

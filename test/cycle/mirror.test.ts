@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
-import { runBuild } from '../../build/pipeline.ts';
+import { runBuild } from '../../build/build-pipeline.ts';
 import { mirror, MirrorError, type MirrorReport } from '../../build/mirror/mirror.ts';
 import { resolveServeTarget } from '../../build/mirror/serve-target.ts';
 import { createServeApp } from '../../server/serve.ts';

@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INDEX_STAGE, runBuild, type BuildOptions } from '../../build/pipeline.ts';
+import { INDEX_STAGE, runBuild, type BuildOptions } from '../../build/build-pipeline.ts';
 import { readSignalWindow } from '../../build/search-trend.ts';
 import { loadConfig } from '../../src/config.ts';
 import { searchTrendScore } from '../../src/domain/listing/ranking.ts';

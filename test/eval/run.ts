@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { EMBEDDINGS_STAGE } from '../../build/stages/embeddings-stage.ts';
-import { buildDirs, currentBuild, INDEX_STAGE, runBuild } from '../../build/pipeline.ts';
+import { buildDirs, currentBuild, INDEX_STAGE, runBuild } from '../../build/build-pipeline.ts';
 import { loadSnapshot } from '../../server/catalog/snapshot.ts';
 import { isCurrentRuntime } from '../../src/artifacts/runtime-manifest.ts';
 import { DEFAULT_ENCODER_DIR, STATIC_ENCODER_MANIFEST } from '../../src/embeddings/static-encoder.ts';

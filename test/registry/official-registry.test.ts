@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { parse as parseYaml } from 'yaml';
-import { packageOf, REGISTRY_META_KEY } from '../../src/domain/agents/mcp-registry.ts';
+import { packageOf, REGISTRY_META_KEY } from '../../src/domain/agents/registry-mapping.ts';
 import { json, startInProcess, type TestServer } from '../support/server.ts';
 
 interface OpenApi {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedBuildDir } from '../support/shared-build.ts';
-import { INDEX_STAGE, runBuild } from '../../build/pipeline.ts';
+import { INDEX_STAGE, runBuild } from '../../build/build-pipeline.ts';
 import { listingQuery, type ListingQuery } from '../../src/domain/contract/listing-query.ts';
 import { loadSnapshot, type Snapshot } from '../../server/catalog/snapshot.ts';
 import { keywordListingSearch } from '../../server/search-runtime/listing-search.ts';

@@ -11,7 +11,7 @@ import { EMBEDDINGS_DIR, MODEL_SUBDIR } from '../../src/artifacts/embeddings.ts'
 import { buildEmbeddings, EMBEDDINGS_STAGE } from '../../build/stages/embeddings-stage.ts';
 import { HNSW_FILE, HNSW_MANIFEST } from '../../src/search/hnsw.ts';
 import { readVectors, type VectorIndex, type VectorsManifest } from '../../src/search/vectors.ts';
-import { INDEX_STAGE, runBuild } from '../../build/pipeline.ts';
+import { INDEX_STAGE, runBuild } from '../../build/build-pipeline.ts';
 import { loadSnapshot } from '../../server/catalog/snapshot.ts';
 import { createHybridSearch } from '../../server/search-runtime/hybrid-search.ts';
 import { SemanticIndex } from '../../server/search-runtime/semantic-index.ts';

@@ -13,7 +13,7 @@ import { RANKING_METRIC, type ListingType } from '../../src/domain/listing/listi
 import type { Listing } from '../../src/domain/schemas.ts';
 import { hasShortlist, SHORTLIST } from '../../src/domain/listing/shortlists.ts';
 import { SITE_PATHS } from '../../src/domain/site-paths.ts';
-import { BROWSE_PAGE_SIZE } from '../../src/page-model/browse.ts';
+import { BROWSE_PAGE_SIZE } from '../../src/page-model/browse-locals.ts';
 import { figure } from '../../src/page-model/format.ts';
 import { rankPart, type RankPart } from '../../src/page-model/rank-parts.ts';
 import { json, startServer, TEST_BASE_URL, type TestServer } from '../support/server.ts';

@@ -2,7 +2,7 @@
 // outcome in the status file the files wait on (shared-build.ts). Usage: node shared-build-runner.ts <dataDir> <statusFile>
 import { renameSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { runBuild } from '../../build/pipeline.ts';
+import { runBuild } from '../../build/build-pipeline.ts';
 import { TEST_BASE_URL } from './test-base-url.ts';
 
 const [dataDir, statusFile] = process.argv.slice(2);

@@ -6,7 +6,7 @@
 // Without a marketplace, a root .claude-plugin/plugin.json is one plugin.
 import type { Candidate } from '../types.ts';
 import { isRecord } from './front-matter.ts';
-import { describeRead, joinInside, type Snapshot, type Warn } from './snapshot.ts';
+import { describeRead, joinInside, type Snapshot, type Warn } from './commit-tree.ts';
 
 export const MARKETPLACE_PATH = '.claude-plugin/marketplace.json';
 export const PLUGIN_PATH = '.claude-plugin/plugin.json';

@@ -2,7 +2,7 @@
 // resolve the ref, skip it when it is at the commit its last run read, and turn any failure into a failed source
 // (never a throw) with its reason, counting the network operations either way.
 import { GitRepository, GitSourceError } from './repository.ts';
-import { Snapshot } from './snapshot.ts';
+import { Snapshot } from './commit-tree.ts';
 import type { GitBounds } from '../sources-file.ts';
 import { emptyStats, type Candidate, type ListingSourceResult, type SourceContext, type SourceStats } from '../types.ts';
 

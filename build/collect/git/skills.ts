@@ -15,7 +15,7 @@ import type { CandidateFile } from '../types.ts';
 import type { GitBounds } from '../sources-file.ts';
 import { isRecord, parseFrontMatter } from './front-matter.ts';
 import { MARKETPLACE_PATH, PLUGIN_PATH } from './plugins.ts';
-import { describeRead, joinInside, type Snapshot, type Warn } from './snapshot.ts';
+import { describeRead, joinInside, type Snapshot, type Warn } from './commit-tree.ts';
 
 /** The agents whose `.<agent>/skills` folder the CLI reads (collect-sources.md §2, in the CLI's order). */
 export const AGENT_FOLDERS = [

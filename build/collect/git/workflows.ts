@@ -7,7 +7,7 @@
 // before .github/workflows/) is listed once.
 import { posix } from 'node:path';
 import { isRecord, parseFrontMatter } from './front-matter.ts';
-import { describeRead, type Snapshot, type Warn } from './snapshot.ts';
+import { describeRead, type Snapshot, type Warn } from './commit-tree.ts';
 
 export const WORKFLOW_DIRS = ['workflows', '.github/workflows'] as const;
 

@@ -1,9 +1,9 @@
 // The awesome-list source: a Markdown list in a repository (or a folder of them, one file per category, like
-// TensorBlock's docs/), read from git objects at a ref like the git source, parsed by ../awesome-list.ts into one
+// TensorBlock's docs/), read from git objects at a ref like the git source, parsed by ../awesome-list-parser.ts into one
 // MCP server per linked GitHub repository. A list read whole at a commit is the list's whole content.
 import { GitSourceError } from '../git/repository.ts';
 import { readCommit } from '../git/read-commit.ts';
-import { parseAwesomeList } from '../awesome-list.ts';
+import { parseAwesomeList } from '../awesome-list-parser.ts';
 import type { AwesomeListSource } from '../sources-file.ts';
 import type { Candidate, ListingSourceResult, SourceContext } from '../types.ts';
 

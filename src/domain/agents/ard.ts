@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { BRAND, TAGLINE } from '../brand.ts';
 import { categoryLabel } from '../listing/categories.ts';
-import { serverName } from './mcp-registry.ts';
+import { serverName } from './registry-mapping.ts';
 import { TYPE_LABELS, type ListingType } from '../listing/listing-types.ts';
 import type { Listing } from '../schemas.ts';
 

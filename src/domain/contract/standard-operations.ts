@@ -3,7 +3,7 @@
 // their own module because each follows a document we do not own: its link is next to the entry.
 import { apiAliases } from '../brand.ts';
 import { defineOperations, pathParam, type ResponseDoc, type Schema } from './operation-types.ts';
-import { REGISTRY_PAGE } from '../agents/mcp-registry.ts';
+import { REGISTRY_PAGE } from '../agents/registry-mapping.ts';
 import { integerParam, textParam } from './listing-query.ts';
 
 const json = (schema: Schema): Record<string, Schema> => ({ 'application/json': schema });
