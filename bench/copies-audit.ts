@@ -34,7 +34,9 @@ try {
     runs.push({ total: Math.round(performance.now() - started), cpu: Math.round((used.user + used.system) / 1000), ...result.ms });
   }
   db.close();
-  console.log(JSON.stringify({ listings: ids.length, ms: runs, groups: result!.copyStats.groups, copies: result!.copyStats.copies, audited: result!.audits.size }));
+  console.log(
+    JSON.stringify({ listings: ids.length, ms: runs, groups: result!.copyStats.groups, copies: result!.copyStats.copies, audited: result!.audits.size }),
+  );
 } finally {
   if (!keep) rmSync(work, { recursive: true, force: true });
 }
@@ -46,7 +48,8 @@ async function makeCatalog(): Promise<void> {
   await generateCatalog({ count, out: generated });
 
   const embedded: { slug: string; files: string[] }[] = [];
-  const walk = (dir: string): string[] => readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? walk(join(dir, name)) : [join(dir, name)]));
+  const walk = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? walk(join(dir, name)) : [join(dir, name)]));
   for (const slug of readdirSync(join(DATA, 'files')).sort()) {
     const files = walk(join(DATA, 'files', slug)).map((path) => relative(join(DATA, 'files', slug), path));
     files.sort((a, b) => (a === 'SKILL.md' ? -1 : b === 'SKILL.md' ? 1 : a < b ? -1 : 1));

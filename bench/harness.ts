@@ -86,7 +86,13 @@ export async function timedBuild(dataDir: string, exportPath: string | undefined
   const result = await run(process.execPath, args, { CATALOG_DATA_DIR: dataDir, ...(exportPath ? { CATALOG_EXPORT: exportPath } : {}), ...extraEnv });
   if (result.code !== 0) throw new Error(`build failed (${result.code}): ${result.stderr.slice(-2000)}`);
   const seconds = (performance.now() - started) / 1000;
-  const report = JSON.parse(result.stdout.trim().split('\n').filter((l) => l.startsWith('{')).at(-1) ?? '{}');
+  const report = JSON.parse(
+    result.stdout
+      .trim()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .at(-1) ?? '{}',
+  );
   const ran = report.timings?.site !== undefined;
   return {
     seconds,
@@ -100,7 +106,6 @@ export async function timedBuild(dataDir: string, exportPath: string | undefined
     cpuMs: report.cpuMs ?? 0,
   };
 }
-
 
 export interface Served {
   child: ChildProcess;
@@ -129,7 +134,11 @@ export async function serve(script: string, env: Record<string, string>, probePa
   const port = await freePort();
   const started = performance.now();
   const start = startCommand(script);
-  const child = spawn(process.execPath, [...start.flags, script], { cwd: ROOT, env: { ...process.env, ...start.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' }, stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = spawn(process.execPath, [...start.flags, script], {
+    cwd: ROOT,
+    env: { ...process.env, ...start.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   const origin = `http://127.0.0.1:${port}`;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);
@@ -169,7 +178,11 @@ export interface LoadFigures {
   non2xx: number;
 }
 
-export async function load(origin: string, paths: string[], options: { seconds?: number; connections?: number; method?: string; body?: string; headers?: Record<string, string> } = {}): Promise<LoadFigures> {
+export async function load(
+  origin: string,
+  paths: string[],
+  options: { seconds?: number; connections?: number; method?: string; body?: string; headers?: Record<string, string> } = {},
+): Promise<LoadFigures> {
   const result = await autocannon({
     url: origin,
     connections: options.connections ?? 16,
@@ -230,7 +243,11 @@ export function wrkScript(options: { method?: string; body?: string; headers?: R
  * headers becomes the bottleneck on two cores, and measured nginx answering a listing page with the front's headers
  * at 0.78x the same nginx with plain headers, where wrk measured 0.91x.
  */
-export async function wrkLoad(origin: string, path: string, options: { seconds?: number; connections?: number; method?: string; body?: string; headers?: Record<string, string> } = {}): Promise<LoadFigures> {
+export async function wrkLoad(
+  origin: string,
+  path: string,
+  options: { seconds?: number; connections?: number; method?: string; body?: string; headers?: Record<string, string> } = {},
+): Promise<LoadFigures> {
   const dir = mkdtempSync(join(tmpdir(), 'catalog-bench-wrk-'));
   try {
     const script = join(dir, 'request.lua');

@@ -14,5 +14,11 @@ if (!dataDir) {
   console.error('usage: node bench/keyword-build.ts DATA_DIR [EXPORT] [--log]');
   process.exit(2);
 }
-const { buildDir } = await runBuild({ dataDir: resolve(dataDir), ...(exportPath ? { exportPath: resolve(exportPath) } : {}), baseUrl: 'http://127.0.0.1', quiet: !log, stages: [INDEX_STAGE] });
+const { buildDir } = await runBuild({
+  dataDir: resolve(dataDir),
+  ...(exportPath ? { exportPath: resolve(exportPath) } : {}),
+  baseUrl: 'http://127.0.0.1',
+  quiet: !log,
+  stages: [INDEX_STAGE],
+});
 console.log(buildDir);

@@ -6,7 +6,18 @@ import { loadFigures, type LoadFigures } from './harness.ts';
 import { STOP_WORDS } from '../src/search/tokenizer.ts';
 
 /** Filter and sort variants of each word, as people and agents combine them. */
-const VARIANTS = ['', '&type=skill', '&type=mcp', '&types=mcp,plugin', '&sort=stars', '&type=skill&sort=installs', '&category=developer-tools', '&limit=10', '&limit=50', '&type=marketplace'];
+const VARIANTS = [
+  '',
+  '&type=skill',
+  '&type=mcp',
+  '&types=mcp,plugin',
+  '&sort=stars',
+  '&type=skill&sort=installs',
+  '&category=developer-tools',
+  '&limit=10',
+  '&limit=50',
+  '&type=marketplace',
+];
 
 /** Deterministic shuffle (LCG), so every run sends the same sequence. */
 export function shuffle<T>(items: T[], seed = 7): T[] {
@@ -28,7 +39,8 @@ export function catalogWords(listingsPath: string, words = 2000): string[] {
   for (const line of readFileSync(listingsPath, 'utf8').split('\n')) {
     if (!line) continue;
     const record = JSON.parse(line) as { name: string; description: string };
-    for (const word of new Set(`${record.name} ${record.description}`.toLowerCase().match(/[a-z][a-z0-9]{2,}/g) ?? [])) counts.set(word, (counts.get(word) ?? 0) + 1);
+    for (const word of new Set(`${record.name} ${record.description}`.toLowerCase().match(/[a-z][a-z0-9]{2,}/g) ?? []))
+      counts.set(word, (counts.get(word) ?? 0) + 1);
   }
   return [...counts.entries()]
     .filter(([word]) => !STOP_WORDS.has(word))
@@ -60,7 +72,11 @@ export function misspelledPaths(listingsPath: string, words = 2000): string[] {
 }
 
 /** Load over `paths` in order across all connections (one shared cursor), so no URL repeats within a pass. */
-export async function loadUnique(origin: string, paths: string[], options: { seconds: number; connections: number }): Promise<LoadFigures & { sent: number; distinct: number }> {
+export async function loadUnique(
+  origin: string,
+  paths: string[],
+  options: { seconds: number; connections: number },
+): Promise<LoadFigures & { sent: number; distinct: number }> {
   let cursor = 0;
   const result = await autocannon({
     url: origin,

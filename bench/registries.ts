@@ -15,12 +15,24 @@ async function timed(origin: string, path: string, init?: RequestInit): Promise<
 }
 
 export async function registriesSection(dataDir: string): Promise<void> {
-  const shim = await serve('server/start.ts', { CATALOG_DATA_DIR: dataDir, CATALOG_BUILD_ON_START: 'false', RATE_LIMIT_MAX: '1000000000', SEARCH_SIGNALS: 'off' });
+  const shim = await serve('server/start.ts', {
+    CATALOG_DATA_DIR: dataDir,
+    CATALOG_BUILD_ON_START: 'false',
+    RATE_LIMIT_MAX: '1000000000',
+    SEARCH_SIGNALS: 'off',
+  });
   try {
-    const post = (text: string) => ({ method: 'POST', body: JSON.stringify({ query: { text }, pageSize: 10 }), headers: { 'content-type': 'application/json' } });
+    const post = (text: string) => ({
+      method: 'POST',
+      body: JSON.stringify({ query: { text }, pageSize: 10 }),
+      headers: { 'content-type': 'application/json' },
+    });
     const firstUse = {
       'first /v0.1/servers?updated_since (MCP table)': await timed(shim.origin, '/v0.1/servers?updated_since=2026-01-01T00:00:00Z&limit=30'),
-      'first /ard/explore capabilities (facts table)': await timed(shim.origin, '/ard/explore', { ...post('x'), body: JSON.stringify({ resultType: { facets: [{ field: 'capabilities' }] } }) }),
+      'first /ard/explore capabilities (facts table)': await timed(shim.origin, '/ard/explore', {
+        ...post('x'),
+        body: JSON.stringify({ resultType: { facets: [{ field: 'capabilities' }] } }),
+      }),
       'first /.well-known/agent-skills/index.json (skill digests)': await timed(shim.origin, '/.well-known/agent-skills/index.json'),
     };
     console.log(table(Object.entries(firstUse).map(([what, ms]) => ({ what, ms }))));
@@ -32,10 +44,22 @@ export async function registriesSection(dataDir: string): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
     const rows: Array<Record<string, string | number>> = [];
-    const pair = async (label: string, ours: () => Promise<{ requestsPerSecond: number; p50: number; p99: number; non2xx: number }>, baseline: () => Promise<{ requestsPerSecond: number; p50: number; p99: number; non2xx: number }>) => {
+    const pair = async (
+      label: string,
+      ours: () => Promise<{ requestsPerSecond: number; p50: number; p99: number; non2xx: number }>,
+      baseline: () => Promise<{ requestsPerSecond: number; p50: number; p99: number; non2xx: number }>,
+    ) => {
       const a = await ours();
       const b = await baseline();
-      rows.push({ pair: label, 'rps new': a.requestsPerSecond, 'rps api': b.requestsPerSecond, 'ratio': (a.requestsPerSecond / b.requestsPerSecond).toFixed(2), 'p50 new': a.p50, 'p50 api': b.p50, non2xx: a.non2xx + b.non2xx });
+      rows.push({
+        pair: label,
+        'rps new': a.requestsPerSecond,
+        'rps api': b.requestsPerSecond,
+        ratio: (a.requestsPerSecond / b.requestsPerSecond).toFixed(2),
+        'p50 new': a.p50,
+        'p50 api': b.p50,
+        non2xx: a.non2xx + b.non2xx,
+      });
     };
     await pair(
       '/v0.1/servers vs /api/v1/listings?type=mcp&sort=stars',
@@ -44,8 +68,18 @@ export async function registriesSection(dataDir: string): Promise<void> {
     );
     await pair(
       '/v0.1/servers?search vs /api/v1/listings?q&type=mcp',
-      () => load(shim.origin, ['postgres', 'github', 'slack', 'browser'].map((q) => `/v0.1/servers?limit=30&search=${q}`), { seconds: SECONDS }),
-      () => load(shim.origin, ['postgres', 'github', 'slack', 'browser'].map((q) => `/api/v1/listings?q=${q}&type=mcp&limit=30`), { seconds: SECONDS }),
+      () =>
+        load(
+          shim.origin,
+          ['postgres', 'github', 'slack', 'browser'].map((q) => `/v0.1/servers?limit=30&search=${q}`),
+          { seconds: SECONDS },
+        ),
+      () =>
+        load(
+          shim.origin,
+          ['postgres', 'github', 'slack', 'browser'].map((q) => `/api/v1/listings?q=${q}&type=mcp&limit=30`),
+          { seconds: SECONDS },
+        ),
     );
     // One text per run: autocannon sends one body per run, so the semantic baseline uses the same single text.
     await pair(

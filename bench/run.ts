@@ -62,18 +62,36 @@ async function searchSection(): Promise<void> {
     await load(bare.origin, ['/'], { seconds: 2 });
     const shimLoad = await load(shim.origin, SEARCH_PATHS, { seconds: SECONDS });
     const bareLoad = await load(bare.origin, ['/'], { seconds: SECONDS });
-    const browse = await load(shim.origin, ['/api/v1/listings?limit=20', '/api/v1/listings?type=mcp&sort=stars&limit=20', '/api/v1/listings?category=databases&limit=20&offset=40'], { seconds: SECONDS / 2 });
+    const browse = await load(
+      shim.origin,
+      ['/api/v1/listings?limit=20', '/api/v1/listings?type=mcp&sort=stars&limit=20', '/api/v1/listings?category=databases&limit=20&offset=40'],
+      { seconds: SECONDS / 2 },
+    );
     console.log(`\n## search at ${COUNT.toLocaleString('en')} listings (${SECONDS} s per run, 16 connections)\n`);
     console.log(
       table([
-        { server: `bare node:http (fixed ${bodyBytes}-byte body)`, 'req/s': bareLoad.requestsPerSecond, 'p50 ms': bareLoad.p50, 'p99 ms': bareLoad.p99, errors: bareLoad.errors + bareLoad.non2xx },
-        { server: 'shim: filtered keyword search', 'req/s': shimLoad.requestsPerSecond, 'p50 ms': shimLoad.p50, 'p99 ms': shimLoad.p99, errors: shimLoad.errors + shimLoad.non2xx },
+        {
+          server: `bare node:http (fixed ${bodyBytes}-byte body)`,
+          'req/s': bareLoad.requestsPerSecond,
+          'p50 ms': bareLoad.p50,
+          'p99 ms': bareLoad.p99,
+          errors: bareLoad.errors + bareLoad.non2xx,
+        },
+        {
+          server: 'shim: filtered keyword search',
+          'req/s': shimLoad.requestsPerSecond,
+          'p50 ms': shimLoad.p50,
+          'p99 ms': shimLoad.p99,
+          errors: shimLoad.errors + shimLoad.non2xx,
+        },
         { server: 'shim: browse (no q)', 'req/s': browse.requestsPerSecond, 'p50 ms': browse.p50, 'p99 ms': browse.p99, errors: browse.errors + browse.non2xx },
       ]),
     );
     console.log(`\nshim/bare requests per second: ${(shimLoad.requestsPerSecond / bareLoad.requestsPerSecond).toFixed(2)} (target >= 0.5)`);
     console.log(`filtered keyword search p99: ${shimLoad.p99} ms (target < 10 ms)`);
-    console.log(`shim start (spawn → first answer): ${Math.round(shim.readyMs)} ms (target < 1000 ms); RSS after load ${shim.rssMB()} MB, peak ${shim.peakRssMB()} MB, with the semantic index when the build has one (target < 500 MB with it aside)`);
+    console.log(
+      `shim start (spawn → first answer): ${Math.round(shim.readyMs)} ms (target < 1000 ms); RSS after load ${shim.rssMB()} MB, peak ${shim.peakRssMB()} MB, with the semantic index when the build has one (target < 500 MB with it aside)`,
+    );
   } finally {
     await shim.stop();
     await bare.stop();
@@ -123,7 +141,15 @@ async function longtailSection(): Promise<void> {
         const bareLoad = await load(bare.origin, ['/'], { seconds: SECONDS, connections: 32 });
         const typoLoad = await loadUnique(shim.origin, typos, { seconds: SECONDS, connections: 32 });
         rows.push(
-          { listings: count.toLocaleString('en'), server: `bare node:http (${bodyBytes}-byte body)`, 'req/s': bareLoad.requestsPerSecond, 'p50 ms': bareLoad.p50, 'p99 ms': bareLoad.p99, 'ratio to bare': '1.00', errors: bareLoad.errors + bareLoad.non2xx },
+          {
+            listings: count.toLocaleString('en'),
+            server: `bare node:http (${bodyBytes}-byte body)`,
+            'req/s': bareLoad.requestsPerSecond,
+            'p50 ms': bareLoad.p50,
+            'p99 ms': bareLoad.p99,
+            'ratio to bare': '1.00',
+            errors: bareLoad.errors + bareLoad.non2xx,
+          },
           {
             listings: count.toLocaleString('en'),
             server: `shim: ${measured.length.toLocaleString('en')} distinct q`,
@@ -143,7 +169,9 @@ async function longtailSection(): Promise<void> {
             errors: typoLoad.errors + typoLoad.non2xx,
           },
         );
-        notes.push(`${count.toLocaleString('en')}: ${shimLoad.sent.toLocaleString('en')} requests over ${shimLoad.distinct.toLocaleString('en')} distinct URLs; shim RSS after load ${shim.rssMB()} MB, peak ${shim.peakRssMB()} MB`);
+        notes.push(
+          `${count.toLocaleString('en')}: ${shimLoad.sent.toLocaleString('en')} requests over ${shimLoad.distinct.toLocaleString('en')} distinct URLs; shim RSS after load ${shim.rssMB()} MB, peak ${shim.peakRssMB()} MB`,
+        );
       } finally {
         await bare.stop();
       }
@@ -154,7 +182,9 @@ async function longtailSection(): Promise<void> {
   console.log(`\n## long-tail keyword search (${paths.length.toLocaleString('en')} distinct queries, 32 connections, ${SECONDS} s per run)\n`);
   console.log(table(rows));
   console.log(`\n${notes.join('\n')}`);
-  console.log('targets: at 100k ratio >= 0.35 and p99 < 15 ms; at 1M p99 < 50 ms; RSS at 100k < 500 MB with the semantic index aside (the shim loads it when the build has embeddings)');
+  console.log(
+    'targets: at 100k ratio >= 0.35 and p99 < 15 ms; at 1M p99 < 50 ms; RSS at 100k < 500 MB with the semantic index aside (the shim loads it when the build has embeddings)',
+  );
 }
 
 /**
@@ -169,17 +199,21 @@ async function buildSection(): Promise<void> {
   const row = (label: string, kind: string, figures: Awaited<ReturnType<typeof timedBuild>>, full?: number) => ({
     catalog: label,
     build: kind,
-    's': figures.seconds.toFixed(1),
+    s: figures.seconds.toFixed(1),
     '/full': full === undefined ? '' : (figures.seconds / full).toFixed(2),
     'build RSS MB': figures.peakRssMB,
-    'renderers': figures.renderers,
+    renderers: figures.renderers,
     'renderers RSS MB': figures.renderersPeakRssMB,
     'total RSS MB': figures.peakRssMB + figures.renderersPeakRssMB,
     'pages rendered': figures.pagesRendered,
     'pages carried': figures.pagesCarried,
     'cpu s': (figures.cpuMs / 1000).toFixed(1),
-    stages: Object.entries(figures.stages).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}`).join(', '),
-    'stages cpu': Object.entries(figures.stagesCpu).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}`).join(', '),
+    stages: Object.entries(figures.stages)
+      .map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}`)
+      .join(', '),
+    'stages cpu': Object.entries(figures.stagesCpu)
+      .map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}`)
+      .join(', '),
   });
   for (const count of counts) {
     const embedded = count === 30950;

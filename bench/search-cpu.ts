@@ -68,7 +68,11 @@ function rowPaths(): string[] {
   if (!values.paths) return longTailPaths(resolve(import.meta.dirname, '..', 'data', 'listings.jsonl'));
   for (const line of readFileSync(values.paths, 'utf8').split('\n')) {
     const space = line.indexOf(' ');
-    if (line.slice(0, space) === values.row) return line.slice(space + 1).split(' | ').map((path) => path.trim());
+    if (line.slice(0, space) === values.row)
+      return line
+        .slice(space + 1)
+        .split(' | ')
+        .map((path) => path.trim());
   }
   throw new Error(`no row ${values.row} in ${values.paths}`);
 }
@@ -118,13 +122,26 @@ interface AppLike {
 /** The target's pipeline; with its semantic index loaded first when `semantic` paths are measured (listen() would). */
 async function pipelineOf(target: Target, semantic: boolean): Promise<PipelineOf> {
   const load = (path: string) => import(pathToFileURL(join(target.tree, path)).href);
-  const [{ createApp }, { loadConfig }, { buildDirs, currentBuild }] = (await Promise.all([load('server/app.ts'), load('src/config.ts'), load('src/artifacts/build-dirs.ts')])) as [
+  const [{ createApp }, { loadConfig }, { buildDirs, currentBuild }] = (await Promise.all([
+    load('server/app.ts'),
+    load('src/config.ts'),
+    load('src/artifacts/build-dirs.ts'),
+  ])) as [
     { createApp(config: unknown, options: { buildDir: string }): AppLike },
     { loadConfig(env: NodeJS.ProcessEnv): { dataDir: string } },
     { buildDirs(dataDir: string): unknown; currentBuild(dirs: unknown): string },
   ];
   // The keyword search runs on this thread (no worker): the request's whole cost is this thread's.
-  const config = loadConfig({ ...process.env, CATALOG_DATA_DIR: target.data, CATALOG_BUILD_ON_START: 'false', SEARCH_THREAD: 'false', RATE_LIMIT_MAX: '1000000000', SEARCH_SIGNALS: 'off', LOG_LEVEL: 'warn', PUBLIC_BASE_URL: `http://127.0.0.1:${values.port}` });
+  const config = loadConfig({
+    ...process.env,
+    CATALOG_DATA_DIR: target.data,
+    CATALOG_BUILD_ON_START: 'false',
+    SEARCH_THREAD: 'false',
+    RATE_LIMIT_MAX: '1000000000',
+    SEARCH_SIGNALS: 'off',
+    LOG_LEVEL: 'warn',
+    PUBLIC_BASE_URL: `http://127.0.0.1:${values.port}`,
+  });
   const app = createApp(config, { buildDir: currentBuild(buildDirs(config.dataDir)) });
   if (semantic) {
     const status = await app.semantic.load(app.services.catalog.current);
@@ -134,7 +151,15 @@ async function pipelineOf(target: Target, semantic: boolean): Promise<PipelineOf
 }
 
 function incoming(target: string): IncomingRequestLike {
-  return { method: 'GET', target, headers: { host: `127.0.0.1:${values.port}` }, remoteAddress: '127.0.0.1', signal: new AbortController().signal, requiresHost: true, body: async () => Buffer.alloc(0) };
+  return {
+    method: 'GET',
+    target,
+    headers: { host: `127.0.0.1:${values.port}` },
+    remoteAddress: '127.0.0.1',
+    signal: new AbortController().signal,
+    requiresHost: true,
+    body: async () => Buffer.alloc(0),
+  };
 }
 
 /**
@@ -226,7 +251,18 @@ function startServer(target: Target, port: number): Server {
   const child = spawn(join(target.tree, 'node_modules/node/bin/node'), ['--max-semi-space-size=8', 'server/start.ts'], {
     cwd: target.tree,
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, MALLOC_ARENA_MAX: '1', PORT: String(port), HOST: '127.0.0.1', CATALOG_DATA_DIR: target.data, CATALOG_BUILD_ON_START: 'false', PUBLIC_BASE_URL: origin, RATE_LIMIT_MAX: '1000000000', SEARCH_SIGNALS: 'off', LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      MALLOC_ARENA_MAX: '1',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      CATALOG_DATA_DIR: target.data,
+      CATALOG_BUILD_ON_START: 'false',
+      PUBLIC_BASE_URL: origin,
+      RATE_LIMIT_MAX: '1000000000',
+      SEARCH_SIGNALS: 'off',
+      LOG_LEVEL: 'warn',
+    },
   });
   const exited = once(child, 'exit');
   return { origin, pid: child.pid!, stop: () => (child.kill('SIGTERM'), exited) };
@@ -234,7 +270,10 @@ function startServer(target: Target, port: number): Server {
 
 async function answering(origin: string): Promise<void> {
   for (let i = 0; i < 1200; i++) {
-    const status = await get(origin, '/api/v1/meta').then((answer) => answer.status, () => 0);
+    const status = await get(origin, '/api/v1/meta').then(
+      (answer) => answer.status,
+      () => 0,
+    );
     if (status === 200) return;
     await new Promise((wake) => setTimeout(wake, 100));
   }
@@ -298,9 +337,15 @@ async function engineAlone(paths: string[]): Promise<{ figures: Figures; ratios:
   const target = targets[0]!;
   const load = (path: string) => import(pathToFileURL(join(target.tree, path)).href) as Promise<Record<string, unknown>>;
   // src/domain/ was split by concern after 6c8e581: a tree has one of the two.
-  const queryModule = existsSync(join(target.tree, 'src/domain/contract/listing-query.ts')) ? 'src/domain/contract/listing-query.ts' : 'src/domain/listing-query.ts';
+  const queryModule = existsSync(join(target.tree, 'src/domain/contract/listing-query.ts'))
+    ? 'src/domain/contract/listing-query.ts'
+    : 'src/domain/listing-query.ts';
   const [store, engineModule, query] = await Promise.all([load('src/artifacts/runtime-store.ts'), load('src/search/query-engine.ts'), load(queryModule)]);
-  const { CatalogStore, QueryEngine, parseListingQuery } = { CatalogStore: store.CatalogStore, QueryEngine: engineModule.QueryEngine, parseListingQuery: query.parseListingQuery } as EngineModules;
+  const { CatalogStore, QueryEngine, parseListingQuery } = {
+    CatalogStore: store.CatalogStore,
+    QueryEngine: engineModule.QueryEngine,
+    parseListingQuery: query.parseListingQuery,
+  } as EngineModules;
   const engine = new QueryEngine(new CatalogStore(join(target.data, 'current', 'runtime')));
   const requests = (part: string[]) =>
     part.map((path) => {

@@ -44,7 +44,16 @@ export const SEMANTIC_QUERIES = [
 ];
 
 /** Filters combined with the queries: none, a type, several types, a category, an owner-free mix, a sort. */
-const FILTERS = ['', '&type=mcp', '&types=skill,plugin', '&category=databases', '&type=skill&category=developer-tools', '&sort=stars', '&type=workflow', '&category=productivity'];
+const FILTERS = [
+  '',
+  '&type=mcp',
+  '&types=skill,plugin',
+  '&category=databases',
+  '&type=skill&category=developer-tools',
+  '&sort=stars',
+  '&type=workflow',
+  '&category=productivity',
+];
 
 /**
  * Every query with every filter. `n=[<id>]` becomes a unique id per request (autocannon idReplacement): the
@@ -98,7 +107,9 @@ async function stageCost(listingsPath: string): Promise<{ cold: number; warm: nu
     t = performance.now();
     await buildEmbeddings({ runtimeDir, cacheDir });
     const warm = (performance.now() - t) / 1000;
-    const detail = Object.entries(first.timingsMs).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}`).join(', ');
+    const detail = Object.entries(first.timingsMs)
+      .map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}`)
+      .join(', ');
     return { cold, warm, count: first.count, detail };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -170,7 +181,13 @@ async function vectorSearchFigures(buildDir: string): Promise<Array<Record<strin
     const rows: Array<Record<string, string | number>> = [];
     for (const k of [10, SEMANTIC_CANDIDATES]) {
       const exactMs = time((q) => ready.vectors.search(q, k));
-      const row: Record<string, string | number> = { search: `exact top-${k}`, rows: ready.vectors.count, 'p50 ms': percentile(exactMs, 0.5).toFixed(2), 'p99 ms': percentile(exactMs, 0.99).toFixed(2), 'recall@10': '1.000' };
+      const row: Record<string, string | number> = {
+        search: `exact top-${k}`,
+        rows: ready.vectors.count,
+        'p50 ms': percentile(exactMs, 0.5).toFixed(2),
+        'p99 ms': percentile(exactMs, 0.99).toFixed(2),
+        'recall@10': '1.000',
+      };
       rows.push(row);
       if (ready.ann) {
         const approximate = (q: Float32Array) => vectorCandidates(ready, q, undefined, k);
@@ -204,7 +221,13 @@ export async function semanticSection(options: SemanticBenchOptions): Promise<vo
     [`generated ${count.toLocaleString('en')}`, await options.scaleExport(count)],
   ] as const) {
     const cost = await stageCost(path);
-    stageRows.push({ catalog: label, listings: cost.count, 'cold cache s': cost.cold.toFixed(1), 'cold steps s': cost.detail, 'unchanged text s': cost.warm.toFixed(1) });
+    stageRows.push({
+      catalog: label,
+      listings: cost.count,
+      'cold cache s': cost.cold.toFixed(1),
+      'cold steps s': cost.detail,
+      'unchanged text s': cost.warm.toFixed(1),
+    });
   }
   console.log('\n## embeddings stage (embed with a cold cache; reuse when the text is unchanged)\n');
   console.log(table(stageRows));
@@ -216,11 +239,15 @@ export async function semanticSection(options: SemanticBenchOptions): Promise<vo
   const encoderId = (JSON.parse(readFileSync(join(DEFAULT_ENCODER_DIR, STATIC_ENCODER_MANIFEST), 'utf8')) as { modelId: string }).modelId;
   if (!existsSync(vectorsPath) || (JSON.parse(readFileSync(vectorsPath, 'utf8')) as { modelId: string }).modelId !== encoderId) {
     const rebuilt = await timedBuild(dataDir, undefined);
-    console.log(`\nrebuilt ${dataDir} with the embeddings stage: ${rebuilt.seconds.toFixed(1)} s (embeddings ${((rebuilt.stages.embeddings ?? 0) / 1000).toFixed(1)} s)`);
+    console.log(
+      `\nrebuilt ${dataDir} with the embeddings stage: ${rebuilt.seconds.toFixed(1)} s (embeddings ${((rebuilt.stages.embeddings ?? 0) / 1000).toFixed(1)} s)`,
+    );
   }
   const { realpathSync } = await import('node:fs');
   const vectorRows = await vectorSearchFigures(realpathSync(join(dataDir, 'current')));
-  console.log(`\n## vector search at ${count.toLocaleString('en')} listings, in-process (timed on ${RECALL_QUERIES.length} queries × 3; recall@10 against exact on them and ${DISTINCT_RECALL_REQUESTS} requests of three catalog words, target ≥ 0.95)\n`);
+  console.log(
+    `\n## vector search at ${count.toLocaleString('en')} listings, in-process (timed on ${RECALL_QUERIES.length} queries × 3; recall@10 against exact on them and ${DISTINCT_RECALL_REQUESTS} requests of three catalog words, target ≥ 0.95)\n`,
+  );
   console.log(table(vectorRows));
   const buildTimings = JSON.parse(readFileSync(join(dataDir, 'current', 'build.json'), 'utf8')) as { timings?: Record<string, number> };
 
@@ -239,7 +266,11 @@ export async function semanticSection(options: SemanticBenchOptions): Promise<vo
     }
     const semantic = semanticPaths().map((path): Request => ({ method: 'GET', path }));
     const keyword = options.searchPaths.map((path): Request => ({ method: 'GET', path: `${path}&n=[<id>]` }));
-    const ask = SEMANTIC_QUERIES.map((q): Request => ({ method: 'GET', path: `/ask?q=${encodeURIComponent(q)}&n=[<id>]`, headers: { accept: 'application/json' } }));
+    const ask = SEMANTIC_QUERIES.map((q): Request => ({
+      method: 'GET',
+      path: `/ask?q=${encodeURIComponent(q)}&n=[<id>]`,
+      headers: { accept: 'application/json' },
+    }));
     const mcp = SEMANTIC_QUERIES.map((q, i): Request => ({
       method: 'POST',
       path: '/.well-known/mcp',
@@ -247,7 +278,15 @@ export async function semanticSection(options: SemanticBenchOptions): Promise<vo
       body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'search_catalog', arguments: { query: q } } }),
     }));
     const rows: Array<Record<string, string | number>> = [
-      { request: `bare node:http ceiling (${bodyBytes}-byte body)`, connections: CONNECTIONS, 'req/s': ceiling.requestsPerSecond, 'x ceiling': '1.00', 'p50 ms': ceiling.p50, 'p99 ms': ceiling.p99, errors: ceiling.errors + ceiling.non2xx },
+      {
+        request: `bare node:http ceiling (${bodyBytes}-byte body)`,
+        connections: CONNECTIONS,
+        'req/s': ceiling.requestsPerSecond,
+        'x ceiling': '1.00',
+        'p50 ms': ceiling.p50,
+        'p99 ms': ceiling.p99,
+        errors: ceiling.errors + ceiling.non2xx,
+      },
     ];
     await loadRequests(shim.origin, semantic, warmSeconds(seconds), 4);
     for (const [label, requests] of [
@@ -257,15 +296,31 @@ export async function semanticSection(options: SemanticBenchOptions): Promise<vo
       ['MCP tools/call search_catalog', mcp],
     ] as const) {
       const figures = await loadRequests(shim.origin, [...requests], seconds, CONNECTIONS);
-      rows.push({ request: label, connections: CONNECTIONS, 'req/s': figures.requestsPerSecond, 'x ceiling': (figures.requestsPerSecond / ceiling.requestsPerSecond).toFixed(3), 'p50 ms': figures.p50, 'p99 ms': figures.p99, errors: figures.errors + figures.non2xx });
+      rows.push({
+        request: label,
+        connections: CONNECTIONS,
+        'req/s': figures.requestsPerSecond,
+        'x ceiling': (figures.requestsPerSecond / ceiling.requestsPerSecond).toFixed(3),
+        'p50 ms': figures.p50,
+        'p99 ms': figures.p99,
+        errors: figures.errors + figures.non2xx,
+      });
     }
     const { loadavg } = await import('node:os');
-    console.log(`\n## semantic search at ${count.toLocaleString('en')} listings (${seconds} s per run; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')})\n`);
+    console.log(
+      `\n## semantic search at ${count.toLocaleString('en')} listings (${seconds} s per run; load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')})\n`,
+    );
     console.log(table(rows));
     const semanticRow = rows.find((r) => r.request === 'listings: semantic (hybrid)')!;
-    console.log(`\nsemantic at ${CONNECTIONS} connections: ${semanticRow['x ceiling']}x the ceiling (target >= 0.2), p99 ${semanticRow['p99 ms']} ms (target < 25 ms); /ask and MCP target >= 0.2x`);
+    console.log(
+      `\nsemantic at ${CONNECTIONS} connections: ${semanticRow['x ceiling']}x the ceiling (target >= 0.2), p99 ${semanticRow['p99 ms']} ms (target < 25 ms); /ask and MCP target >= 0.2x`,
+    );
     console.log(`shim start (spawn → first answer): ${Math.round(shim.readyMs)} ms; semantic ready ${Math.round(semanticReadyMs)} ms later`);
-    console.log(`embeddings stage in the ${count.toLocaleString('en')} build: ${(((buildTimings.timings ?? {}).embeddings ?? 0) / 1000).toFixed(1)} s; RSS after load ${shim.rssMB()} MB, peak ${shim.peakRssMB()} MB`);
+    console.log(
+      `embeddings stage in the ${count.toLocaleString('en')} build: ${(((buildTimings.timings ?? {}).embeddings ?? 0) / 1000).toFixed(1)} s; RSS after load ${shim.rssMB()} MB, peak ${shim.peakRssMB()} MB`,
+    );
   } finally {
     await shim.stop();
   }

@@ -26,7 +26,13 @@ async function startNginx(prefix: string, httpConf: string, serverConf: string, 
 
 export async function servingSection(dataDir: string, count: number, seconds: number): Promise<void> {
   const buildDir = join(dataDir, 'current');
-  const shim = await serve('server/start.ts', { CATALOG_DATA_DIR: dataDir, CATALOG_BUILD_ON_START: 'false', RATE_LIMIT_MAX: '1000000000', SEARCH_SIGNALS: 'off', TRUST_PROXY: '1' });
+  const shim = await serve('server/start.ts', {
+    CATALOG_DATA_DIR: dataDir,
+    CATALOG_BUILD_ON_START: 'false',
+    RATE_LIMIT_MAX: '1000000000',
+    SEARCH_SIGNALS: 'off',
+    TRUST_PROXY: '1',
+  });
   const work = mkdtempSync(join(tmpdir(), 'catalog-bench-serving-'));
   const stops: Array<() => Promise<unknown>> = [() => shim.stop()];
   try {
@@ -48,7 +54,10 @@ export async function servingSection(dataDir: string, count: number, seconds: nu
       const plainHttp = join(work, 'plain-http.conf');
       const plainServer = join(work, 'plain-server.conf');
       // The main configuration's 503 block sends the request id, build and Link variables; plain nginx sets none.
-      writeFileSync(plainHttp, 'include /etc/nginx/mime.types;\nmap $host $catalog_request_id { default ""; }\nmap $host $catalog_build { default ""; }\nmap $host $catalog_link { default ""; }\n');
+      writeFileSync(
+        plainHttp,
+        'include /etc/nginx/mime.types;\nmap $host $catalog_request_id { default ""; }\nmap $host $catalog_build { default ""; }\nmap $host $catalog_link { default ""; }\n',
+      );
       writeFileSync(plainServer, `root ${join(buildDir, 'site')};\nlocation / { try_files $uri $uri/index.html =404; }\n`);
       plain = await startNginx(join(work, 'plain'), plainHttp, plainServer, upstream);
       stops.push(() => plain!.front.stop());
@@ -56,16 +65,22 @@ export async function servingSection(dataDir: string, count: number, seconds: nu
 
     // wrk when installed: a JavaScript client is itself the bottleneck on small answers (see wrkLoad).
     const withWrk = wrkAvailable();
-    const measure = (origin: string, path: string, options: Parameters<typeof wrkLoad>[2]) => (withWrk ? wrkLoad(origin, path, options) : load(origin, [path], options));
+    const measure = (origin: string, path: string, options: Parameters<typeof wrkLoad>[2]) =>
+      withWrk ? wrkLoad(origin, path, options) : load(origin, [path], options);
     const results: Array<Record<string, string | number>> = [];
-    const ratio = (a: LoadFigures, b: LoadFigures | undefined) => (b && b.requestsPerSecond ? `${(a.requestsPerSecond / b.requestsPerSecond).toFixed(2)}x` : '');
+    const ratio = (a: LoadFigures, b: LoadFigures | undefined) =>
+      b && b.requestsPerSecond ? `${(a.requestsPerSecond / b.requestsPerSecond).toFixed(2)}x` : '';
     for (const row of rows) {
       const init = row.method ? { method: row.method, headers: { 'content-type': 'application/json' }, body: row.body } : {};
       const answer = await fetch(shim.origin + row.path, init);
       const bytes = Buffer.from(await answer.arrayBuffer());
       const bodyFile = join(work, `body-${results.length}`);
       writeFileSync(bodyFile, bytes);
-      const bare = await serve('bench/bare-server.ts', { BODY_FILE: bodyFile, BODY_TYPE: answer.headers.get('content-type') ?? 'application/octet-stream' }, '/');
+      const bare = await serve(
+        'bench/bare-server.ts',
+        { BODY_FILE: bodyFile, BODY_TYPE: answer.headers.get('content-type') ?? 'application/octet-stream' },
+        '/',
+      );
       try {
         const options = { seconds, ...(row.method ? { method: row.method, body: row.body, headers: { 'content-type': 'application/json' } } : {}) };
         await measure(shim.origin, row.path, { ...options, seconds: 1 });
@@ -90,7 +105,9 @@ export async function servingSection(dataDir: string, count: number, seconds: nu
         await bare.stop();
       }
     }
-    console.log(`\n## serving at ${count.toLocaleString('en')} listings (${seconds} s per run, 16 connections, ${withWrk ? 'wrk' : 'autocannon'}; nginx with 1 worker)\n`);
+    console.log(
+      `\n## serving at ${count.toLocaleString('en')} listings (${seconds} s per run, 16 connections, ${withWrk ? 'wrk' : 'autocannon'}; nginx with 1 worker)\n`,
+    );
     console.log(table(results));
     console.log(`\nshim: start to first answer ${Math.round(shim.readyMs)} ms; RSS after the runs ${shim.rssMB()} MB (peak ${shim.peakRssMB()} MB)`);
     if (!front) console.log('(nginx is not installed: no front or plain nginx rows)');
@@ -104,5 +121,9 @@ export async function servingSection(dataDir: string, count: number, seconds: nu
 if (import.meta.main) {
   const dataDir = process.argv[2];
   if (!dataDir) throw new Error('usage: node bench/serving.ts <data-dir> [seconds]');
-  await servingSection(dataDir, Number(JSON.parse(readFileSync(join(dataDir, 'current', 'runtime', 'manifest.json'), 'utf8')).count), Number(process.argv[3] ?? 5));
+  await servingSection(
+    dataDir,
+    Number(JSON.parse(readFileSync(join(dataDir, 'current', 'runtime', 'manifest.json'), 'utf8')).count),
+    Number(process.argv[3] ?? 5),
+  );
 }

@@ -124,7 +124,14 @@ function renderFingerprint(baseUrl: string): string {
 }
 
 /** What a build's output depends on: the snapshot, the public origin, the search counters, the code, the model. */
-function buildFingerprint(db: CatalogDb, render: string, model: string | undefined, searchTrend: ReadonlyMap<string, number>, stages: Stage[], gone: ReadonlyMap<string, string> = new Map()): string {
+function buildFingerprint(
+  db: CatalogDb,
+  render: string,
+  model: string | undefined,
+  searchTrend: ReadonlyMap<string, number>,
+  stages: Stage[],
+  gone: ReadonlyMap<string, string> = new Map(),
+): string {
   const hash = createHash('sha256');
   const meta = readMeta(db);
   hash.update(JSON.stringify({ snapshot: meta.snapshotHash, historyEnd: meta.historyEnd, render, model: model ?? '', stages: stages.map((s) => s.name) }));
@@ -160,12 +167,13 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
   const output = options.output ?? process.stderr;
   // Bars only on a terminal; elsewhere (cron, CI logs, pipes) a line when a stage starts and ends and, while it runs,
   // one every few seconds with what it is doing, so a log shows where a long build is.
-  const bars = options.quiet || !output.isTTY
-    ? undefined
-    : new cliProgress.MultiBar(
-        { format: '{stage} [{bar}] {percentage}% {value}/{total} {duration_formatted}', hideCursor: true, clearOnComplete: false },
-        cliProgress.Presets.shades_classic,
-      );
+  const bars =
+    options.quiet || !output.isTTY
+      ? undefined
+      : new cliProgress.MultiBar(
+          { format: '{stage} [{bar}] {percentage}% {value}/{total} {duration_formatted}', hideCursor: true, clearOnComplete: false },
+          cliProgress.Presets.shades_classic,
+        );
   const log = (message: string) => {
     if (options.quiet) return;
     if (bars) bars.log(`${message}\n`);
@@ -180,12 +188,16 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     const seconds = () => ((performance.now() - started) / 1000).toFixed(1);
     const mib = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MiB`;
     if (!bars) log(`${name}: started`);
-    const ticker = bars || options.quiet
-      ? undefined
-      : setInterval(() => {
-          const share = state.total > 0 ? `${state.done.toLocaleString('en-US')}/${state.total.toLocaleString('en-US')} ${state.what || 'done'} (${Math.floor((100 * state.done) / state.total)} %), ` : '';
-          log(`${name}: ${share}${seconds()} s so far, rss ${mib(process.memoryUsage.rss())}`);
-        }, everyMs);
+    const ticker =
+      bars || options.quiet
+        ? undefined
+        : setInterval(() => {
+            const share =
+              state.total > 0
+                ? `${state.done.toLocaleString('en-US')}/${state.total.toLocaleString('en-US')} ${state.what || 'done'} (${Math.floor((100 * state.done) / state.total)} %), `
+                : '';
+            log(`${name}: ${share}${seconds()} s so far, rss ${mib(process.memoryUsage.rss())}`);
+          }, everyMs);
     ticker?.unref();
     try {
       const result = await work((done, total, what) => {
@@ -224,18 +236,26 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
           ...(options.historyEnd ? { historyEnd: options.historyEnd } : {}),
         }),
       );
-      log(`ingest: ${report.listings} listings (${report.added} added, ${report.changed} changed, ${report.removed} removed, ${report.rejected.length} rejected)`);
+      log(
+        `ingest: ${report.listings} listings (${report.added} added, ${report.changed} changed, ${report.removed} removed, ${report.rejected.length} rejected)`,
+      );
     }
     const db = openCatalogDb(dirs.database);
     try {
       // searchTrend folds in the shim's counters of the recent window: Redis when the shims share one
       // (the same REDIS_URL the shim reads), else <data>/signals.db.
-      const searchTrend = options.searchTrend ?? await readSearchTrend({ dataDir: dirs.dataDir, redisUrl: options.redisUrl || undefined });
+      const searchTrend = options.searchTrend ?? (await readSearchTrend({ dataDir: dirs.dataDir, redisUrl: options.redisUrl || undefined }));
       const stages = options.stages ?? (await defaultStages());
       const render = renderFingerprint(options.baseUrl);
       const fingerprint = buildFingerprint(db, render, options.embeddingModelDir, searchTrend, stages, options.gone);
       const serving = currentBuild(dirs);
-      if (serving && !options.force && isCurrentRuntime(serving) && existsSync(join(serving, 'build.json')) && JSON.parse(readFileSync(join(serving, 'build.json'), 'utf8')).fingerprint === fingerprint) {
+      if (
+        serving &&
+        !options.force &&
+        isCurrentRuntime(serving) &&
+        existsSync(join(serving, 'build.json')) &&
+        JSON.parse(readFileSync(join(serving, 'build.json'), 'utf8')).fingerprint === fingerprint
+      ) {
         // Same snapshot, origin, counters, code and model as the build being served (and readable): its output would be identical.
         log(`unchanged: ${serving} is current`);
         const runtime = readRuntimeManifest(join(serving, 'runtime'));
@@ -273,7 +293,22 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
         if (index === lastRuntimeStage && index < stages.length - 1 && ctx.runtime) options.onRuntimeReady?.(buildDir);
       }
       if (!ctx.runtime) throw new Error('the build produced no runtime artifacts');
-      writeFileSync(join(buildDir, 'build.json'), JSON.stringify({ builtAt: new Date().toISOString(), baseUrl: options.baseUrl, fingerprint, renderFingerprint: render, timings, cpu, ingest: report && { ...report, rejected: report.rejected.length } }, null, 2));
+      writeFileSync(
+        join(buildDir, 'build.json'),
+        JSON.stringify(
+          {
+            builtAt: new Date().toISOString(),
+            baseUrl: options.baseUrl,
+            fingerprint,
+            renderFingerprint: render,
+            timings,
+            cpu,
+            ingest: report && { ...report, rejected: report.rejected.length },
+          },
+          null,
+          2,
+        ),
+      );
       switchCurrent(dirs, buildDir);
       return { buildDir, unchanged: false, timings, cpu, ingest: report, runtime: ctx.runtime };
     } finally {

@@ -71,7 +71,11 @@ export interface WrittenChangeLog {
  * table of id → SHA-256 of its line (the in-memory index this needs), the new one streamed against it, and the
  * log's arrays are spooled to files beside `out` and joined in order at the end.
  */
-export async function writeChangeLog(previous: { snapshotHash: string; exportFile: string } | undefined, next: { snapshotHash: string; exportFile: string }, out: string): Promise<WrittenChangeLog> {
+export async function writeChangeLog(
+  previous: { snapshotHash: string; exportFile: string } | undefined,
+  next: { snapshotHash: string; exportFile: string },
+  out: string,
+): Promise<WrittenChangeLog> {
   const base = previous && existsSync(previous.exportFile) ? previous : undefined;
   // id → position in `digests` (32 bytes each): a million ids and digests, not a million lines.
   const positions = new Map<string, number>();
@@ -85,12 +89,20 @@ export async function writeChangeLog(previous: { snapshotHash: string; exportFil
         digests.copy(grown);
         digests = grown;
       }
-      createHash('sha256').update(line).digest().copy(digests, at * 32);
+      createHash('sha256')
+        .update(line)
+        .digest()
+        .copy(digests, at * 32);
       positions.set(idOf(line), at);
     }
   }
   const seen = new Uint8Array(positions.size);
-  const spools = { added: new Spool(`${out}.added`), changed: new Spool(`${out}.changed`), removed: new Spool(`${out}.removed`), records: new Spool(`${out}.records`) };
+  const spools = {
+    added: new Spool(`${out}.added`),
+    changed: new Spool(`${out}.changed`),
+    removed: new Spool(`${out}.removed`),
+    records: new Spool(`${out}.records`),
+  };
   try {
     for await (const line of fileLines(next.exportFile)) {
       if (!line) continue;
@@ -136,7 +148,10 @@ export async function writeChangeLog(previous: { snapshotHash: string; exportFil
  */
 export function patchedExportLines(lines: AsyncIterable<string> | Iterable<string>, fromSnapshot: string, log: ChangeLog): AsyncIterable<string> | undefined {
   if (log.from === null || log.from !== fromSnapshot) return undefined;
-  const order = byValueThenId((row: { installs: number; id: string }) => row.installs, (row) => row.id);
+  const order = byValueThenId(
+    (row: { installs: number; id: string }) => row.installs,
+    (row) => row.id,
+  );
   const records = log.records.map((line) => ({ line, ...(JSON.parse(line) as { id: string; installs: number }) })).sort(order);
   const dropped = new Set([...log.removed.map((entry) => entry.id), ...records.map((record) => record.id)]);
   return (async function* () {

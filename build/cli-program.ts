@@ -137,7 +137,9 @@ async function localExport(source: string, quiet: boolean | undefined): Promise<
 
 program
   .command('ingest')
-  .description('add a snapshot export (JSON Lines, JSON array or YAML list; a path or an http(s) URL) to the SQLite store, keeping each listing\'s daily install history')
+  .description(
+    "add a snapshot export (JSON Lines, JSON array or YAML list; a path or an http(s) URL) to the SQLite store, keeping each listing's daily install history",
+  )
   .argument('<export>', 'export file or URL (.jsonl, .json, .yaml, optionally .gz; else detected from the content)')
   .addOption(dataOption())
   .option('--skip-invalid', 'ingest the valid records and write the rejects to a file')
@@ -187,7 +189,9 @@ function collectLines(report: CollectReport): string[] {
     if (source.notModified) figures.push(`${source.notModified} not modified`);
     if (source.rateLimitWaits) figures.push(`${source.rateLimitWaits} rate-limit waits`);
     if (source.warnings.length) figures.push(`${source.warnings.length} warnings`);
-    lines.push(`  ${source.status === 'ok' ? 'ok    ' : 'FAILED'} ${source.id}${source.commit ? `@${source.commit}` : ''}: ${figures.join(', ')}${source.error ? ` — ${source.error}` : ''}`);
+    lines.push(
+      `  ${source.status === 'ok' ? 'ok    ' : 'FAILED'} ${source.id}${source.commit ? `@${source.commit}` : ''}: ${figures.join(', ')}${source.error ? ` — ${source.error}` : ''}`,
+    );
   }
   return lines;
 }
@@ -211,12 +215,17 @@ async function runCollect(opts: CollectCommandOptions, cfg: Config, out: string)
 
 program
   .command('collect')
-  .description('gather the catalog from the public sources named in a sources file (git repositories, awesome lists, the MCP registry, GitHub metadata, install counts, exports) into an export that ingest reads; a failed source keeps its listings')
+  .description(
+    'gather the catalog from the public sources named in a sources file (git repositories, awesome lists, the MCP registry, GitHub metadata, install counts, exports) into an export that ingest reads; a failed source keeps its listings',
+  )
   .requiredOption('--sources <file>', 'sources file (YAML; see collect.sources.example.yaml)')
-  .option('--out <export>', 'export to write (default <data>/collected/listings.jsonl); files/ and build-summary.json are written beside it, the previous export kept as *.previous.jsonl')
+  .option(
+    '--out <export>',
+    'export to write (default <data>/collected/listings.jsonl); files/ and build-summary.json are written beside it, the previous export kept as *.previous.jsonl',
+  )
   .option('--state <dir>', 'state directory: what each source last read, ETags, high-water marks, clones (default <data>/collect-state)')
   .addOption(dataOption())
-  .option('--allow-shrink', 'accept a collection that removes more than maxShrink of a source\'s listings')
+  .option('--allow-shrink', "accept a collection that removes more than maxShrink of a source's listings")
   .option('--json', 'print the report as one JSON document (per source: listings added/changed/removed/kept, requests, 304s, rate-limit waits, warnings)')
   .option('--quiet', 'no progress lines')
   .action(async (opts: CollectCommandOptions) => {
@@ -281,7 +290,11 @@ function buildLines(result: BuildResult, source: string | undefined): string[] {
     return lines;
   }
   lines.push(`built ${result.runtime.count} listings into ${result.buildDir}`);
-  lines.push(`  ${Object.entries(result.timings).map(([stage, ms]) => `${stage} ${(ms / 1000).toFixed(1)} s`).join(', ')}`);
+  lines.push(
+    `  ${Object.entries(result.timings)
+      .map(([stage, ms]) => `${stage} ${(ms / 1000).toFixed(1)} s`)
+      .join(', ')}`,
+  );
   return lines;
 }
 
@@ -290,12 +303,19 @@ function siteFigures(buildDir: string): { renderers?: number; renderersMaxRssKB?
   const file = join(buildDir, 'astro', 'site-stats.json');
   if (!existsSync(file)) return {};
   const stats = JSON.parse(readFileSync(file, 'utf8')) as { renderers: number; maxRssKB: number; incremental?: { rendered: number; carried: number } };
-  return { renderers: stats.renderers, renderersMaxRssKB: stats.maxRssKB, pagesRendered: stats.incremental?.rendered, pagesCarried: stats.incremental?.carried };
+  return {
+    renderers: stats.renderers,
+    renderersMaxRssKB: stats.maxRssKB,
+    pagesRendered: stats.incremental?.rendered,
+    pagesCarried: stats.incremental?.carried,
+  };
 }
 
 program
   .command('build')
-  .description('ingest the configured export (CATALOG_EXPORT) and run the full build, then switch <data>/current to it; an export equal to the stored snapshot is not re-ingested')
+  .description(
+    'ingest the configured export (CATALOG_EXPORT) and run the full build, then switch <data>/current to it; an export equal to the stored snapshot is not re-ingested',
+  )
   .addOption(dataOption())
   .option('--export <path>', 'snapshot export to ingest (file or http(s) URL)')
   .option('--no-ingest', 'build from the existing database without ingesting')
@@ -304,93 +324,134 @@ program
   .option('--quiet', 'only errors and the summary: no stage lines or progress bars')
   .option('--report', 'print a JSON line with stage timings and peak memory (for benchmarks)')
   .option('--force', 'build even when nothing changed since the build being served')
-  .addOption(new Option('--render-workers <n>', 'Astro render processes at once (default: one per core, as many as half the memory holds at 2.5 GiB each)').argParser(positiveInt))
+  .addOption(
+    new Option('--render-workers <n>', 'Astro render processes at once (default: one per core, as many as half the memory holds at 2.5 GiB each)').argParser(
+      positiveInt,
+    ),
+  )
   .action(async (opts: BuildCommandOptions & { report?: boolean }) => {
     const cfg = config(opts);
     const result = await buildFromOptions(opts, cfg);
     if (result.ingest?.rejected.length) printRejects(result.ingest.rejected);
     for (const line of buildLines(result, opts.export ?? cfg.exportPath)) console.log(line);
-    if (opts.report) console.log(JSON.stringify({ timings: result.timings, cpu: result.cpu, cpuMs: cpuMillis(), maxRssKB: process.resourceUsage().maxRSS, ...siteFigures(result.buildDir) }));
+    if (opts.report)
+      console.log(
+        JSON.stringify({
+          timings: result.timings,
+          cpu: result.cpu,
+          cpuMs: cpuMillis(),
+          maxRssKB: process.resourceUsage().maxRSS,
+          ...siteFigures(result.buildDir),
+        }),
+      );
   });
 
 program
   .command('rebuild')
-  .description('the daily job: ingest + build, then tell the running shim to switch (SIGHUP to --pid or the pid in <data>/shim.pid, or POST /api/v1/staff/reload with --url and a staff token)')
+  .description(
+    'the daily job: ingest + build, then tell the running shim to switch (SIGHUP to --pid or the pid in <data>/shim.pid, or POST /api/v1/staff/reload with --url and a staff token)',
+  )
   .addOption(dataOption())
   .option('--export <path>', 'snapshot export to ingest (file or http(s) URL; default CATALOG_EXPORT)')
-  .addOption(new Option('--collect <sources>', 'collect first from this sources file into <data>/collected/listings.jsonl (or --export), then ingest that').conflicts('ingest'))
+  .addOption(
+    new Option('--collect <sources>', 'collect first from this sources file into <data>/collected/listings.jsonl (or --export), then ingest that').conflicts(
+      'ingest',
+    ),
+  )
   .option('--state <dir>', 'collect state directory (default <data>/collect-state)')
-  .option('--allow-shrink', 'collect: accept a collection that removes more than maxShrink of a source\'s listings')
+  .option('--allow-shrink', "collect: accept a collection that removes more than maxShrink of a source's listings")
   .option('--no-ingest', 'build from the existing database without ingesting')
   .option('--skip-invalid', 'ingest the valid records and write the rejects to a file')
   .option('--rejects <path>', 'where --skip-invalid writes the rejected records', 'rejects.jsonl')
   .addOption(new Option('--pid <pid>', 'send SIGHUP to this shim process').argParser(positiveInt).conflicts('url'))
-  .option('--pid-file <path>', 'read the shim\'s pid from this file (default <data>/shim.pid)')
+  .option('--pid-file <path>', "read the shim's pid from this file (default <data>/shim.pid)")
   .option('--url <base>', 'switch the shim at this base URL through POST /api/v1/staff/reload')
   .option('--token <jwt>', 'staff Bearer token for --url (default CATALOG_STAFF_TOKEN)')
   .option('--no-notify', 'build only; do not tell any shim')
   .option('--force', 'build even when nothing changed since the build being served')
-  .addOption(new Option('--render-workers <n>', 'Astro render processes at once (default: one per core, as many as half the memory holds at 2.5 GiB each)').argParser(positiveInt))
+  .addOption(
+    new Option('--render-workers <n>', 'Astro render processes at once (default: one per core, as many as half the memory holds at 2.5 GiB each)').argParser(
+      positiveInt,
+    ),
+  )
   .option('--json', 'print one JSON document: ingest report, build and how the shim was told')
   .option('--quiet', 'only errors and the summary: no stage lines or progress bars')
-  .action(async (opts: BuildCommandOptions & { pid?: number; pidFile?: string; url?: string; token?: string; notify: boolean; json?: boolean; collect?: string; state?: string; allowShrink?: boolean }) => {
-    const token = opts.token ?? process.env.CATALOG_STAFF_TOKEN;
-    if (opts.url && !token) throw new UsageError('--url needs a staff token: --token <jwt> or CATALOG_STAFF_TOKEN');
-    if (opts.url && !isUrl(opts.url)) throw new UsageError('--url must be an http(s) base URL');
-    const cfg = config(opts);
-    let collected: CollectReport | undefined;
-    if (opts.collect) {
-      if (opts.export && isUrl(opts.export)) throw new UsageError('--collect writes a local export: --export must be a path');
-      const out = resolve(opts.export ?? join(cfg.dataDir, 'collected', 'listings.jsonl'));
-      collected = await runCollect({ sources: opts.collect, state: opts.state, allowShrink: opts.allowShrink, json: opts.json, quiet: opts.quiet }, cfg, out);
-      opts.export = out;
-    }
-    const result = await buildFromOptions(opts, cfg);
-    if (result.ingest?.rejected.length) printRejects(result.ingest.rejected);
-    const lines = [...(collected ? collectLines(collected) : []), ...buildLines(result, opts.export ?? cfg.exportPath)];
+  .action(
+    async (
+      opts: BuildCommandOptions & {
+        pid?: number;
+        pidFile?: string;
+        url?: string;
+        token?: string;
+        notify: boolean;
+        json?: boolean;
+        collect?: string;
+        state?: string;
+        allowShrink?: boolean;
+      },
+    ) => {
+      const token = opts.token ?? process.env.CATALOG_STAFF_TOKEN;
+      if (opts.url && !token) throw new UsageError('--url needs a staff token: --token <jwt> or CATALOG_STAFF_TOKEN');
+      if (opts.url && !isUrl(opts.url)) throw new UsageError('--url must be an http(s) base URL');
+      const cfg = config(opts);
+      let collected: CollectReport | undefined;
+      if (opts.collect) {
+        if (opts.export && isUrl(opts.export)) throw new UsageError('--collect writes a local export: --export must be a path');
+        const out = resolve(opts.export ?? join(cfg.dataDir, 'collected', 'listings.jsonl'));
+        collected = await runCollect({ sources: opts.collect, state: opts.state, allowShrink: opts.allowShrink, json: opts.json, quiet: opts.quiet }, cfg, out);
+        opts.export = out;
+      }
+      const result = await buildFromOptions(opts, cfg);
+      if (result.ingest?.rejected.length) printRejects(result.ingest.rejected);
+      const lines = [...(collected ? collectLines(collected) : []), ...buildLines(result, opts.export ?? cfg.exportPath)];
 
-    let notified: NotifyResult = { via: 'none', reason: '--no-notify' };
-    let notifyError: NotifyError | undefined;
-    try {
-      if (!opts.notify) {
-        // --no-notify: the build is in place; whoever runs the shim switches it.
-      } else if (opts.url) {
-        notified = await reloadOverHttp(opts.url, token!);
-        const serving = notified.via === 'http' ? notified.status.build : '';
-        if (serving !== basename(result.buildDir)) {
-          throw new NotifyError(`the shim at ${opts.url} serves build ${serving}, not the new ${basename(result.buildDir)} (is it serving another data directory?)`);
-        }
-      } else if (opts.pid !== undefined) notified = signalShim(opts.pid);
-      else notified = signalFromPidFile(opts.pidFile ? resolve(opts.pidFile) : pidFilePath(cfg.dataDir));
-    } catch (error) {
-      if (!(error instanceof NotifyError)) throw error;
-      notifyError = error;
-    }
-    if (notifyError) lines.push(`shim: not switched: ${notifyError.message}`);
-    else if (notified.via === 'signal') lines.push(`shim: sent SIGHUP to pid ${notified.pid}`);
-    else if (notified.via === 'http') lines.push(`shim: ${opts.url} now serves ${notified.status.build} (${notified.status.count} listings)`);
-    else lines.push(`shim: not told (${notified.reason}); it serves the new build from its next start`);
+      let notified: NotifyResult = { via: 'none', reason: '--no-notify' };
+      let notifyError: NotifyError | undefined;
+      try {
+        if (!opts.notify) {
+          // --no-notify: the build is in place; whoever runs the shim switches it.
+        } else if (opts.url) {
+          notified = await reloadOverHttp(opts.url, token!);
+          const serving = notified.via === 'http' ? notified.status.build : '';
+          if (serving !== basename(result.buildDir)) {
+            throw new NotifyError(
+              `the shim at ${opts.url} serves build ${serving}, not the new ${basename(result.buildDir)} (is it serving another data directory?)`,
+            );
+          }
+        } else if (opts.pid !== undefined) notified = signalShim(opts.pid);
+        else notified = signalFromPidFile(opts.pidFile ? resolve(opts.pidFile) : pidFilePath(cfg.dataDir));
+      } catch (error) {
+        if (!(error instanceof NotifyError)) throw error;
+        notifyError = error;
+      }
+      if (notifyError) lines.push(`shim: not switched: ${notifyError.message}`);
+      else if (notified.via === 'signal') lines.push(`shim: sent SIGHUP to pid ${notified.pid}`);
+      else if (notified.via === 'http') lines.push(`shim: ${opts.url} now serves ${notified.status.build} (${notified.status.count} listings)`);
+      else lines.push(`shim: not told (${notified.reason}); it serves the new build from its next start`);
 
-    if (opts.json) {
-      console.log(
-        JSON.stringify(
-          {
-            ...(collected ? { collect: collected } : {}),
-            ingest: result.ingest ? ingestJson(result.ingest) : null,
-            build: { dir: result.buildDir, listings: result.runtime.count, timings: result.timings },
-            notify: notifyError ? { via: 'failed', error: notifyError.message } : notified,
-          },
-          null,
-          2,
-        ),
-      );
-    } else for (const line of lines) console.log(line);
-    if (notifyError) process.exitCode = EXIT.notifyFailed;
-  });
+      if (opts.json) {
+        console.log(
+          JSON.stringify(
+            {
+              ...(collected ? { collect: collected } : {}),
+              ingest: result.ingest ? ingestJson(result.ingest) : null,
+              build: { dir: result.buildDir, listings: result.runtime.count, timings: result.timings },
+              notify: notifyError ? { via: 'failed', error: notifyError.message } : notified,
+            },
+            null,
+            2,
+          ),
+        );
+      } else for (const line of lines) console.log(line);
+      if (notifyError) process.exitCode = EXIT.notifyFailed;
+    },
+  );
 
 program
   .command('mirror')
-  .description('fetch the published JSON shards and export of a running instance into <dir>, verifying every SHA-256; resumes an interrupted fetch; then builds the whole site from them, so `serve <dir>` serves everything the origin serves')
+  .description(
+    'fetch the published JSON shards and export of a running instance into <dir>, verifying every SHA-256; resumes an interrupted fetch; then builds the whole site from them, so `serve <dir>` serves everything the origin serves',
+  )
   .argument('<base-url>', 'public base URL of the instance (it serves /shards/manifest.json)')
   .argument('<dir>', 'mirror directory (created; reused to resume)')
   .addOption(new Option('--concurrency <n>', 'files fetched at once').argParser(positiveInt).default(6))
@@ -399,47 +460,59 @@ program
   .option('--no-build', 'only fetch and verify; `serve` builds the site on its first start')
   .option('--json', 'print the report as one JSON document')
   .option('--quiet', 'no progress bars')
-  .action(async (baseUrl: string, dir: string, opts: { concurrency: number; retries: number; publicUrl?: string; build: boolean; json?: boolean; quiet?: boolean }) => {
-    if (!isUrl(baseUrl)) throw new UsageError('<base-url> must be an http(s) URL');
-    if (opts.publicUrl !== undefined && !isUrl(opts.publicUrl)) throw new UsageError('--public-url must be an http(s) URL');
-    const cfg = config({});
-    const publicUrl = opts.publicUrl ?? cfg.baseUrl;
-    const controller = new AbortController();
-    const interrupt = () => controller.abort();
-    process.once('SIGINT', interrupt);
-    process.once('SIGTERM', interrupt);
-    const files = progressBar('fetch', opts.quiet);
-    try {
-      const report = await mirror({
-        baseUrl,
-        dir: resolve(dir),
-        publicUrl,
-        concurrency: opts.concurrency,
-        retries: opts.retries,
-        build: opts.build,
-        embeddingModelDir: cfg.embeddingModelDir,
-        verbose: !opts.quiet && !opts.json,
-        signal: controller.signal,
-        onProgress: (done, total) => files.update(done, total),
-      });
-      files.stop();
-      if (report.notBuilt && opts.json) console.error(`warning: not built: ${report.notBuilt}`);
-      if (opts.json) console.log(JSON.stringify(report, null, 2));
-      else {
-        console.log(`mirror: ${report.listings} listings (snapshot ${short(report.snapshotHash)}) from ${report.origin} into ${report.dir}`);
-        console.log(`  ${report.files} files verified: ${report.fetched} fetched (${(report.bytesFetched / 1e6).toFixed(1)} MB), ${report.kept} kept, ${report.repaired} repaired, ${report.removed} stale removed${report.rateLimited ? `, waited out the origin's rate limit ${report.rateLimited} times` : ''}`);
-        console.log(
-          report.notBuilt
-            ? `  not built: ${report.notBuilt}`
-            : report.built ? `  site built for ${publicUrl}; serve it with: catalog serve ${dir}` : opts.build ? `  site already built for ${publicUrl}` : '  not built (--no-build); serve builds it on its first start',
-        );
+  .action(
+    async (
+      baseUrl: string,
+      dir: string,
+      opts: { concurrency: number; retries: number; publicUrl?: string; build: boolean; json?: boolean; quiet?: boolean },
+    ) => {
+      if (!isUrl(baseUrl)) throw new UsageError('<base-url> must be an http(s) URL');
+      if (opts.publicUrl !== undefined && !isUrl(opts.publicUrl)) throw new UsageError('--public-url must be an http(s) URL');
+      const cfg = config({});
+      const publicUrl = opts.publicUrl ?? cfg.baseUrl;
+      const controller = new AbortController();
+      const interrupt = () => controller.abort();
+      process.once('SIGINT', interrupt);
+      process.once('SIGTERM', interrupt);
+      const files = progressBar('fetch', opts.quiet);
+      try {
+        const report = await mirror({
+          baseUrl,
+          dir: resolve(dir),
+          publicUrl,
+          concurrency: opts.concurrency,
+          retries: opts.retries,
+          build: opts.build,
+          embeddingModelDir: cfg.embeddingModelDir,
+          verbose: !opts.quiet && !opts.json,
+          signal: controller.signal,
+          onProgress: (done, total) => files.update(done, total),
+        });
+        files.stop();
+        if (report.notBuilt && opts.json) console.error(`warning: not built: ${report.notBuilt}`);
+        if (opts.json) console.log(JSON.stringify(report, null, 2));
+        else {
+          console.log(`mirror: ${report.listings} listings (snapshot ${short(report.snapshotHash)}) from ${report.origin} into ${report.dir}`);
+          console.log(
+            `  ${report.files} files verified: ${report.fetched} fetched (${(report.bytesFetched / 1e6).toFixed(1)} MB), ${report.kept} kept, ${report.repaired} repaired, ${report.removed} stale removed${report.rateLimited ? `, waited out the origin's rate limit ${report.rateLimited} times` : ''}`,
+          );
+          console.log(
+            report.notBuilt
+              ? `  not built: ${report.notBuilt}`
+              : report.built
+                ? `  site built for ${publicUrl}; serve it with: catalog serve ${dir}`
+                : opts.build
+                  ? `  site already built for ${publicUrl}`
+                  : '  not built (--no-build); serve builds it on its first start',
+          );
+        }
+      } finally {
+        files.stop();
+        process.off('SIGINT', interrupt);
+        process.off('SIGTERM', interrupt);
       }
-    } finally {
-      files.stop();
-      process.off('SIGINT', interrupt);
-      process.off('SIGTERM', interrupt);
-    }
-  });
+    },
+  );
 
 program
   .command('serve')
@@ -452,10 +525,27 @@ program
   .action(async (dir: string, opts: { port?: number; host?: string; publicUrl?: string; quiet?: boolean }) => {
     if (opts.publicUrl !== undefined && !isUrl(opts.publicUrl)) throw new UsageError('--public-url must be an http(s) URL');
     const cfg = config({}, { ...(opts.port !== undefined ? { port: opts.port } : {}), ...(opts.host ? { host: opts.host } : {}) });
-    const target = await resolveServeTarget(dir, { publicUrl: opts.publicUrl, defaultPublicUrl: cfg.baseUrl, embeddingModelDir: cfg.embeddingModelDir, verbose: !opts.quiet });
+    const target = await resolveServeTarget(dir, {
+      publicUrl: opts.publicUrl,
+      defaultPublicUrl: cfg.baseUrl,
+      embeddingModelDir: cfg.embeddingModelDir,
+      verbose: !opts.quiet,
+    });
     if (target.built) console.log(`built ${target.kind} ${dir}`);
     // The shim runs as its own process (the build never imports the server); signals pass through to it.
-    const args = [SERVE_ENTRY, '--build-dir', target.buildDir, '--data-dir', target.dataDir, '--label', `${target.kind} ${dir}`, '--port', String(cfg.port), '--host', cfg.host];
+    const args = [
+      SERVE_ENTRY,
+      '--build-dir',
+      target.buildDir,
+      '--data-dir',
+      target.dataDir,
+      '--label',
+      `${target.kind} ${dir}`,
+      '--port',
+      String(cfg.port),
+      '--host',
+      cfg.host,
+    ];
     if (target.kind === 'data') args.push('--follow');
     const child = spawn(process.execPath, args, { stdio: 'inherit' });
     for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => child.kill(signal));
@@ -468,7 +558,7 @@ program
   .description('write the current catalog back in the export format (JSON Lines, .gz by name) with its stored files; round-trips with ingest')
   .argument('<file>', 'output file (.jsonl or .jsonl.gz); files/<slug>/ and build-summary.json are written beside it')
   .addOption(dataOption())
-  .option('--with-history', 'write each listing\'s whole kept daily history instead of its last export\'s window')
+  .option('--with-history', "write each listing's whole kept daily history instead of its last export's window")
   .option('--json', 'print the report as one JSON document')
   .option('--quiet', 'no progress bars')
   .action(async (file: string, opts: { data?: string; withHistory?: boolean; json?: boolean; quiet?: boolean }) => {
@@ -476,7 +566,9 @@ program
     const { database } = buildDirs(cfg.dataDir);
     if (!existsSync(database)) throw new UsageError(`no catalog in ${cfg.dataDir}; run catalog ingest first`);
     const bar = progressBar('export', opts.quiet);
-    const report = await exportCatalog({ database, out: file, withHistory: opts.withHistory, onProgress: (done, total) => bar.update(done, total) }).finally(() => bar.stop());
+    const report = await exportCatalog({ database, out: file, withHistory: opts.withHistory, onProgress: (done, total) => bar.update(done, total) }).finally(
+      () => bar.stop(),
+    );
     if (opts.json) console.log(JSON.stringify(report, null, 2));
     else console.log(`export: ${report.listings} listings and ${report.files} stored files (snapshot ${short(report.snapshotHash)}) into ${report.path}`);
   });

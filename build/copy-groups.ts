@@ -71,7 +71,10 @@ export function normaliseText(text: string): string {
 }
 
 function normaliseName(name: string): string {
-  return name.toLowerCase().replace(/[\s_.-]+/g, '-').replace(/^-|-$/g, '');
+  return name
+    .toLowerCase()
+    .replace(/[\s_.-]+/g, '-')
+    .replace(/^-|-$/g, '');
 }
 
 /** The word bigrams of a text (lower case, letters and digits), as strings. */
@@ -136,7 +139,24 @@ class UnionFind {
 }
 
 /** Words of an owner too common to name a publisher ("vercel-labs" names vercel, "ComposioHQ" composiohq). */
-const GENERIC_OWNER_WORDS = new Set(['labs', 'team', 'official', 'skills', 'agent', 'agents', 'tools', 'claude', 'code', 'plugins', 'awesome', 'server', 'servers', 'community', 'open', 'source']);
+const GENERIC_OWNER_WORDS = new Set([
+  'labs',
+  'team',
+  'official',
+  'skills',
+  'agent',
+  'agents',
+  'tools',
+  'claude',
+  'code',
+  'plugins',
+  'awesome',
+  'server',
+  'servers',
+  'community',
+  'open',
+  'source',
+]);
 
 /** The words of an owner that may name its own product: four letters or more, generic words aside. */
 function ownerWords(id: string): string[] {

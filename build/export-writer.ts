@@ -64,7 +64,9 @@ export async function exportCatalog(options: ExportOptions): Promise<ExportRepor
     let listings = 0;
     // The order of data/listings.jsonl: installs desc, id asc.
     const rows = db
-      .prepare('SELECT l.record, l.slug, h.first_day AS firstDay, h.daily FROM listing l LEFT JOIN install_history h ON h.listing_id = l.id ORDER BY l.installs DESC, l.id ASC')
+      .prepare(
+        'SELECT l.record, l.slug, h.first_day AS firstDay, h.daily FROM listing l LEFT JOIN install_history h ON h.listing_id = l.id ORDER BY l.installs DESC, l.id ASC',
+      )
       .iterate() as Iterable<Row>;
     for (const row of rows) {
       const line = (options.withHistory ? withStoredHistory(row.record, row.firstDay, row.daily) : row.record) + '\n';

@@ -14,9 +14,7 @@ export interface KeywordIndexThreadOptions {
 }
 
 export type ToKeywordIndexWorker =
-  | { kind: 'names'; names: string[] }
-  | { kind: 'listings'; listings: SearchableListing[] }
-  | { kind: 'finish'; popularity: Float32Array; dir: string };
+  { kind: 'names'; names: string[] } | { kind: 'listings'; listings: SearchableListing[] } | { kind: 'finish'; popularity: Float32Array; dir: string };
 
 export type FromKeywordIndexWorker = { kind: 'indexed' } | { kind: 'written' } | { kind: 'failed'; message: string };
 

@@ -6,7 +6,13 @@ import { createWriteStream, mkdirSync, rmSync, writeFileSync, type WriteStream }
 import { mkdir, readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { linkOrCopy } from '../src/artifacts/link-file.ts';
-import { RUNTIME_MANIFEST_FILE, RuntimeManifestSchema, writeRuntimeColumns, type RuntimeColumns, type RuntimeManifest } from '../src/artifacts/runtime-manifest.ts';
+import {
+  RUNTIME_MANIFEST_FILE,
+  RuntimeManifestSchema,
+  writeRuntimeColumns,
+  type RuntimeColumns,
+  type RuntimeManifest,
+} from '../src/artifacts/runtime-manifest.ts';
 import { pathInside } from './path-inside.ts';
 
 export class RuntimeWriter {

@@ -3,7 +3,19 @@
 // (e.g. /.well-known/api-catalog) in content-types.json for the shim's static handler, with the media types a
 // file is also offered as (negotiation.json, chosen by Accept) and extra response headers (headers.json).
 import { createHash } from 'node:crypto';
-import { copyFileSync, createReadStream, createWriteStream, existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { copyFile, link, mkdir } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -24,8 +36,14 @@ export interface GeneratedFile {
 }
 
 const IMPLIED: Record<string, string> = {
-  '.html': 'text/html', '.json': 'application/json', '.txt': 'text/plain', '.md': 'text/markdown', '.xml': 'application/xml',
-  '.yaml': 'application/yaml', '.css': 'text/css', '.js': 'text/javascript',
+  '.html': 'text/html',
+  '.json': 'application/json',
+  '.txt': 'text/plain',
+  '.md': 'text/markdown',
+  '.xml': 'application/xml',
+  '.yaml': 'application/yaml',
+  '.css': 'text/css',
+  '.js': 'text/javascript',
 };
 /** Smaller files are served as they are: the encoding would cost more than it saves. */
 export const COMPRESS_MIN_BYTES = 512;
@@ -132,7 +150,10 @@ export class SiteWriter {
   private relative(path: string): string {
     const relative = pathInside(path, 'site');
     const top = relative.split(sep, 1)[0]!;
-    if (this.pageEntries.has(top)) throw new Error(`refusing to write ${path}: /${top} holds the site's pages, which a first start serves while this is written; write it under another name`);
+    if (this.pageEntries.has(top))
+      throw new Error(
+        `refusing to write ${path}: /${top} holds the site's pages, which a first start serves while this is written; write it under another name`,
+      );
     return relative;
   }
 
@@ -153,7 +174,10 @@ export class SiteWriter {
     writeFileSync(full, body);
     if ((options.compress ?? true) && body.length >= COMPRESS_MIN_BYTES) {
       const { brotliQuality, gzipLevel } = compression(body.length);
-      writeFileSync(`${full}.br`, brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: brotliQuality, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }));
+      writeFileSync(
+        `${full}.br`,
+        brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: brotliQuality, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+      );
       writeFileSync(`${full}.gz`, gzipSync(body, { level: gzipLevel }));
     }
     this.record(file, relative);
@@ -175,7 +199,11 @@ export class SiteWriter {
     if (bytes >= COMPRESS_MIN_BYTES) {
       const { brotliQuality, gzipLevel } = compression(bytes);
       work.push(
-        pipeline(createReadStream(full), createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: brotliQuality, [constants.BROTLI_PARAM_SIZE_HINT]: Math.min(bytes, 2 ** 30) } }), createWriteStream(`${full}.br`)),
+        pipeline(
+          createReadStream(full),
+          createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: brotliQuality, [constants.BROTLI_PARAM_SIZE_HINT]: Math.min(bytes, 2 ** 30) } }),
+          createWriteStream(`${full}.br`),
+        ),
         pipeline(createReadStream(full), createGzip({ level: gzipLevel }), createWriteStream(`${full}.gz`)),
       );
     }

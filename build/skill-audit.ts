@@ -66,10 +66,14 @@ const ENCODED_PAYLOAD: readonly RegExp[] = [
   /\bFromBase64String\b[^\n]*\b(?:iex|Invoke-Expression)\b|\b(?:iex|Invoke-Expression)\b[^\n]*\bFromBase64String\b/i,
 ];
 
-const CREDENTIAL_STORE = /(?:~|\$HOME|\$\{HOME\}|\bhome\b[^\n]{0,20})\/?\.(?:ssh\/|aws\/credentials|netrc|git-credentials|docker\/config\.json|kube\/config|npmrc|pypirc|config\/gcloud)|\bid_(?:rsa|ed25519|ecdsa)\b|\bsecurity\s+find-(?:generic|internet)-password\b|\bLogin Data\b|\bcookies\.sqlite\b|\/etc\/shadow\b|\bwallet\.dat\b/i;
-const ENVIRONMENT_DUMP = /\bprintenv\b\s*(?:\||>)|\benv\s*\|\s*(?:curl|nc|base64)|JSON\.stringify\(\s*process\.env\s*\)|Object\.(?:entries|keys|values)\(\s*process\.env\s*\)|\bdict\(\s*os\.environ\s*\)|json\.dumps\(\s*(?:dict\()?\s*os\.environ\b|Get-ChildItem\s+env:/i;
-const SECRET_ENV = /(?:process\.env\.|process\.env\[['"]|os\.environ(?:\.get)?\s*[[(]\s*['"]|os\.getenv\(\s*['"]|\$\{?|\$env:)[A-Z0-9_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)[A-Z0-9_]*/;
-const NETWORK_SEND = /\bcurl\b[^\n]*(?:\s-d\b|\s--data\b|\s--data-\w+|\s-F\b|\s--form\b|\s-T\b|\s--upload-file\b|-X\s*['"]?(?:POST|PUT)\b)|\bwget\b[^\n]*--post-|\brequests\.(?:post|put)\s*\(|\bhttpx\.(?:post|put)\s*\(|\burlopen\s*\([^)]*data\s*=|\bfetch\s*\([^)]*method\s*:\s*['"](?:POST|PUT)|\baxios\.(?:post|put)\s*\(|Invoke-(?:WebRequest|RestMethod)\b[^\n]*-Method\s+['"]?(?:Post|Put)|\bnc\s+-?\w*\s*[\w.-]+\s+\d{2,5}\b|\/dev\/tcp\/|\bsocket\.connect\b|\bsmtplib\b/i;
+const CREDENTIAL_STORE =
+  /(?:~|\$HOME|\$\{HOME\}|\bhome\b[^\n]{0,20})\/?\.(?:ssh\/|aws\/credentials|netrc|git-credentials|docker\/config\.json|kube\/config|npmrc|pypirc|config\/gcloud)|\bid_(?:rsa|ed25519|ecdsa)\b|\bsecurity\s+find-(?:generic|internet)-password\b|\bLogin Data\b|\bcookies\.sqlite\b|\/etc\/shadow\b|\bwallet\.dat\b/i;
+const ENVIRONMENT_DUMP =
+  /\bprintenv\b\s*(?:\||>)|\benv\s*\|\s*(?:curl|nc|base64)|JSON\.stringify\(\s*process\.env\s*\)|Object\.(?:entries|keys|values)\(\s*process\.env\s*\)|\bdict\(\s*os\.environ\s*\)|json\.dumps\(\s*(?:dict\()?\s*os\.environ\b|Get-ChildItem\s+env:/i;
+const SECRET_ENV =
+  /(?:process\.env\.|process\.env\[['"]|os\.environ(?:\.get)?\s*[[(]\s*['"]|os\.getenv\(\s*['"]|\$\{?|\$env:)[A-Z0-9_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)[A-Z0-9_]*/;
+const NETWORK_SEND =
+  /\bcurl\b[^\n]*(?:\s-d\b|\s--data\b|\s--data-\w+|\s-F\b|\s--form\b|\s-T\b|\s--upload-file\b|-X\s*['"]?(?:POST|PUT)\b)|\bwget\b[^\n]*--post-|\brequests\.(?:post|put)\s*\(|\bhttpx\.(?:post|put)\s*\(|\burlopen\s*\([^)]*data\s*=|\bfetch\s*\([^)]*method\s*:\s*['"](?:POST|PUT)|\baxios\.(?:post|put)\s*\(|Invoke-(?:WebRequest|RestMethod)\b[^\n]*-Method\s+['"]?(?:Post|Put)|\bnc\s+-?\w*\s*[\w.-]+\s+\d{2,5}\b|\/dev\/tcp\/|\bsocket\.connect\b|\bsmtplib\b/i;
 
 const DECEIT: readonly RegExp[] = [
   /\bignore\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|earlier|preceding|system)\s+(?:instructions|prompts?|messages|rules|directions)\b/i,
@@ -83,13 +87,15 @@ const DECEIT: readonly RegExp[] = [
   /\bthe\s+user\s+(?:must|should)\s*(?:not|n't)\s+(?:know|see|find\s+out|notice)\b/i,
 ];
 /** A line that discusses an attack (a security skill listing what to look for) rather than making one. */
-const DISCUSSES_ATTACK = /\b(?:injection|attack|attacker|malicious|adversar\w*|jailbreak|red[\s-]?team|detect\w*|flag|phishing|example|e\.g\.|such\s+as|patterns?|payloads?)\b/i;
+const DISCUSSES_ATTACK =
+  /\b(?:injection|attack|attacker|malicious|adversar\w*|jailbreak|red[\s-]?team|detect\w*|flag|phishing|example|e\.g\.|such\s+as|patterns?|payloads?)\b/i;
 
 // Bidirectional embeddings, overrides and isolates reorder what a reviewer sees (Trojan Source, CVE-2021-42574);
 // tag characters are invisible and carry ASCII (a known way to hide prompts); zero-width characters split or hide words.
 const BIDI = /[\u202A-\u202E\u2066-\u2069]/u;
 const TAG_CHARS = /(?<!\u{1F3F4}[\u{E0020}-\u{E007F}]*)[\u{E0000}-\u{E007F}]/u;
-const ZERO_WIDTH = /[\u200B\u200C\u2060\u180E\u2062-\u2064]|(?<!^)\uFEFF|(?<!\p{Extended_Pictographic}|\p{Emoji_Modifier}|\u{FE0F})\u200D|\u200D(?![\p{Extended_Pictographic}])/u;
+const ZERO_WIDTH =
+  /[\u200B\u200C\u2060\u180E\u2062-\u2064]|(?<!^)\uFEFF|(?<!\p{Extended_Pictographic}|\p{Emoji_Modifier}|\u{FE0F})\u200D|\u200D(?![\p{Extended_Pictographic}])/u;
 // Cheap tests of a line before the rules of a family run: most lines hold none of these words or characters.
 const MAY_RUN_REMOTE = /curl|wget|iwr|irm|iex|invoke-|download|fetch|exec|eval/i;
 const MAY_DECODE = /base64|xxd|exec|eval|function|powershell|frombase64/i;
@@ -107,7 +113,12 @@ export function escapeExcerpt(line: string): string {
 }
 
 function isBinary(file: ListingFile): 'executable' | 'archive' | 'data' | undefined {
-  if (EXECUTABLE_EXT.test(file.path) || file.content.startsWith('\u007fELF') || (file.content.startsWith('MZ') && file.content.slice(0, 200).includes('\u0000'))) return 'executable';
+  if (
+    EXECUTABLE_EXT.test(file.path) ||
+    file.content.startsWith('\u007fELF') ||
+    (file.content.startsWith('MZ') && file.content.slice(0, 200).includes('\u0000'))
+  )
+    return 'executable';
   if (ARCHIVE_EXT.test(file.path)) return 'archive';
   if (file.content.includes('\u0000')) return 'data';
   let replaced = 0;
@@ -132,7 +143,12 @@ export function auditFile(file: ListingFile): AuditFinding[] {
   const binary = isBinary(file);
   if (binary) {
     const severity: AuditSeverity = binary === 'executable' ? 'high' : binary === 'archive' ? 'warn' : 'info';
-    const what = binary === 'executable' ? 'an executable or compiled file: nobody can review it as text' : binary === 'archive' ? 'an archive: its contents were not read' : 'binary data: not read as text';
+    const what =
+      binary === 'executable'
+        ? 'an executable or compiled file: nobody can review it as text'
+        : binary === 'archive'
+          ? 'an archive: its contents were not read'
+          : 'binary data: not read as text';
     findings.push({ rule: 'binary-file', severity, file: file.path, line: 1, excerpt: '', message: what });
     return findings;
   }
@@ -159,12 +175,23 @@ export function auditFile(file: ListingFile): AuditFinding[] {
     if (MAY_BE_INVISIBLE.test(text)) {
       if (BIDI.test(text)) add('invisible-unicode', 'high', line, text, 'bidirectional control characters: the text may read differently from how it runs');
       else if (TAG_CHARS.test(text)) add('invisible-unicode', 'high', line, text, 'Unicode tag characters: invisible text an agent still reads');
-      else if (ZERO_WIDTH.test(text.slice(index === 0 ? 1 : 0))) add('invisible-unicode', kind === 'script' || kind === 'skill-md' ? 'warn' : 'info', line, text, 'zero-width characters inside the text');
+      else if (ZERO_WIDTH.test(text.slice(index === 0 ? 1 : 0)))
+        add('invisible-unicode', kind === 'script' || kind === 'skill-md' ? 'warn' : 'info', line, text, 'zero-width characters inside the text');
     }
 
     if (MAY_RUN_REMOTE.test(text) && REMOTE_CODE.some((re) => re.test(text))) {
       const severity = executionSeverity(kind, inCode, 'high');
-      add('remote-code-exec', severity, line, text, inCode ? 'a command in a code block downloads code and runs it (shown, not run by the skill itself)' : markdown ? 'the instructions tell the agent to download code and run it' : 'the file downloads code and runs it');
+      add(
+        'remote-code-exec',
+        severity,
+        line,
+        text,
+        inCode
+          ? 'a command in a code block downloads code and runs it (shown, not run by the skill itself)'
+          : markdown
+            ? 'the instructions tell the agent to download code and run it'
+            : 'the file downloads code and runs it',
+      );
     }
     if (MAY_DECODE.test(text) && ENCODED_PAYLOAD.some((re) => re.test(text))) {
       // No documentation needs to show a hidden payload being run: in a code block it is still a warning.
@@ -174,7 +201,15 @@ export function auditFile(file: ListingFile): AuditFinding[] {
       // A phrase in quotes is quoted: a skill warning the agent about "Ignore previous instructions" in the mail it reads.
       const quoted = DECEIT.some((re) => new RegExp(String.raw`["'“「『‘«]\s*${re.source.replace(/^\b/, '')}`, 'i').test(text));
       const severity: AuditSeverity = DISCUSSES_ATTACK.test(text) || inCode || quoted ? 'info' : kind === 'skill-md' ? 'high' : 'warn';
-      add('deceive-user', severity, line, text, severity === 'info' ? 'wording that asks to ignore instructions or hide actions, in a passage that seems to discuss it' : 'an instruction to ignore other instructions or to hide actions from the user');
+      add(
+        'deceive-user',
+        severity,
+        line,
+        text,
+        severity === 'info'
+          ? 'wording that asks to ignore instructions or hide actions, in a passage that seems to discuss it'
+          : 'an instruction to ignore other instructions or to hide actions from the user',
+      );
     }
     if (!markdown || inCode) {
       if (CREDENTIAL_STORE.test(text)) credentialLines.push(line);
@@ -191,11 +226,24 @@ export function auditFile(file: ListingFile): AuditFinding[] {
   for (const read of [...credentialLines, ...dumpLines].sort((a, b) => a - b)) {
     if (!sends(read)) continue;
     const sent = markdown ? read : sendLines[0]!;
-    add('credential-exfiltration', markdown ? 'warn' : 'high', read, lineText(read), `reads a credential store or the whole environment, and sends over the network (line ${sent})`);
+    add(
+      'credential-exfiltration',
+      markdown ? 'warn' : 'high',
+      read,
+      lineText(read),
+      `reads a credential store or the whole environment, and sends over the network (line ${sent})`,
+    );
   }
   if (credentialLines.length === 0 && dumpLines.length === 0) {
     const read = secretLines.find(sends);
-    if (read !== undefined) add('secret-sent', 'info', read, lineText(read), `reads a secret environment variable and sends over the network (line ${markdown ? read : sendLines[0]!}): normal for a client of that service; check where it goes`);
+    if (read !== undefined)
+      add(
+        'secret-sent',
+        'info',
+        read,
+        lineText(read),
+        `reads a secret environment variable and sends over the network (line ${markdown ? read : sendLines[0]!}): normal for a client of that service; check where it goes`,
+      );
   }
   return findings;
 }

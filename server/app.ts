@@ -71,7 +71,9 @@ export function createApp(config: Config, options: AppOptions): App {
   const metrics = createMetrics();
   const redisHealth = watchRedis(redis, logger, metrics);
   const semantic = new SemanticIndex(logger);
-  const keywords = config.searchThread ? new KeywordThread({ onError: (error) => logger.error({ err: error }, 'the keyword worker failed; searches run on the main thread until another starts') }) : undefined;
+  const keywords = config.searchThread
+    ? new KeywordThread({ onError: (error) => logger.error({ err: error }, 'the keyword worker failed; searches run on the main thread until another starts') })
+    : undefined;
   const limiter = createRateLimiter({ max: config.rateLimit.max, windowSeconds: config.rateLimit.windowSeconds, redis });
   // Which store decided: Redis while it is up, the per-process insurance limiter while it is not.
   const rateLimiter: RateLimiter = {

@@ -55,7 +55,10 @@ export async function currentOrFirstBuild(config: Config): Promise<StartBuild> {
   // The shim ends with the build if it is stopped while building.
   const stopChild = () => child.kill('SIGTERM');
   process.once('exit', stopChild);
-  void finished.then(() => process.off('exit', stopChild), () => undefined);
+  void finished.then(
+    () => process.off('exit', stopChild),
+    () => undefined,
+  );
   const ready = new Promise<string>((done) => {
     child.on('message', (message) => {
       if (isRuntimeReadyMessage(message)) done(message.buildDir);

@@ -32,7 +32,12 @@ async function main(): Promise<void> {
   const removePidFile = writePidFile(pidFilePath(config.dataDir));
   process.on('exit', removePidFile);
   app.services.logger.info(
-    { url: `http://${address.address}:${address.port}`, baseUrl: config.baseUrl, listings: app.services.catalog.current.store.count, startMs: Math.round(performance.now() - started) },
+    {
+      url: `http://${address.address}:${address.port}`,
+      baseUrl: config.baseUrl,
+      listings: app.services.catalog.current.store.count,
+      startMs: Math.round(performance.now() - started),
+    },
     'catalog is serving',
   );
   // One plain line for the person who ran `npm start`, whatever the log format: where to open the site.

@@ -15,7 +15,14 @@ export function createServeApp(config: Config, target: { buildDir: string; dataD
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { 'build-dir': { type: 'string' }, 'data-dir': { type: 'string' }, label: { type: 'string' }, follow: { type: 'boolean' }, port: { type: 'string' }, host: { type: 'string' } },
+    options: {
+      'build-dir': { type: 'string' },
+      'data-dir': { type: 'string' },
+      label: { type: 'string' },
+      follow: { type: 'boolean' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+    },
   });
   const buildDir = values['build-dir'];
   const dataDir = values['data-dir'];

@@ -14,7 +14,8 @@ export function startErrorMessage(error: unknown, config: Pick<Config, 'host' | 
     return `Port ${config.port} on ${config.host} is already in use (another catalog or another program). Stop it, or start on a free port: PORT=${config.port === 8080 ? 8081 : config.port + 1} npm start`;
   if (code === 'EACCES')
     return `Not allowed to listen on port ${config.port} on ${config.host} (ports below 1024 need privileges). Start on a higher port: PORT=8080 npm start`;
-  if (code === 'EADDRNOTAVAIL') return `No interface of this machine has the address ${config.host}. Set HOST to one it has, e.g. HOST=127.0.0.1 (or HOST=0.0.0.0 for all).`;
+  if (code === 'EADDRNOTAVAIL')
+    return `No interface of this machine has the address ${config.host}. Set HOST to one it has, e.g. HOST=127.0.0.1 (or HOST=0.0.0.0 for all).`;
   return error instanceof Error ? error.message : String(error);
 }
 

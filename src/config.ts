@@ -4,9 +4,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { LIMITS } from './domain/contract/limits.ts';
 
-const boolish = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const boolish = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 const TrustProxy = z
   .string()
@@ -20,7 +18,22 @@ const TrustProxy = z
   });
 
 /** Signature algorithms a staff JWT may use; `none` is never one of them. */
-export const STAFF_JWT_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519', 'HS256', 'HS384', 'HS512'] as const;
+export const STAFF_JWT_ALGORITHMS = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+  'Ed25519',
+  'HS256',
+  'HS384',
+  'HS512',
+] as const;
 export type StaffJwtAlgorithm = (typeof STAFF_JWT_ALGORITHMS)[number];
 const DEFAULT_ASYMMETRIC_ALGORITHMS: StaffJwtAlgorithm[] = ['RS256', 'ES256', 'EdDSA'];
 const isHmac = (alg: string) => alg.startsWith('HS');
@@ -29,12 +42,7 @@ const PORT_MESSAGE = 'must be a port number from 0 to 65535 (0 picks a free one)
 
 const EnvSchema = z.object({
   // One message for every bad value, with the fix: "abc", "80.5" and "99999" are all not a port.
-  PORT: z.coerce
-    .number({ error: PORT_MESSAGE })
-    .int({ error: PORT_MESSAGE })
-    .min(0, { error: PORT_MESSAGE })
-    .max(65535, { error: PORT_MESSAGE })
-    .default(8080),
+  PORT: z.coerce.number({ error: PORT_MESSAGE }).int({ error: PORT_MESSAGE }).min(0, { error: PORT_MESSAGE }).max(65535, { error: PORT_MESSAGE }).default(8080),
   HOST: z.string().default('127.0.0.1'),
   CATALOG_DATA_DIR: z.string().default('.catalog'),
   CATALOG_EXPORT: z.string().default('data/listings.jsonl'),
@@ -54,13 +62,21 @@ const EnvSchema = z.object({
   STAFF_JWT_SECRET: z.string().optional(),
   STAFF_JWT_ALGORITHMS: z
     .string()
-    .transform((value) => value.split(',').map((alg) => alg.trim()).filter(Boolean))
+    .transform((value) =>
+      value
+        .split(',')
+        .map((alg) => alg.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.enum(STAFF_JWT_ALGORITHMS, { message: `each must be one of ${STAFF_JWT_ALGORITHMS.join(', ')}` })).min(1))
     .optional(),
   STAFF_ROLE_CLAIM: z.string().trim().min(1).default('roles'),
   STAFF_ROLE: z.string().trim().min(1).default('staff'),
   STAFF_CLOCK_SKEW_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
-  SEARCH_SIGNALS: z.enum(['on', 'off', 'true', 'false', '1', '0']).transform((v) => v === 'on' || v === 'true' || v === '1').default(true),
+  SEARCH_SIGNALS: z
+    .enum(['on', 'off', 'true', 'false', '1', '0'])
+    .transform((v) => v === 'on' || v === 'true' || v === '1')
+    .default(true),
   SIGNALS_FLUSH_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
@@ -75,11 +91,7 @@ const EnvSchema = z.object({
 /** How staff Bearer JWTs are verified. No key source at all means every staff token is refused. */
 export interface StaffAuthConfig {
   /** Where the verification key comes from; exactly one source, or none. */
-  key:
-    | { kind: 'none' }
-    | { kind: 'public-key'; value: string }
-    | { kind: 'jwks'; value: string }
-    | { kind: 'secret'; value: string };
+  key: { kind: 'none' } | { kind: 'public-key'; value: string } | { kind: 'jwks'; value: string } | { kind: 'secret'; value: string };
   issuer: string | undefined;
   /** Expected `aud`; undefined means the public base URL (the resource these tokens are for). */
   audience: string | undefined;

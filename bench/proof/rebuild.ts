@@ -40,12 +40,21 @@ const good = join(exportsDir, 'good.jsonl');
 writeFileSync(good, [JSON.stringify(changed), ...lines.slice(1)].join('\n') + '\n');
 const corrupt = join(exportsDir, 'corrupt.jsonl');
 const middle = Math.floor(lines.length / 2);
-writeFileSync(corrupt, [...lines.slice(0, middle), '{"id":"skill:broken/export#x","slug":"x","type":"skill","name":', ...lines.slice(middle + 1)].join('\n') + '\n');
+writeFileSync(
+  corrupt,
+  [...lines.slice(0, middle), '{"id":"skill:broken/export#x","slug":"x","type":"skill","name":', ...lines.slice(middle + 1)].join('\n') + '\n',
+);
 const truncated = join(exportsDir, 'truncated.jsonl');
 const goodText = readFileSync(good, 'utf8');
 writeFileSync(truncated, goodText.slice(0, Math.floor(goodText.length * 0.6)));
 
-const shim = await startShim({ CATALOG_DATA_DIR: dataDir, CATALOG_BUILD_ON_START: 'false', RATE_LIMIT_MAX: '1000000000', SEARCH_SIGNALS: 'off', PUBLIC_BASE_URL: 'http://catalog.test' });
+const shim = await startShim({
+  CATALOG_DATA_DIR: dataDir,
+  CATALOG_BUILD_ON_START: 'false',
+  RATE_LIMIT_MAX: '1000000000',
+  SEARCH_SIGNALS: 'off',
+  PUBLIC_BASE_URL: 'http://catalog.test',
+});
 const lastUpdatedOf = async () => ((await (await fetch(`${shim.origin}/api/v1/meta`)).json()) as { lastUpdated: string }).lastUpdated;
 
 interface Phase {
@@ -64,7 +73,10 @@ async function phase({ name, exportPath, expectSwitch }: Phase) {
   }, 2);
   await new Promise((r) => setTimeout(r, 3000));
   const rebuildStart = traffic.elapsedMs;
-  const rebuild = await run(process.execPath, ['build/cli.ts', 'rebuild', '--export', exportPath, '--quiet'], { CATALOG_DATA_DIR: dataDir, PUBLIC_BASE_URL: 'http://catalog.test' });
+  const rebuild = await run(process.execPath, ['build/cli.ts', 'rebuild', '--export', exportPath, '--quiet'], {
+    CATALOG_DATA_DIR: dataDir,
+    PUBLIC_BASE_URL: 'http://catalog.test',
+  });
   const rebuildEnd = traffic.elapsedMs;
   await new Promise((r) => setTimeout(r, 3000));
   clearInterval(watcher);
@@ -85,10 +97,15 @@ async function phase({ name, exportPath, expectSwitch }: Phase) {
   const staleAfterSwitch = firstNew === undefined ? 0 : answers.filter((a) => a.build === before && a.sentAt > firstNew).length;
   const lastOldSent = maxOf(answers.filter((a) => a.build === before).map((a) => a.sentAt));
   const latencies = answers.map((a) => a.doneAt - a.sentAt);
-  const around = switchedAt === undefined ? [] : answers.filter((a) => a.sentAt >= switchedAt! - 200 && a.sentAt <= switchedAt! + 1000).map((a) => a.doneAt - a.sentAt);
+  const around =
+    switchedAt === undefined ? [] : answers.filter((a) => a.sentAt >= switchedAt! - 200 && a.sentAt <= switchedAt! + 1000).map((a) => a.doneAt - a.sentAt);
   const result = {
     phase: name,
-    rebuild: { exitCode: rebuild.code, seconds: Math.round((rebuildEnd - rebuildStart) / 100) / 10, tail: rebuild.output.trim().split('\n').slice(-3).join(' | ').slice(0, 400) },
+    rebuild: {
+      exitCode: rebuild.code,
+      seconds: Math.round((rebuildEnd - rebuildStart) / 100) / 10,
+      tail: rebuild.output.trim().split('\n').slice(-3).join(' | ').slice(0, 400),
+    },
     current: { before, after, moved: before !== after },
     requests: t.total,
     requestsPerSecond: Math.round(t.total / (traffic.elapsedMs / 1000)),
@@ -114,7 +131,12 @@ async function phase({ name, exportPath, expectSwitch }: Phase) {
   };
   const oneBuildPerAnswer = [...builds.values()].every((updated) => updated.size <= 1) && missingBuild === 0;
   const switchOk = expectSwitch
-    ? result.current.moved && rebuild.code === 0 && firstNew !== undefined && firstNew - switchedAt! <= 1000 && staleAfterSwitch === 0 && result.lastUpdated.after === newUpdatedAt
+    ? result.current.moved &&
+      rebuild.code === 0 &&
+      firstNew !== undefined &&
+      firstNew - switchedAt! <= 1000 &&
+      staleAfterSwitch === 0 &&
+      result.lastUpdated.after === newUpdatedAt
     : !result.current.moved && rebuild.code !== 0 && builds.size === 1 && builds.has(before);
   const ok = t.failed === 0 && oneBuildPerAnswer && switchOk;
   return { ...result, ok, oneBuildPerAnswer };

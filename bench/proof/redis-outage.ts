@@ -49,7 +49,15 @@ const redisPort = await freePort();
 let redis = await startRedis(redisPort);
 const prefix = mkdtempSync(join(tmpdir(), 'catalog-proof-redis-'));
 // Behind a front, the front appends the address it saw: the client is then 2 hops from the right.
-const env = { CATALOG_DATA_DIR: dataDir, CATALOG_BUILD_ON_START: 'false', REDIS_URL: `redis://127.0.0.1:${redisPort}`, RATE_LIMIT_MAX: String(MAX), TRUST_PROXY: frontArg ? '2' : 'true', METRICS_PUBLIC: 'true', SEARCH_SIGNALS: 'off' };
+const env = {
+  CATALOG_DATA_DIR: dataDir,
+  CATALOG_BUILD_ON_START: 'false',
+  REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+  RATE_LIMIT_MAX: String(MAX),
+  TRUST_PROXY: frontArg ? '2' : 'true',
+  METRICS_PUBLIC: 'true',
+  SEARCH_SIGNALS: 'off',
+};
 const shims = [await startShim(env), await startShim(env)];
 
 let front: ChildProcess | undefined;
@@ -101,7 +109,12 @@ const READS: Req[] = [
   { method: 'GET', path: '/api/v1/meta' },
   { method: 'GET', path: '/' },
   { method: 'GET', path: '/browse?q=database', headers: { Accept: 'text/html' } },
-  { method: 'POST', path: '/mcp', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_catalog', arguments: { query: 'slack', limit: 5 } } }) },
+  {
+    method: 'POST',
+    path: '/mcp',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_catalog', arguments: { query: 'slack', limit: 5 } } }),
+  },
 ];
 // Ordinary clients: 2,000 addresses at 150 requests a second overall, far under 60 a minute each.
 const traffic = startTraffic(origins, { ratePerSecond: 150, mix: READS, clientFor: (i) => `10.9.${(i >> 8) & 7}.${i % 250}` });
@@ -117,7 +130,8 @@ async function burst(client: string): Promise<number> {
   }
   return allowed;
 }
-const readiness = async () => Promise.all(shims.map(async (s) => ((await (await fetch(`${s.origin}/readyz`)).json()) as { status: string; checks: { redis: { state: string } } })));
+const readiness = async () =>
+  Promise.all(shims.map(async (s) => (await (await fetch(`${s.origin}/readyz`)).json()) as { status: string; checks: { redis: { state: string } } }));
 const metric = async (name: string, labels = '') =>
   Promise.all(
     shims.map(async (s) => {
@@ -139,7 +153,11 @@ const report: Record<string, unknown> = { mode: frontArg ? `behind nginx (${fron
 try {
   await until(async () => (await readiness()).every((r) => r.checks.redis.state === 'up'), 10_000);
   await sleep(2000);
-  report.before = { allowedOfBurst: await burst('198.51.100.1'), readiness: (await readiness()).map((r) => r.status), redisUp: await metric('catalog_redis_up') };
+  report.before = {
+    allowedOfBurst: await burst('198.51.100.1'),
+    readiness: (await readiness()).map((r) => r.status),
+    redisUp: await metric('catalog_redis_up'),
+  };
 
   const killedAt = traffic.elapsedMs;
   redis.kill('SIGKILL');

@@ -31,7 +31,10 @@ await shim.stop();
 
 const answers = traffic.answers;
 const ordinary = tally(answers.filter((a) => a.client !== ABUSER));
-const abuser = tally(answers.filter((a) => a.client === ABUSER), (a) => (a.status >= 200 && a.status < 400) || a.status === 429);
+const abuser = tally(
+  answers.filter((a) => a.client === ABUSER),
+  (a) => (a.status >= 200 && a.status < 400) || a.status === 429,
+);
 const limited = answers.filter((a) => a.status === 429).length;
 const half = rss.filter((s) => s.t <= seconds / 2);
 const second = rss.filter((s) => s.t > seconds / 2);

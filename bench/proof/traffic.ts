@@ -36,7 +36,12 @@ export const MIXED: Req[] = [
   { method: 'GET', path: '/api/v1/meta' },
   { method: 'GET', path: '/api/v1/catalog/stats' },
   { method: 'GET', path: '/api/upstream/categories' },
-  { method: 'POST', path: '/api/v1/listings/batch', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ids: ['vercel-react-best-practices', 'nope-not-here'] }) },
+  {
+    method: 'POST',
+    path: '/api/v1/listings/batch',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ ids: ['vercel-react-best-practices', 'nope-not-here'] }),
+  },
   { method: 'GET', path: '/' },
   { method: 'GET', path: '/types/mcp/' },
   { method: 'GET', path: '/listings/vercel-react-best-practices/' },
@@ -45,7 +50,17 @@ export const MIXED: Req[] = [
   { method: 'GET', path: '/llms.txt' },
   mcp(1, 'search_catalog', { query: 'postgres', limit: 5 }),
   mcp(2, 'top_catalog', { type: 'mcp', limit: 10 }),
-  { method: 'POST', path: '/a2a/v1', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: { role: 'user', messageId: 'm1', parts: [{ kind: 'text', text: 'postgres mcp server' }] } } }) },
+  {
+    method: 'POST',
+    path: '/a2a/v1',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'message/send',
+      params: { message: { role: 'user', messageId: 'm1', parts: [{ kind: 'text', text: 'postgres mcp server' }] } },
+    }),
+  },
   { method: 'GET', path: '/ask?q=browser+automation', headers: { Accept: 'application/json' } },
   { method: 'GET', path: '/readyz' },
 ];
@@ -75,7 +90,14 @@ export interface Traffic {
  */
 export function startTraffic(
   origins: string[],
-  options: { connections?: number; ratePerSecond?: number; mix?: Req[]; clientFor?: (n: number) => string | undefined; keep?: (answer: Answer) => boolean; timeoutMs?: number } = {},
+  options: {
+    connections?: number;
+    ratePerSecond?: number;
+    mix?: Req[];
+    clientFor?: (n: number) => string | undefined;
+    keep?: (answer: Answer) => boolean;
+    timeoutMs?: number;
+  } = {},
 ): Traffic {
   const connections = options.connections ?? 16;
   const mix = options.mix ?? MIXED;
@@ -96,13 +118,25 @@ export function startTraffic(
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => {
           let lastUpdated: string | undefined;
-          if (req.path === '/api/v1/meta' && res.statusCode === 200) lastUpdated = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { lastUpdated: string }).lastUpdated;
-          resolve({ req, status: res.statusCode ?? 0, build: res.headers['catalog-build'] as string | undefined, lastUpdated, sentAt, doneAt: performance.now() - started });
+          if (req.path === '/api/v1/meta' && res.statusCode === 200)
+            lastUpdated = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { lastUpdated: string }).lastUpdated;
+          resolve({
+            req,
+            status: res.statusCode ?? 0,
+            build: res.headers['catalog-build'] as string | undefined,
+            lastUpdated,
+            sentAt,
+            doneAt: performance.now() - started,
+          });
         });
-        res.on('error', (error) => resolve({ req, status: 0, build: undefined, lastUpdated: undefined, sentAt, doneAt: performance.now() - started, error: error.message }));
+        res.on('error', (error) =>
+          resolve({ req, status: 0, build: undefined, lastUpdated: undefined, sentAt, doneAt: performance.now() - started, error: error.message }),
+        );
       });
       r.on('timeout', () => r.destroy(new Error('timeout')));
-      r.on('error', (error) => resolve({ req, status: 0, build: undefined, lastUpdated: undefined, sentAt, doneAt: performance.now() - started, error: error.message }));
+      r.on('error', (error) =>
+        resolve({ req, status: 0, build: undefined, lastUpdated: undefined, sentAt, doneAt: performance.now() - started, error: error.message }),
+      );
       r.end(req.body);
     });
   const record = (answer: Answer, client: string | undefined) => {
@@ -158,7 +192,6 @@ export function startTraffic(
     },
   };
 }
-
 
 export interface Shim {
   child: ChildProcess;
@@ -250,7 +283,13 @@ export function percentile(values: number[], p: number): number {
 /** Counts of answers by status, and the failures (no answer, or a status not in `expected`). */
 export function tally(answers: Answer[], expected: (answer: Answer) => boolean = (a) => a.status >= 200 && a.status < 400) {
   const byStatus: Record<string, number> = {};
-  for (const answer of answers) byStatus[answer.error ? `error:${answer.error}` : answer.status] = (byStatus[answer.error ? `error:${answer.error}` : answer.status] ?? 0) + 1;
+  for (const answer of answers)
+    byStatus[answer.error ? `error:${answer.error}` : answer.status] = (byStatus[answer.error ? `error:${answer.error}` : answer.status] ?? 0) + 1;
   const failures = answers.filter((answer) => answer.error !== undefined || !expected(answer));
-  return { total: answers.length, byStatus, failed: failures.length, failures: failures.slice(0, 10).map((f) => ({ path: f.req.path, status: f.status, error: f.error })) };
+  return {
+    total: answers.length,
+    byStatus,
+    failed: failures.length,
+    failures: failures.slice(0, 10).map((f) => ({ path: f.req.path, status: f.status, error: f.error })),
+  };
 }

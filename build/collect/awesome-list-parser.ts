@@ -34,7 +34,10 @@ export function categoryOfHeading(label: string | undefined): string | undefined
 
 /** The GitHub `owner/repo` and monorepo folder of a URL, or undefined. */
 export function parseGithubUrl(url: string): { repo: string; folder?: string } | undefined {
-  const match = /^https?:\/\/(?:www\.)?github\.com\/([A-Za-z0-9][A-Za-z0-9-]*)\/([A-Za-z0-9_.-]+?)(?:\.git)?(?:\/(?:tree|blob)\/[^/]+\/([^?#]+?))?\/?(?:[?#].*)?$/.exec(url.trim());
+  const match =
+    /^https?:\/\/(?:www\.)?github\.com\/([A-Za-z0-9][A-Za-z0-9-]*)\/([A-Za-z0-9_.-]+?)(?:\.git)?(?:\/(?:tree|blob)\/[^/]+\/([^?#]+?))?\/?(?:[?#].*)?$/.exec(
+      url.trim(),
+    );
   if (!match) return undefined;
   return { repo: `${match[1]}/${match[2]}`, ...(match[3] ? { folder: decodeURIComponent(match[3]) } : {}) };
 }
@@ -72,7 +75,10 @@ export function listItems(text: string): ListItem[] {
 }
 
 /** The MCP server candidates of one list file. `fileCategory`: the category of the whole file (TensorBlock's docs/<category>.md). */
-export function parseAwesomeList(text: string, list: { repo: string; path: string; commit?: string; ref?: string; updatedAt?: string; category?: string }): ParsedList {
+export function parseAwesomeList(
+  text: string,
+  list: { repo: string; path: string; commit?: string; ref?: string; updatedAt?: string; category?: string },
+): ParsedList {
   const candidates: Candidate[] = [];
   let skipped = 0;
   const fileCategory = list.category ?? categoryOfHeading(list.path.replace(/^.*\//, '').replace(/\.md$/i, ''));

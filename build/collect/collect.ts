@@ -151,7 +151,13 @@ async function collectWith(
   state: CollectState,
   previous: PreviousExport,
   closers: Array<() => void>,
-  { now, log, env, shrinkFloor, started }: { now: Date; log: (line: string) => void; env: Record<string, string | undefined>; shrinkFloor: number; started: number },
+  {
+    now,
+    log,
+    env,
+    shrinkFloor,
+    started,
+  }: { now: Date; log: (line: string) => void; env: Record<string, string | undefined>; shrinkFloor: number; started: number },
 ): Promise<CollectReport> {
   const reports: SourceReport[] = [];
   const merged: SourceCandidates[] = [];
@@ -224,7 +230,14 @@ async function collectWith(
       if (gone > shrinkFloor && gone > sources.maxShrink * lastKeys.size) {
         shrinks.push(`${entry.id} would remove ${gone} of its ${lastKeys.size} listings (more than ${Math.round(sources.maxShrink * 100)}%)`);
       }
-      saves.push(() => state.saveRun(entry.id, { confirmedAt: day(now), ...(result.commit ? { commit: result.commit } : {}), count: candidates.length, settings }, candidates, primaryKey));
+      saves.push(() =>
+        state.saveRun(
+          entry.id,
+          { confirmedAt: day(now), ...(result.commit ? { commit: result.commit } : {}), count: candidates.length, settings },
+          candidates,
+          primaryKey,
+        ),
+      );
     } else {
       const run = { confirmedAt: day(now), commit: result.commit, count: candidates.length, settings };
       saves.push(async () => state.saveRunRecord(entry.id, run));
@@ -311,9 +324,18 @@ async function collectWith(
     options.onSource?.({ id: entry.id, kind: entry.kind, phase: 'end', index, total });
   }
 
-  if (allUnchanged && JSON.stringify([[...repoMeta.entries()].sort(), installs]) === figuresBefore && (await sha256File(resolve(options.out))) === summary.exportSha256) {
+  if (
+    allUnchanged &&
+    JSON.stringify([[...repoMeta.entries()].sort(), installs]) === figuresBefore &&
+    (await sha256File(resolve(options.out))) === summary.exportSha256
+  ) {
     // Nothing moved upstream: the export stays byte for byte; its summary records the collection.
-    writeSummary(options.out, { ...summary, collectedAt: now.toISOString(), historyEnd: day(now), sources: reports.map(({ id, kind, status, commit, error }) => ({ id, kind, status, ...(commit ? { commit } : {}), ...(error ? { error } : {}) })) });
+    writeSummary(options.out, {
+      ...summary,
+      collectedAt: now.toISOString(),
+      historyEnd: day(now),
+      sources: reports.map(({ id, kind, status, commit, error }) => ({ id, kind, status, ...(commit ? { commit } : {}), ...(error ? { error } : {}) })),
+    });
     for (const save of saves) await save();
     for (const row of reports) if (LISTING_KINDS.has(row.kind)) row.kept = row.listings;
     return {
@@ -348,7 +370,9 @@ async function collectWith(
 
   // The export as a whole shrinks only on the same evidence a source's shrink needs.
   if (!options.allowShrink && result.removed.length > shrinkFloor && result.removed.length > sources.maxShrink * previous.count) {
-    throw new ShrinkError(`collection stopped, nothing written: the export would lose ${result.removed.length} of its ${previous.count} listings. If upstream really lost them, run again with --allow-shrink.`);
+    throw new ShrinkError(
+      `collection stopped, nothing written: the export would lose ${result.removed.length} of its ${previous.count} listings. If upstream really lost them, run again with --allow-shrink.`,
+    );
   }
 
   let added = 0;
@@ -401,7 +425,8 @@ async function classifyMissing(result: MergeResult, previous: PreviousExport): P
   const labelled: Labelled[] = [];
   const learn = (text: string) => {
     const record = JSON.parse(text) as Record<string, unknown>;
-    if (typeof record.category === 'string') labelled.push({ type: String(record.type), name: String(record.name), description: String(record.description ?? ''), category: record.category });
+    if (typeof record.category === 'string')
+      labelled.push({ type: String(record.type), name: String(record.name), description: String(record.description ?? ''), category: record.category });
   };
   for (let index = 0; index < previous.count; index++) learn(previous.read(index));
   for (const listing of result.listings) if (listing.record.category !== undefined) learn(result.text(listing));
@@ -410,7 +435,12 @@ async function classifyMissing(result: MergeResult, previous: PreviousExport): P
   const classifier = await nearestNeighbourClassifier(labelled);
   for (const listing of missing) {
     const record = listing.record;
-    record.category = classifier.classify({ type: String(record.type), name: String(record.name), description: String(record.description ?? ''), tags: (record.tags as string[]) ?? [] });
+    record.category = classifier.classify({
+      type: String(record.type),
+      name: String(record.name),
+      description: String(record.description ?? ''),
+      tags: (record.tags as string[]) ?? [],
+    });
     // Keep the export's field order: category sits after author.
     listing.json = JSON.stringify(reorder(record));
     listing.record = thinRecord(record);

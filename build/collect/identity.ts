@@ -101,15 +101,18 @@ export function recordKeys(record: Record<string, unknown>): string[] {
   const type = String(record.type);
   // A record's source.path names its own file only when the source repository is the listing's repository.
   const ownFile = source.repo && source.path && source.repo.toLowerCase() === String(record.repo).toLowerCase() ? source.path : undefined;
-  return [...idKey(record.id), ...identityKeys({
-    type,
-    repo: String(record.repo),
-    name: String(record.name),
-    path: type === 'skill' || type === 'workflow' ? ownFile : undefined,
-    registryName: typeof record.registryName === 'string' ? record.registryName : undefined,
-    packages: record.packages as IdentityInput['packages'],
-    remotes: record.remotes as IdentityInput['remotes'],
-    installCommand: typeof record.installCommand === 'string' ? record.installCommand : undefined,
-    homepage: typeof record.homepage === 'string' ? record.homepage : undefined,
-  })];
+  return [
+    ...idKey(record.id),
+    ...identityKeys({
+      type,
+      repo: String(record.repo),
+      name: String(record.name),
+      path: type === 'skill' || type === 'workflow' ? ownFile : undefined,
+      registryName: typeof record.registryName === 'string' ? record.registryName : undefined,
+      packages: record.packages as IdentityInput['packages'],
+      remotes: record.remotes as IdentityInput['remotes'],
+      installCommand: typeof record.installCommand === 'string' ? record.installCommand : undefined,
+      homepage: typeof record.homepage === 'string' ? record.homepage : undefined,
+    }),
+  ];
 }

@@ -187,7 +187,12 @@ function freeSlug(choices: string[], taken: Set<string>): string {
 }
 
 /** A history window ending at `value` on `asOf`, continuing the previous window (linear between measured points). */
-export function continueHistory(previous: number[] | undefined, previousAsOf: string | undefined, value: number, asOf: string): { history: number[]; interpolated: boolean } {
+export function continueHistory(
+  previous: number[] | undefined,
+  previousAsOf: string | undefined,
+  value: number,
+  asOf: string,
+): { history: number[]; interpolated: boolean } {
   if (!previous?.length || !previousAsOf || previousAsOf >= asOf) return { history: [value, value], interpolated: false };
   const last = previous[previous.length - 1]!;
   if (value < last) return { history: [value, value], interpolated: false };
@@ -244,7 +249,12 @@ export function mergeCandidates(input: MergeInput): MergeResult {
     const order = previousByGroup.get(root);
     const previousText = order === undefined ? undefined : previous.read(order);
     // Previous listings keep their place; new ones follow in the order the sources named them.
-    const listing = buildListing(list, previousText === undefined ? undefined : (JSON.parse(previousText) as Record<string, unknown>), order ?? previous.count + firstSeen.get(root)!, input);
+    const listing = buildListing(
+      list,
+      previousText === undefined ? undefined : (JSON.parse(previousText) as Record<string, unknown>),
+      order ?? previous.count + firstSeen.get(root)!,
+      input,
+    );
     // An export record that no earlier collection knew keeps the id and slug the export gave it.
     const own = listing.ownId;
     if (listing.record.id === undefined && own && !takenSlugs.has(own.slug) && !takenIds.has(own.id)) {
@@ -257,7 +267,9 @@ export function mergeCandidates(input: MergeInput): MergeResult {
   }
 
   // New listings take slugs most popular first, so the plain name goes to the best-known (the snapshot's rule).
-  const fresh = built.filter((listing) => listing.record.id === undefined).sort((a, b) => b.popularity - a.popularity || (a.newKey < b.newKey ? -1 : a.newKey > b.newKey ? 1 : 0));
+  const fresh = built
+    .filter((listing) => listing.record.id === undefined)
+    .sort((a, b) => b.popularity - a.popularity || (a.newKey < b.newKey ? -1 : a.newKey > b.newKey ? 1 : 0));
   for (const listing of fresh) {
     const record = listing.record;
     const slug = freeSlug(slugChoices(String(record.type), String(record.name), String(record.repo)), takenSlugs);
@@ -271,7 +283,15 @@ export function mergeCandidates(input: MergeInput): MergeResult {
   built.sort((a, b) => a.order - b.order);
   const kept = new Set(built.map((listing) => String(listing.record.id)));
   return {
-    listings: built.map(({ record, json, at, change, files, sourceIds, keys }) => ({ record: json || at ? record : orderFields(record), ...(json ? { json } : {}), ...(at ? { at } : {}), change, files, sourceIds, keys })),
+    listings: built.map(({ record, json, at, change, files, sourceIds, keys }) => ({
+      record: json || at ? record : orderFields(record),
+      ...(json ? { json } : {}),
+      ...(at ? { at } : {}),
+      change,
+      files,
+      sourceIds,
+      keys,
+    })),
     text: (listing) => listing.json ?? (listing.at && input.spool ? input.spool.read(listing.at) : JSON.stringify(listing.record)),
     removed: previousIds.filter((id) => !kept.has(id)),
     unconfirmed: built.filter((listing) => listing.record.confirmedAt !== undefined).length,
@@ -304,10 +324,39 @@ function settler(spool: SpoolLike | undefined) {
 
 /** The export's field order (the snapshot's), so records diff and compare byte for byte. */
 const FIELD_ORDER = [
-  'id', 'slug', 'type', 'name', 'description', 'repo', 'author', 'category', 'categories', 'tags', 'installs', 'stars',
-  'metricsSource', 'metrics', 'installsHistory', 'updatedAt', 'firstCommitAt', 'source', 'installCommand', 'homepage', 'alsoListedIn',
-  'marketplace', 'version', 'pluginCount', 'files', 'registryName', 'packages', 'remotes', 'status', 'pluginSource',
-  'archived', 'movedTo', 'confirmedAt',
+  'id',
+  'slug',
+  'type',
+  'name',
+  'description',
+  'repo',
+  'author',
+  'category',
+  'categories',
+  'tags',
+  'installs',
+  'stars',
+  'metricsSource',
+  'metrics',
+  'installsHistory',
+  'updatedAt',
+  'firstCommitAt',
+  'source',
+  'installCommand',
+  'homepage',
+  'alsoListedIn',
+  'marketplace',
+  'version',
+  'pluginCount',
+  'files',
+  'registryName',
+  'packages',
+  'remotes',
+  'status',
+  'pluginSource',
+  'archived',
+  'movedTo',
+  'confirmedAt',
 ];
 
 function orderFields(record: Record<string, unknown>): Record<string, unknown> {
@@ -409,14 +458,23 @@ function buildListing(
   // The file each member was read from; the strongest is the listing's source, the other lists are "also listed in".
   const origins = list
     .filter((m) => m.source.kind !== 'export')
-    .map((m) => m.candidate.origin ?? (m.candidate.path && m.candidate.commit ? { repo: m.candidate.repo, path: m.candidate.path.replace(/#.*$/, ''), commit: m.candidate.commit } : undefined))
+    .map(
+      (m) =>
+        m.candidate.origin ??
+        (m.candidate.path && m.candidate.commit
+          ? { repo: m.candidate.repo, path: m.candidate.path.replace(/#.*$/, ''), commit: m.candidate.commit }
+          : undefined),
+    )
     .filter((origin) => origin !== undefined);
   const withPath = list.find((m) => m.candidate.path && m.candidate.commit && m.source.kind === 'git');
   const viaSource = list.find((m) => m.source.kind === 'mcp-registry');
-  const source = origins[0] ?? (viaSource && !lead.record ? { repo, via: viaSource.source.sourceId } : ((lead.record?.source ?? prev.source ?? { repo }) as Record<string, unknown>));
+  const source =
+    origins[0] ??
+    (viaSource && !lead.record ? { repo, via: viaSource.source.sourceId } : ((lead.record?.source ?? prev.source ?? { repo }) as Record<string, unknown>));
   const sourceLabel = (origin: { repo?: unknown; path?: unknown }) => `${String(origin.repo)} ${String(origin.path)}`;
 
-  const updatedAt = first(list, (c) => c.updatedAt ?? fromRecord<string>(c, 'updatedAt')) ?? (typeof prev.updatedAt === 'string' ? prev.updatedAt : `${today}T00:00:00Z`);
+  const updatedAt =
+    first(list, (c) => c.updatedAt ?? fromRecord<string>(c, 'updatedAt')) ?? (typeof prev.updatedAt === 'string' ? prev.updatedAt : `${today}T00:00:00Z`);
   const files = first(list, (c) => c.files) ?? [];
   const confirmedDays = list.map((m) => m.source.confirmedAt);
   const confirmedAt = confirmedDays.every((d) => d !== undefined) ? confirmedDays.sort().at(-1) : undefined;
@@ -430,7 +488,15 @@ function buildListing(
   const packages = first(list, (c) => c.packages ?? fromRecord<McpPackage[]>(c, 'packages'));
   const installCommand =
     first(list, (c) => c.installCommand ?? fromRecord<string>(c, 'installCommand')) ??
-    (type === 'mcp' ? packageInstallLine(packages) : defaultInstallCommand(type, repo, name, first(list, (c) => c.marketplace), withPath?.candidate.path));
+    (type === 'mcp'
+      ? packageInstallLine(packages)
+      : defaultInstallCommand(
+          type,
+          repo,
+          name,
+          first(list, (c) => c.marketplace),
+          withPath?.candidate.path,
+        ));
 
   const record: Record<string, unknown> = {
     ...(previous ? { id: previous.id, slug: previous.slug } : {}),

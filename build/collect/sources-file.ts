@@ -9,23 +9,39 @@ import { REPO_PATTERN } from '../../src/domain/schemas.ts';
 
 const Repo = z.string().regex(REPO_PATTERN, 'must be a GitHub owner/name');
 /** A branch, a tag, or a commit (12 to 40 hex characters). */
-const Ref = z.string().min(1).max(250).regex(/^[^\s~^:?*[\\]+$/, 'must be a branch, tag or commit');
+const Ref = z
+  .string()
+  .min(1)
+  .max(250)
+  .regex(/^[^\s~^:?*[\\]+$/, 'must be a branch, tag or commit');
 
 /** Bounds that keep an untrusted repository from filling the disk or the memory (docs/collecting.md). */
 export const GitBoundsSchema = z
   .object({
     /** A file larger than this is not stored (its listing is kept; a SKILL.md larger than this is skipped). */
-    maxFileBytes: z.number().int().positive().default(256 * 1024),
+    maxFileBytes: z
+      .number()
+      .int()
+      .positive()
+      .default(256 * 1024),
     /** Files stored per skill, SKILL.md included. */
     maxFilesPerSkill: z.number().int().positive().default(64),
     /** Bytes stored per skill. */
-    maxSkillBytes: z.number().int().positive().default(1024 * 1024),
+    maxSkillBytes: z
+      .number()
+      .int()
+      .positive()
+      .default(1024 * 1024),
     /** Tree entries read from one commit; a repository with more is skipped with a warning. */
     maxTreeEntries: z.number().int().positive().default(200_000),
     /** Folder depth of the recursive SKILL.md walk (the skills CLI's is 5). */
     maxDepth: z.number().int().positive().default(5),
     /** A remote clone larger than this (in KiB, as git counts it) is removed and the source is skipped. */
-    maxCloneKiB: z.number().int().positive().default(1024 * 1024),
+    maxCloneKiB: z
+      .number()
+      .int()
+      .positive()
+      .default(1024 * 1024),
     /** Seconds a clone or fetch may take. */
     timeoutSeconds: z.number().int().positive().default(300),
   })
@@ -34,7 +50,11 @@ export type GitBounds = z.infer<typeof GitBoundsSchema>;
 
 const base = {
   /** A name for the report and the state directory; default: kind and repository or URL. */
-  id: z.string().regex(/^[A-Za-z0-9._:/@-]+$/, 'letters, digits and . _ : / @ - only').max(200).optional(),
+  id: z
+    .string()
+    .regex(/^[A-Za-z0-9._:/@-]+$/, 'letters, digits and . _ : / @ - only')
+    .max(200)
+    .optional(),
   url: z.string().min(1),
 };
 

@@ -4,7 +4,8 @@ const MD_IMAGE = /!\[[^\]]*\]\([^)]*\)/g;
 const MD_LINK = /\[([^\]]*)\]\([^)]*\)/g;
 const HTML_TAG = /<[^>]+>/g;
 // The variation selector and the zero-width joiner are alternatives, not class members: each goes on its own.
-const EMOJI = /\uFE0F|\u200D|[\u{1F000}-\u{1FAFF}\u2600-\u27BF\u2B50\u2B06\u2194-\u21AA\u2139\u231A-\u23FF\u2934\u2935\u3030\u303D\u3297\u3299\u{E0000}-\u{E007F}]/gu;
+const EMOJI =
+  /\uFE0F|\u200D|[\u{1F000}-\u{1FAFF}\u2600-\u27BF\u2B50\u2B06\u2194-\u21AA\u2139\u231A-\u23FF\u2934\u2935\u3030\u303D\u3297\u3299\u{E0000}-\u{E007F}]/gu;
 
 export const DESCRIPTION_MAX = 400;
 export const NAME_MAX = 120;

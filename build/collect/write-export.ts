@@ -47,7 +47,12 @@ function digests(listings: MergedListing[], text: (listing: MergedListing) => st
   return { sha256: exportHash.digest('hex'), files: filesHash.digest('hex'), count };
 }
 
-export async function writeCollectedExport(out: string, listings: MergedListing[], text: (listing: MergedListing) => string, summary: ExportSummary): Promise<WrittenExport> {
+export async function writeCollectedExport(
+  out: string,
+  listings: MergedListing[],
+  text: (listing: MergedListing) => string,
+  summary: ExportSummary,
+): Promise<WrittenExport> {
   const path = resolve(out);
   const dir = dirname(path);
   mkdirSync(dir, { recursive: true });
@@ -57,7 +62,10 @@ export async function writeCollectedExport(out: string, listings: MergedListing[
   const before = existsSync(summaryPath) ? (JSON.parse(readFileSync(summaryPath, 'utf8')) as { exportSha256?: string; filesSha256?: string }) : undefined;
   const planned = digests(listings, text);
   if (existsSync(path) && before?.exportSha256 === planned.sha256 && before.filesSha256 === planned.files && planned.sha256 === (await sha256File(path))) {
-    writeFileSync(`${summaryPath}.tmp`, `${JSON.stringify({ ...summary, listings: listings.length, files: planned.count, exportSha256: planned.sha256, filesSha256: planned.files }, null, 1)}\n`);
+    writeFileSync(
+      `${summaryPath}.tmp`,
+      `${JSON.stringify({ ...summary, listings: listings.length, files: planned.count, exportSha256: planned.sha256, filesSha256: planned.files }, null, 1)}\n`,
+    );
     renameSync(`${summaryPath}.tmp`, summaryPath);
     return { path, changed: false, listings: listings.length, files: planned.count, sha256: planned.sha256 };
   }
@@ -84,7 +92,10 @@ export async function writeCollectedExport(out: string, listings: MergedListing[
     await new Promise<void>((done, fail) => stream.end((error?: Error | null) => (error ? fail(error) : done())));
     const sha256 = exportHash.digest('hex');
     const filesDigest = filesHash.digest('hex');
-    writeFileSync(join(stage, 'build-summary.json'), `${JSON.stringify({ ...summary, listings: listings.length, files, exportSha256: sha256, filesSha256: filesDigest }, null, 1)}\n`);
+    writeFileSync(
+      join(stage, 'build-summary.json'),
+      `${JSON.stringify({ ...summary, listings: listings.length, files, exportSha256: sha256, filesSha256: filesDigest }, null, 1)}\n`,
+    );
     const previous = previousPath(path);
     if (existsSync(path)) renameSync(path, previous);
     const filesDir = join(dir, 'files');

@@ -5,10 +5,7 @@ import { readPidFile } from '../../src/artifacts/pid-file.ts';
 
 export class NotifyError extends Error {}
 
-export type NotifyResult =
-  | { via: 'signal'; pid: number }
-  | { via: 'http'; status: StaffBuildStatus }
-  | { via: 'none'; reason: string };
+export type NotifyResult = { via: 'signal'; pid: number } | { via: 'http'; status: StaffBuildStatus } | { via: 'none'; reason: string };
 
 function alive(pid: number): boolean {
   try {

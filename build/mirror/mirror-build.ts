@@ -123,7 +123,16 @@ export class MirrorUrlError extends Error {
 }
 
 /** The mirror's current build for its fetched shards and `publicUrl`, made when missing or stale. */
-export async function ensureMirrorBuild(dir: string, options: { publicUrl?: string | undefined; defaultPublicUrl?: string | undefined; embeddingModelDir?: string | undefined; force?: boolean; quiet?: boolean } = {}): Promise<MirrorBuild> {
+export async function ensureMirrorBuild(
+  dir: string,
+  options: {
+    publicUrl?: string | undefined;
+    defaultPublicUrl?: string | undefined;
+    embeddingModelDir?: string | undefined;
+    force?: boolean;
+    quiet?: boolean;
+  } = {},
+): Promise<MirrorBuild> {
   const siteDir = join(dir, 'site');
   const manifestPath = join(siteDir, SHARD_MANIFEST_PATH);
   if (!existsSync(manifestPath)) throw new Error(`${dir} holds no complete mirror (no ${SHARD_MANIFEST_PATH}); run catalog mirror first`);

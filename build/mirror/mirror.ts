@@ -82,10 +82,14 @@ const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
   });
 
 /**
@@ -329,12 +333,19 @@ export async function mirror(options: MirrorOptions): Promise<MirrorReport> {
   } catch {
     // A damaged stamp only loses what the last build was made from: the build below runs again.
   }
-  const stamp: MirrorStamp = { origin, mirroredAt: new Date().toISOString(), snapshotHash: manifest.snapshotHash, ...(previous?.built ? { built: previous.built } : {}) };
+  const stamp: MirrorStamp = {
+    origin,
+    mirroredAt: new Date().toISOString(),
+    snapshotHash: manifest.snapshotHash,
+    ...(previous?.built ? { built: previous.built } : {}),
+  };
   writeMirrorStamp(options.dir, stamp);
 
   if (options.build ?? true) {
     try {
-      report.built = (await ensureMirrorBuild(options.dir, { publicUrl: options.publicUrl, embeddingModelDir: options.embeddingModelDir, quiet: !options.verbose })).built;
+      report.built = (
+        await ensureMirrorBuild(options.dir, { publicUrl: options.publicUrl, embeddingModelDir: options.embeddingModelDir, quiet: !options.verbose })
+      ).built;
     } catch (error) {
       // The shards are fetched and verified; only the build waits for an address of the mirror's own.
       if (!(error instanceof MirrorUrlError)) throw error;

@@ -24,7 +24,12 @@ export async function resolveServeTarget(
 ): Promise<ServeTarget> {
   const root = resolve(dir);
   if (isMirrorDir(root)) {
-    const { buildDir, built } = await ensureMirrorBuild(root, { publicUrl: options.publicUrl, defaultPublicUrl: options.defaultPublicUrl, embeddingModelDir: options.embeddingModelDir, quiet: !options.verbose });
+    const { buildDir, built } = await ensureMirrorBuild(root, {
+      publicUrl: options.publicUrl,
+      defaultPublicUrl: options.defaultPublicUrl,
+      embeddingModelDir: options.embeddingModelDir,
+      quiet: !options.verbose,
+    });
     return { kind: 'mirror', buildDir, dataDir: mirrorDataDir(root), built };
   }
   const current = currentBuild(buildDirs(root));

@@ -52,5 +52,11 @@ export function parseShardManifest(text: string): ShardManifest {
 
 /** Every file the manifest lists: the pages of every collection, the stored files, the export, the change log and the removed listings. */
 export function manifestEntries(manifest: ShardManifest): ShardEntry[] {
-  return [...Object.values(manifest.collections).flatMap((collection) => collection.pages), ...manifest.files, manifest.export, manifest.changes, manifest.gone];
+  return [
+    ...Object.values(manifest.collections).flatMap((collection) => collection.pages),
+    ...manifest.files,
+    manifest.export,
+    manifest.changes,
+    manifest.gone,
+  ];
 }

@@ -34,10 +34,7 @@ const HISTORY_DAYS = 30;
 
 /** The project's embedded copy (data/listings.jsonl or .jsonl.gz), else the shared snapshot. */
 export function defaultSnapshotPath(): string {
-  for (const p of [
-    path.join(REPO_ROOT, 'data', 'listings.jsonl'),
-    path.join(REPO_ROOT, 'data', 'listings.jsonl.gz'),
-  ]) {
+  for (const p of [path.join(REPO_ROOT, 'data', 'listings.jsonl'), path.join(REPO_ROOT, 'data', 'listings.jsonl.gz')]) {
     if (existsSync(p)) return p;
   }
   return SHARED_SNAPSHOT;
@@ -78,7 +75,10 @@ class Rng {
     return this;
   }
   u32(): number {
-    const a = this.a, b = this.b, c = this.c, d = this.d;
+    const a = this.a,
+      b = this.b,
+      c = this.c,
+      d = this.d;
     const t = (((a + b) | 0) + d) | 0;
     this.d = (d + 1) | 0;
     this.a = b ^ (b >>> 9);
@@ -166,7 +166,8 @@ class Chain {
   }
   private lowerBound(x: number): number {
     const keys = this.keys;
-    let lo = 0, hi = keys.length;
+    let lo = 0,
+      hi = keys.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (keys[mid]! < x) lo = mid + 1;
@@ -307,17 +308,34 @@ async function buildModel(file: string): Promise<Model> {
   };
   const ownerIdx = new Map<string, number>();
   const repoIdx = new Map<string, number>();
-  const repoOwner: number[] = [], repoStyle: number[] = [], repoTokens: number[] = [], repoType: number[] = [];
-  const ownerLen: number[] = [], ownerStyle: number[] = [];
+  const repoOwner: number[] = [],
+    repoStyle: number[] = [],
+    repoTokens: number[] = [],
+    repoType: number[] = [];
+  const ownerLen: number[] = [],
+    ownerStyle: number[] = [];
   const ownerDocs: string[][] = [];
   const repoDocs: string[][][] = TYPES.map(() => []);
 
-  const type: number[] = [], cat: number[] = [], descLen: number[] = [], nameStyle: number[] = [];
-  const nameTokens: number[] = [], nameIsRepo: number[] = [], repoId: number[] = [];
-  const installs: number[] = [], stars: number[] = [], updatedAt: number[] = [];
-  const tagCount: number[] = [], tagsSorted: number[] = [], cmdKind: number[] = [], authorDiffers: number[] = [];
-  const pluginCount: number[] = [], marketKind: number[] = [];
-  const extraCats: (Uint8Array | null)[] = [], workflowTags: (string[] | null)[] = [], version: (string | null)[] = [];
+  const type: number[] = [],
+    cat: number[] = [],
+    descLen: number[] = [],
+    nameStyle: number[] = [];
+  const nameTokens: number[] = [],
+    nameIsRepo: number[] = [],
+    repoId: number[] = [];
+  const installs: number[] = [],
+    stars: number[] = [],
+    updatedAt: number[] = [];
+  const tagCount: number[] = [],
+    tagsSorted: number[] = [],
+    cmdKind: number[] = [],
+    authorDiffers: number[] = [];
+  const pluginCount: number[] = [],
+    marketKind: number[] = [];
+  const extraCats: (Uint8Array | null)[] = [],
+    workflowTags: (string[] | null)[] = [],
+    version: (string | null)[] = [];
   const shapes: number[] = [];
   const descDocs = new Map<string, string[][]>();
   const nameDocs = new Map<string, string[][]>();
@@ -337,7 +355,10 @@ async function buildModel(file: string): Promise<Model> {
     if (o === undefined) {
       o = ownerLen.length;
       ownerIdx.set(owner, o);
-      const parts = owner.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+      const parts = owner
+        .toLowerCase()
+        .split(/[^a-z0-9]+/)
+        .filter(Boolean);
       const letters = parts.map((p: string) => p.replace(/[0-9]+/g, '')).filter((p: string) => p.length >= 2);
       for (const p of letters) ownerDocs.push([...p]);
       ownerLen.push(Math.min(20, Math.max(3, owner.replace(/[^A-Za-z]/g, '').length)));
@@ -356,9 +377,7 @@ async function buildModel(file: string): Promise<Model> {
       if (toks.length) repoDocs[t]!.push(toks);
     }
     const c = catOf(String(x.category));
-    const extras = Array.isArray(x.categories)
-      ? (x.categories as string[]).filter((k) => k !== x.category).map(catOf)
-      : [];
+    const extras = Array.isArray(x.categories) ? (x.categories as string[]).filter((k) => k !== x.category).map(catOf) : [];
     extraCats.push(extras.length ? Uint8Array.from(extras) : null);
     type.push(t);
     cat.push(c);
@@ -385,10 +404,11 @@ async function buildModel(file: string): Promise<Model> {
     tagCount.push(Math.min(20, tags.length));
     tagsSorted.push(tags.length > 1 && isSorted(tags) ? 1 : 0);
     workflowTags.push(x.type === 'workflow' ? tags : null);
-    if (x.type !== 'workflow') for (const g of tags) {
-      push(tagPool, tc, g);
-      push(tagPool, `${x.type}|*`, g);
-    }
+    if (x.type !== 'workflow')
+      for (const g of tags) {
+        push(tagPool, tc, g);
+        push(tagPool, `${x.type}|*`, g);
+      }
     const cmd = typeof x.installCommand === 'string' ? x.installCommand : '';
     let kind = 0;
     if (x.type === 'mcp' && cmd) {
@@ -438,7 +458,8 @@ async function buildModel(file: string): Promise<Model> {
   const allRepoDocs = repoDocs.flat();
   const globalRepo = new Chain(1, allRepoDocs);
   const repoChain = repoDocs.map((d) => (d.length >= 200 ? new Chain(1, d) : globalRepo));
-  let minUpdated = Infinity, maxUpdated = -Infinity;
+  let minUpdated = Infinity,
+    maxUpdated = -Infinity;
   for (const u of updatedAt) {
     if (u < minUpdated) minUpdated = u;
     if (u > maxUpdated) maxUpdated = u;
@@ -499,7 +520,8 @@ class HashSet64 {
   }
   /** Adds s; returns false when it was (probably) present already. */
   add(s: string): boolean {
-    let h1 = 0x811c9dc5, h2 = 0x9747b28c;
+    let h1 = 0x811c9dc5,
+      h2 = 0x9747b28c;
     for (let i = 0; i < s.length; i++) {
       const ch = s.charCodeAt(i);
       h1 = Math.imul(h1 ^ ch, 0x01000193);
@@ -507,7 +529,7 @@ class HashSet64 {
       h2 ^= h2 >>> 15;
     }
     h1 = splitmix32(h1 ^ s.length) >>> 0;
-    h2 = (splitmix32(h2) >>> 0) || 1;
+    h2 = splitmix32(h2) >>> 0 || 1;
     const t = this.table;
     let i = h1 & this.mask;
     for (;;) {
@@ -527,7 +549,10 @@ class HashSet64 {
 // Record generation
 // ---------------------------------------------------------------------------
 function slugify(s: string): string {
-  return s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  return s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
 }
 
 function capitalise(w: string): string {
@@ -614,8 +639,7 @@ class Generator {
 
   description(type: string, cat: string, target: number): string {
     const rng = this.rng;
-    const chain =
-      this.m.descChain.get(`${type}|${cat}`) ?? this.m.descChain.get(`*|${cat}`) ?? this.m.descChain.get('*|*')!;
+    const chain = this.m.descChain.get(`${type}|${cat}`) ?? this.m.descChain.get(`*|${cat}`) ?? this.m.descChain.get('*|*')!;
     if (chain.empty) return '';
     const parts: string[] = [];
     let len = 0;
@@ -662,8 +686,7 @@ class Generator {
 
   listingName(type: string, cat: string, tokens: number, style: number): string {
     const rng = this.rng;
-    const chain =
-      this.m.nameChain.get(`${type}|${cat}`) ?? this.m.nameChain.get(`*|${cat}`) ?? this.m.nameChain.get('*|*')!;
+    const chain = this.m.nameChain.get(`${type}|${cat}`) ?? this.m.nameChain.get(`*|${cat}`) ?? this.m.nameChain.get('*|*')!;
     let k = tokens;
     const u = rng.float();
     if (u < 0.15 && k > 1) k -= 1;
@@ -753,8 +776,7 @@ class Generator {
     const name = m.nameIsRepo[t] ? repoName : this.listingName(type, cat, m.nameTokens[t]!, m.nameStyle[t]!);
     const slug = this.uniqueSlug(slugify(name), type, owner, repoName);
     const dl = m.descLen[t]!;
-    const description =
-      dl === 0 ? '' : this.description(type, cat, Math.max(12, Math.min(DESC_MAX, Math.round(dl * rng.uniform(0.75, 1.3)))));
+    const description = dl === 0 ? '' : this.description(type, cat, Math.max(12, Math.min(DESC_MAX, Math.round(dl * rng.uniform(0.75, 1.3)))));
     const author = m.authorDiffers[t] ? owner.split('-').map(capitalise).join(' ') : owner;
     const jitter = (v: number, sigma: number): number => Math.max(0, Math.round(v * Math.exp(sigma * rng.normal())));
     const installs = jitter(m.installs[t]!, 0.35);
@@ -909,9 +931,7 @@ async function main(): Promise<void> {
     },
   });
   if (values.help || !values.out) {
-    process.stderr.write(
-      'usage: node build/scale/generate-catalog.ts --count 100000 --seed 1 --out catalog.jsonl|- [--snapshot data/listings.jsonl]\n',
-    );
+    process.stderr.write('usage: node build/scale/generate-catalog.ts --count 100000 --seed 1 --out catalog.jsonl|- [--snapshot data/listings.jsonl]\n');
     process.exitCode = values.help ? 0 : 2;
     return;
   }

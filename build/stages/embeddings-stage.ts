@@ -92,7 +92,12 @@ async function readTexts(listingsPath: string): Promise<string[]> {
 
 async function sourcesHash(files: readonly string[]): Promise<string> {
   const hash = createHash('sha256');
-  for (const file of files) hash.update(file).update('\u0000').update(await readFile(join(import.meta.dirname, file))).update('\u0000');
+  for (const file of files)
+    hash
+      .update(file)
+      .update('\u0000')
+      .update(await readFile(join(import.meta.dirname, file)))
+      .update('\u0000');
   return hash.digest('hex');
 }
 
@@ -166,7 +171,12 @@ export async function buildEmbeddings(options: EmbeddingsOptions): Promise<Embed
 
   let vectors: EmbeddingsReport['vectors'] = 'cached';
   try {
-    const vectorsKey = createHash('sha256').update(embedder.modelId).update('\u0000').update(await sourcesHash(EMBEDDING_SOURCES)).digest('hex').slice(0, 16);
+    const vectorsKey = createHash('sha256')
+      .update(embedder.modelId)
+      .update('\u0000')
+      .update(await sourcesHash(EMBEDDING_SOURCES))
+      .digest('hex')
+      .slice(0, 16);
     const cachedVectors = join(entryDir, `vectors-${vectorsKey}`);
     let distinct = (await readQuantized(cachedVectors, embedder.modelId))?.q;
     if (!distinct || distinct.count !== sorted.length) {

@@ -8,13 +8,33 @@
 import { once } from 'node:events';
 import { LISTING_TYPES, typeCode, type ListingType } from '../../src/domain/listing/listing-types.ts';
 import { categoryLabel } from '../../src/domain/listing/categories.ts';
-import { compareIds, comparePlaces, placeBelow, placeOf, popularityPrior, trendingScore, type FigureProvenance, type SortKey } from '../../src/domain/listing/ranking.ts';
+import {
+  compareIds,
+  comparePlaces,
+  placeBelow,
+  placeOf,
+  popularityPrior,
+  trendingScore,
+  type FigureProvenance,
+  type SortKey,
+} from '../../src/domain/listing/ranking.ts';
 import { KeywordIndexThread } from '../keyword-index-thread.ts';
 import { toStoredListing, type StoredListing } from '../../src/domain/listing/listing-view.ts';
 import { archivedReason, archiveIndex, liveSuccessors } from '../../src/domain/listing/archived.ts';
 import { slugOfId, type ListingRecord, type Category, type ListingFile } from '../../src/domain/schemas.ts';
 import { addDays, readMeta, type CatalogDb } from '../sqlite-store.ts';
-import { KEYWORD_INDEX_DIR, REAL_FIGURE, RUNTIME_FILES_DIR, RUNTIME_FORMAT, RUNTIME_GONE_FILE, RUNTIME_IDS_FILE, RUNTIME_LISTINGS_FILE, RUNTIME_POSTING_KEYS_FILE, runtimeFilesPath, type RuntimeManifest } from '../../src/artifacts/runtime-manifest.ts';
+import {
+  KEYWORD_INDEX_DIR,
+  REAL_FIGURE,
+  RUNTIME_FILES_DIR,
+  RUNTIME_FORMAT,
+  RUNTIME_GONE_FILE,
+  RUNTIME_IDS_FILE,
+  RUNTIME_LISTINGS_FILE,
+  RUNTIME_POSTING_KEYS_FILE,
+  runtimeFilesPath,
+  type RuntimeManifest,
+} from '../../src/artifacts/runtime-manifest.ts';
 import { buildSlugTable } from '../../src/artifacts/slug-table.ts';
 import type { RuntimeWriter } from '../runtime-writer.ts';
 import { computeCopyGroups, type CopyCandidate } from '../copy-groups.ts';
@@ -117,9 +137,21 @@ function catalogDbSource(db: CatalogDb): RuntimeSource {
       const query = db.prepare(
         "SELECT l.id, l.type, l.installs, l.stars, h.daily, json_extract(l.record, '$.name'), json_extract(l.record, '$.metrics'), json_extract(l.record, '$.archived'), json_extract(l.record, '$.movedTo') FROM listing l JOIN install_history h ON h.listing_id = l.id ORDER BY l.id",
       );
-      for (const [id, type, installs, stars, daily, name, metrics, archived, movedTo] of query.raw().iterate() as Iterable<[string, ListingType, number, number, string, string, string, number | null, string | null]>) {
+      for (const [id, type, installs, stars, daily, name, metrics, archived, movedTo] of query.raw().iterate() as Iterable<
+        [string, ListingType, number, number, string, string, string, number | null, string | null]
+      >) {
         const history = lastDays(daily, TRENDING_HISTORY_DAYS);
-        yield { id, type, installs, stars, trending: trendingScore(history), name, metrics: JSON.parse(metrics) as FigureProvenance, archived: archived === 1, movedTo: movedTo ?? undefined };
+        yield {
+          id,
+          type,
+          installs,
+          stars,
+          trending: trendingScore(history),
+          name,
+          metrics: JSON.parse(metrics) as FigureProvenance,
+          archived: archived === 1,
+          movedTo: movedTo ?? undefined,
+        };
       }
     },
     *listings(ids) {
@@ -134,13 +166,17 @@ function catalogDbSource(db: CatalogDb): RuntimeSource {
     *gone() {
       // A listing missing from the newest export keeps its history until its last day leaves the kept window
       // (ingest.ts): until then it is a listing that was removed, not one that never existed.
-      const query = db.prepare('SELECT h.listing_id, h.first_day, json_array_length(h.daily) FROM install_history h LEFT JOIN listing l ON l.id = h.listing_id WHERE l.id IS NULL ORDER BY h.listing_id');
+      const query = db.prepare(
+        'SELECT h.listing_id, h.first_day, json_array_length(h.daily) FROM install_history h LEFT JOIN listing l ON l.id = h.listing_id WHERE l.id IS NULL ORDER BY h.listing_id',
+      );
       for (const [id, firstDay, days] of query.raw().iterate() as Iterable<[string, string, number]>) yield { id, lastListed: addDays(firstDay, days - 1) };
     },
     *files() {
       // Stored files, one JSON array of ListingFile per listing that has any (SKILL.md first, then path order).
       let current: { id: string; files: ListingFile[] } | undefined;
-      for (const row of db.prepare('SELECT listing_id, path, size, media_type, content FROM listing_file ORDER BY listing_id, ord').raw().iterate() as Iterable<[string, string, number, string, string]>) {
+      for (const row of db.prepare('SELECT listing_id, path, size, media_type, content FROM listing_file ORDER BY listing_id, ord').raw().iterate() as Iterable<
+        [string, string, number, string, string]
+      >) {
         const [id, path, size, mediaType, content] = row;
         if (current?.id !== id) {
           if (current) yield { id: current.id, json: JSON.stringify(current.files) };
@@ -152,13 +188,28 @@ function catalogDbSource(db: CatalogDb): RuntimeSource {
     },
     *copyCandidates() {
       const skillMd = new Map<string, string>();
-      for (const [id, content] of db.prepare("SELECT listing_id, content FROM listing_file WHERE path = 'SKILL.md'").raw().iterate() as Iterable<[string, string]>) skillMd.set(id, content);
+      for (const [id, content] of db.prepare("SELECT listing_id, content FROM listing_file WHERE path = 'SKILL.md'").raw().iterate() as Iterable<
+        [string, string]
+      >)
+        skillMd.set(id, content);
       const query = db.prepare(
         "SELECT id, type, json_extract(record, '$.name'), json_extract(record, '$.description'), installs, stars, json_extract(record, '$.metrics.installs'), json_extract(record, '$.metrics.stars'), json_extract(record, '$.updatedAt'), json_extract(record, '$.firstCommitAt') FROM listing ORDER BY installs DESC, id ASC",
       );
       for (const row of query.raw().iterate() as Iterable<[string, string, string, string, number, number, string, string, string, string | null]>) {
         const [id, type, name, description, installs, stars, installsSource, starsSource, updatedAt, firstCommitAt] = row;
-        yield { id, type, name, description, installs, installsReal: installsSource === 'real', stars, starsReal: starsSource === 'real', updatedAt, firstCommitAt: firstCommitAt ?? undefined, skillMd: skillMd.get(id) };
+        yield {
+          id,
+          type,
+          name,
+          description,
+          installs,
+          installsReal: installsSource === 'real',
+          stars,
+          starsReal: starsSource === 'real',
+          updatedAt,
+          firstCommitAt: firstCommitAt ?? undefined,
+          skillMd: skillMd.get(id),
+        };
       }
     },
   };

@@ -80,7 +80,10 @@ export function readIngestChanges(database: string): IngestChanges {
     const changes: IngestChanges = { added: [], changed: [], removed: [] };
     const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'ingest_change'").get();
     if (!exists) return changes;
-    for (const row of db.prepare('SELECT kind, listing_id AS id FROM ingest_change ORDER BY kind, listing_id').iterate() as Iterable<{ kind: keyof IngestChanges; id: string }>) {
+    for (const row of db.prepare('SELECT kind, listing_id AS id FROM ingest_change ORDER BY kind, listing_id').iterate() as Iterable<{
+      kind: keyof IngestChanges;
+      id: string;
+    }>) {
       changes[row.kind]?.push(row.id);
     }
     return changes;
@@ -117,7 +120,11 @@ function openPreviousStore(database: string): (PreviousStore & { close(): void }
       return row && { firstDay: row.firstDay, daily: JSON.parse(row.daily) as number[] };
     },
     histories() {
-      return db.prepare('SELECT listing_id AS id, first_day AS firstDay, daily FROM install_history ORDER BY listing_id').iterate() as Iterable<{ id: string; firstDay: string; daily: string }>;
+      return db.prepare('SELECT listing_id AS id, first_day AS firstDay, daily FROM install_history ORDER BY listing_id').iterate() as Iterable<{
+        id: string;
+        firstDay: string;
+        daily: string;
+      }>;
     },
     close() {
       if (db.open) db.close();

@@ -12,7 +12,14 @@ import { slugOfId } from '../../src/domain/schemas.ts';
 import { currentBuild, type BuildDirs } from '../../src/artifacts/build-dirs.ts';
 import { CHANGE_LOG_PATH, writeChangeLog } from '../change-log.ts';
 import { exportCatalog } from '../export-writer.ts';
-import { readRuntimeManifest, readSnapshotHash, RUNTIME_GONE_FILE, RUNTIME_IDS_FILE, RUNTIME_LISTINGS_FILE, runtimeFilesPath } from '../../src/artifacts/runtime-manifest.ts';
+import {
+  readRuntimeManifest,
+  readSnapshotHash,
+  RUNTIME_GONE_FILE,
+  RUNTIME_IDS_FILE,
+  RUNTIME_LISTINGS_FILE,
+  runtimeFilesPath,
+} from '../../src/artifacts/runtime-manifest.ts';
 import type { Stage } from './stage.ts';
 import { reusableSite, SiteWriter } from '../site-writer.ts';
 
@@ -169,7 +176,12 @@ export const SHARDS_STAGE: Stage = {
       const changes = await writeChangeLogFile(ctx.dirs, manifest.snapshotHash, scratch, writer);
       const goneBody = readFileSync(join(runtimeDir, RUNTIME_GONE_FILE));
       writer.write({ path: SHARD_GONE_PATH, contentType: 'application/json', body: goneBody });
-      const gone: ShardEntry = { path: SHARD_GONE_PATH, count: Object.keys(JSON.parse(goneBody.toString('utf8')) as object).length, bytes: goneBody.length, sha256: sha256(goneBody) };
+      const gone: ShardEntry = {
+        path: SHARD_GONE_PATH,
+        count: Object.keys(JSON.parse(goneBody.toString('utf8')) as object).length,
+        bytes: goneBody.length,
+        sha256: sha256(goneBody),
+      };
       const manifestFile = join(scratch, 'manifest.json');
       await writeManifest(
         {

@@ -209,7 +209,14 @@ const CARRY_IN_FLIGHT = 16;
  * Links into `site` the pages the renderers did not render (their lines end in 0) from the previous build's site, and
  * writes the inputs of every page to `out` for the next build. The previous build is only read.
  */
-async function carryPages(options: { previousBuild: string | undefined; site: string; renderFingerprint: string; inputs: string[]; out: string; onProgress: (done: number) => void }): Promise<{ rendered: number; carried: number }> {
+async function carryPages(options: {
+  previousBuild: string | undefined;
+  site: string;
+  renderFingerprint: string;
+  inputs: string[];
+  out: string;
+  onProgress: (done: number) => void;
+}): Promise<{ rendered: number; carried: number }> {
   const writer = createWriteStream(options.out);
   writer.write(`#render ${options.renderFingerprint}\n`);
   let rendered = 0;
@@ -277,10 +284,7 @@ export interface RenderPlan {
  * holds at RENDERER_MEMORY_BYTES each, never more than there are shares (`workers` from --render-workers overrides
  * the machine's figures); shares of at most LISTINGS_PER_SHARE listings, and at least one per worker.
  */
-export function renderPlan(
-  listings: number,
-  machine: { cores?: number; memoryBytes?: number; workers?: number | undefined } = {},
-): RenderPlan {
+export function renderPlan(listings: number, machine: { cores?: number; memoryBytes?: number; workers?: number | undefined } = {}): RenderPlan {
   if (listings < PAGES_PER_RENDERER) return { workers: 1, shares: 1 };
   const cores = machine.cores ?? availableParallelism();
   const memoryBytes = machine.memoryBytes ?? totalmem();
@@ -297,7 +301,10 @@ export function rendererCount(listings: number, cores: number = availableParalle
 }
 
 export async function buildSite(
-  ctx: Pick<StageContext, 'buildDir' | 'baseUrl' | 'runtime' | 'progress' | 'log' | 'renderWorkers' | 'previousBuild' | 'renderFingerprint' | 'pageEntries' | 'pagesReady'>,
+  ctx: Pick<
+    StageContext,
+    'buildDir' | 'baseUrl' | 'runtime' | 'progress' | 'log' | 'renderWorkers' | 'previousBuild' | 'renderFingerprint' | 'pageEntries' | 'pagesReady'
+  >,
 ): Promise<SiteStats> {
   if (!ctx.runtime) throw new Error('the site stage needs the index stage to run first');
   const total = ctx.runtime.count;
@@ -313,7 +320,8 @@ export async function buildSite(
   // that did not change; those are linked in from it once the rendered pages are compressed.
   const renderFingerprint = ctx.renderFingerprint ?? '';
   const previousPages = join(ctx.buildDir, 'page-inputs-previous.tsv');
-  const comparable = ctx.previousBuild !== undefined && ctx.renderFingerprint !== undefined && (await previousPageInputs(ctx.previousBuild, renderFingerprint, previousPages));
+  const comparable =
+    ctx.previousBuild !== undefined && ctx.renderFingerprint !== undefined && (await previousPageInputs(ctx.previousBuild, renderFingerprint, previousPages));
   const inputsOf = (share: number) => join(ctx.buildDir, `page-inputs-${share}.tsv`);
   let nextShare = 0;
   const worker = async () => {
@@ -355,7 +363,11 @@ export async function buildSite(
     pages,
     seconds,
     // At most `workers` renderers run at once: the sum of the largest peaks bounds what they held together.
-    maxRssKB: reports.map((report) => report.maxRssKB).sort((a, b) => b - a).slice(0, plan.workers).reduce((sum, kb) => sum + kb, 0),
+    maxRssKB: reports
+      .map((report) => report.maxRssKB)
+      .sort((a, b) => b - a)
+      .slice(0, plan.workers)
+      .reduce((sum, kb) => sum + kb, 0),
   };
   const renderers = plan.workers;
   const compressed = await precompress(site, (done, total) => ctx.progress(done, total, 'files compressed'));

@@ -13,16 +13,7 @@ import { emptyResponse, fromPrepared, jsonResponse, type PreparedResponse } from
 import type { Handler } from '../http/handler.ts';
 import { canonicalJson, fingerprint, idempotencyKey, runIdempotent } from '../idempotency/idempotency.ts';
 import type { IdempotencyStore } from '../idempotency/store.ts';
-import {
-  classify,
-  errorResponse,
-  invoke,
-  resultResponse,
-  rpcMethod,
-  RpcError,
-  toRpcError,
-  type RpcMethodTable,
-} from '../json-rpc/json-rpc.ts';
+import { classify, errorResponse, invoke, resultResponse, rpcMethod, RpcError, toRpcError, type RpcMethodTable } from '../json-rpc/json-rpc.ts';
 import type { Services } from '../services.ts';
 import { isJsonBody } from '../http/media-types.ts';
 
@@ -65,7 +56,8 @@ export function searchOf(message: z.output<typeof Message>): Search {
     }
   }
   const query = (texts.join(' ').trim() || data.query || data.q || data.question || '').trim();
-  if (query === '') throw new RpcError('invalidParams', 'The message has no text to search the catalog for; send a text part such as "MCP server for Postgres".');
+  if (query === '')
+    throw new RpcError('invalidParams', 'The message has no text to search the catalog for; send a text part such as "MCP server for Postgres".');
   if (query.length > LIMITS.ask) throw new RpcError('invalidParams', `The question must be at most ${LIMITS.ask} characters.`);
   return { query, type: data.type, category: data.category, limit: data.limit ?? AGENT_RESULTS.default };
 }
@@ -76,7 +68,12 @@ interface Answer {
 }
 
 async function answer(services: Services, search: Search): Promise<Answer> {
-  const found = await searchForAgent(services, { query: search.query, types: search.type ? [search.type] : undefined, category: search.category, limit: search.limit });
+  const found = await searchForAgent(services, {
+    query: search.query,
+    types: search.type ? [search.type] : undefined,
+    category: search.category,
+    limit: search.limit,
+  });
   const listings = listingTexts(services, found).map((text) => JSON.parse(text) as { name: string; type: ListingType; url: string });
   const lines = listings.slice(0, 5).map((listing, i) => `${i + 1}. ${listing.name} (${TYPE_LABELS[listing.type].singular}) ${listing.url}`);
   const text =
@@ -167,7 +164,11 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 async function respond(body: unknown, ctx: Ctx): Promise<PreparedResponse> {
   if (Array.isArray(body)) {
-    return jsonResponse(200, JSON.stringify(errorResponse(null, new RpcError('invalidRequest', 'JSON-RPC batches are not supported; send one request per POST.'))), JSON_TYPE);
+    return jsonResponse(
+      200,
+      JSON.stringify(errorResponse(null, new RpcError('invalidRequest', 'JSON-RPC batches are not supported; send one request per POST.'))),
+      JSON_TYPE,
+    );
   }
   const classified = classify(body);
   if (classified.kind === 'invalid') return jsonResponse(200, JSON.stringify(errorResponse(classified.id, classified.error)), JSON_TYPE);
@@ -191,12 +192,19 @@ export function a2aHandler(services: Services, idempotency: IdempotencyStore): H
     try {
       body = JSON.parse(raw.toString('utf8'));
     } catch {
-      return fromPrepared(jsonResponse(200, JSON.stringify(errorResponse(null, new RpcError('parseError', 'Parse error: the body is not valid JSON.'))), JSON_TYPE));
+      return fromPrepared(
+        jsonResponse(200, JSON.stringify(errorResponse(null, new RpcError('parseError', 'Parse error: the body is not valid JSON.'))), JSON_TYPE),
+      );
     }
     const method = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as { method?: unknown }).method : undefined;
     const idempotent = typeof method === 'string' && IDEMPOTENT_METHODS.has(method);
     const { response } = await runIdempotent(
-      { store: idempotency, key: idempotent ? key : undefined, scope: `POST ${AGENT_PATHS.a2a} ${String(method)}`, fingerprint: () => fingerprint(canonicalJson(body)) },
+      {
+        store: idempotency,
+        key: idempotent ? key : undefined,
+        scope: `POST ${AGENT_PATHS.a2a} ${String(method)}`,
+        fingerprint: () => fingerprint(canonicalJson(body)),
+      },
       () => respond(body, { services }),
     );
     return fromPrepared(response);

@@ -70,6 +70,7 @@ export function topForAgent(
   for (let window = request.limit * 3 + 1; ; window *= 4) {
     const result = snapshot.engine.search({ types: request.type ? [request.type] : undefined, sort, offset: 0, limit: window });
     const docs = foldDocs(result.docs, group);
-    if (docs.length > request.limit || !result.hasMore) return { docs: docs.slice(0, request.limit), snapshot, hasMore: docs.length > request.limit || result.hasMore, headers: {}, sort };
+    if (docs.length > request.limit || !result.hasMore)
+      return { docs: docs.slice(0, request.limit), snapshot, hasMore: docs.length > request.limit || result.hasMore, headers: {}, sort };
   }
 }

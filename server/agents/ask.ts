@@ -90,7 +90,8 @@ export function parseAskBody(body: unknown, params: URLSearchParams): AskInput {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const name = issue.path.length ? String(issue.path[0]) : 'body';
-    const rule = name === 'body' ? 'must be a JSON object' : name === 'stream' ? 'must be a boolean' : name === 'limit' ? 'must be a number' : 'must be a string';
+    const rule =
+      name === 'body' ? 'must be a JSON object' : name === 'stream' ? 'must be a boolean' : name === 'limit' ? 'must be a number' : 'must be a string';
     throw new CatalogError('invalid_body', `'${name}' ${rule}.`, {
       resolution: `Send {"query": "...", "stream": false} with a question of at most ${LIMITS.ask} characters.`,
     });
@@ -157,7 +158,12 @@ export async function answerAsk(services: Services, input: AskInput, format: Ask
     `{"@context":"https://schema.org","@type":"ItemList","name":${JSON.stringify(`${BRAND} results for ${input.query}`)},` +
       `"query":${JSON.stringify(input.query)},"numberOfItems":${found.docs.length},"itemListElement":[`,
   );
-  return jsonResponse(200, listingsBody(found.snapshot, found.docs, { baseUrl: services.config.baseUrl, head, tail: CLOSE_LIST, wrap: LIST_ITEM_WRAP }), FORMAT_TYPES[format], headers);
+  return jsonResponse(
+    200,
+    listingsBody(found.snapshot, found.docs, { baseUrl: services.config.baseUrl, head, tail: CLOSE_LIST, wrap: LIST_ITEM_WRAP }),
+    FORMAT_TYPES[format],
+    headers,
+  );
 }
 
 function formatOf(ctx: RequestContext, input: AskInput): AskFormat {
@@ -168,7 +174,10 @@ export function askGetHandler(services: Services): Handler {
   return async (ctx) => {
     if (isDocumentNavigation(ctx.headers)) {
       const query = ASK_QUERY_NAMES.map((name) => ctx.query.get(name)?.trim()).find(Boolean);
-      return empty(302, { Location: query ? `${AGENT_PATHS.browse}?q=${encodeURIComponent(query)}` : AGENT_PATHS.browse, Vary: 'Accept, Sec-Fetch-Mode, Sec-Fetch-Dest' });
+      return empty(302, {
+        Location: query ? `${AGENT_PATHS.browse}?q=${encodeURIComponent(query)}` : AGENT_PATHS.browse,
+        Vary: 'Accept, Sec-Fetch-Mode, Sec-Fetch-Dest',
+      });
     }
     // GET is idempotent by itself: an Idempotency-Key on it is ignored.
     const input = parseAskQuery(ctx.query);

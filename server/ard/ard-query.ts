@@ -93,7 +93,10 @@ export function parseListFilter(expression: string): ListFilter {
     if (!match) throw invalidParameter('filter', `has a clause '${clause.trim()}' that is not field = 'value'`);
     const [, field, op, ...quoted] = match;
     const value = (quoted.find((v) => v !== undefined) ?? '').trim();
-    const values = value.split(',').map((v) => v.trim()).filter(Boolean);
+    const values = value
+      .split(',')
+      .map((v) => v.trim())
+      .filter(Boolean);
     switch (field) {
       case 'type': {
         if (op !== '=') throw invalidParameter('filter', 'compares type with =');
@@ -117,7 +120,10 @@ export function parseListFilter(expression: string): ListFilter {
         break;
       }
       default:
-        throw invalidParameter('filter', `field '${field}' is not supported; use type, publisherId, displayName or updatedAfter (the catalog keeps no creation time)`);
+        throw invalidParameter(
+          'filter',
+          `field '${field}' is not supported; use type, publisherId, displayName or updatedAfter (the catalog keeps no creation time)`,
+        );
     }
   }
   return out;

@@ -59,7 +59,8 @@ function jwks(value: string): JWTVerifyGetKey {
         return await remote(header, token);
       } catch (error) {
         // No key for the token's kid/alg is the token's fault; anything else is the JWKS endpoint's.
-        if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys || error instanceof errors.JOSENotSupported) throw error;
+        if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys || error instanceof errors.JOSENotSupported)
+          throw error;
         throw new KeySourceError(`JWKS ${value} unavailable: ${(error as Error).message}`, { cause: error });
       }
     };

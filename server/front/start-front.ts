@@ -17,7 +17,6 @@ import { freePort } from '../../src/net/free-port.ts';
 
 const SHIM_ENTRY = resolve(import.meta.dirname, '..', 'start.ts');
 
-
 async function waitForPort(port: number, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -37,7 +36,13 @@ async function waitForPort(port: number, child: ChildProcess, timeoutMs: number)
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const shimCount = z.coerce.number().int().min(1).max(64).default(1).parse(process.env.FRONT_SHIMS || undefined);
+  const shimCount = z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(64)
+    .default(1)
+    .parse(process.env.FRONT_SHIMS || undefined);
   if (!nginxAvailable()) throw new ConfigError('nginx is not installed: apt-get install nginx libnginx-mod-http-brotli-static');
   const dirs = buildDirs(config.dataDir);
   // The front serves the front stage's files: it waits for the whole first build, the shims start on it after.
@@ -110,7 +115,15 @@ async function main(): Promise<void> {
   // The shims wrote their own pids; the rebuild signals this process, which tells them and nginx.
   const removePidFile = writePidFile(pidFilePath(config.dataDir));
   process.on('exit', removePidFile);
-  console.log(JSON.stringify({ msg: 'catalog front is serving', url: `http://${config.host}:${config.port}`, baseUrl: config.baseUrl, shims: ports.map((p) => `127.0.0.1:${p}`), nginxPid: nginx.pid }));
+  console.log(
+    JSON.stringify({
+      msg: 'catalog front is serving',
+      url: `http://${config.host}:${config.port}`,
+      baseUrl: config.baseUrl,
+      shims: ports.map((p) => `127.0.0.1:${p}`),
+      nginxPid: nginx.pid,
+    }),
+  );
 }
 
 main().catch((error: unknown) => {

@@ -46,7 +46,10 @@ export async function readBody(req: IncomingMessage, options: { maxBytes?: numbe
     const timer =
       timeoutMs === undefined
         ? undefined
-        : setTimeout(() => finish(new CatalogError('request_timeout', `The body did not arrive within ${timeoutMs} ms.`, { headers: { Connection: 'close' } })), timeoutMs);
+        : setTimeout(
+            () => finish(new CatalogError('request_timeout', `The body did not arrive within ${timeoutMs} ms.`, { headers: { Connection: 'close' } })),
+            timeoutMs,
+          );
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', finish);

@@ -8,7 +8,10 @@ export function clientAddress(socketAddress: string, headers: IncomingHttpHeader
   const header = headers['x-forwarded-for'];
   const raw = Array.isArray(header) ? header.join(',') : header;
   if (!raw) return socketAddress;
-  const chain = raw.split(',').map((part) => part.trim()).filter(Boolean);
+  const chain = raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
   if (chain.length === 0) return socketAddress;
   if (trustProxy === true) return chain[0]!;
   // With N trusted hops, the client is the address the outermost trusted proxy saw: N from the right.

@@ -17,7 +17,13 @@ import type { Handled, IncomingRequest, Pipeline } from './request-pipeline.ts';
 import { WriteBatch } from './write-batch.ts';
 
 /** Operations that answer a listing search (for the search-mode metric). */
-const SEARCH_OPERATIONS: ReadonlySet<RouteOperationId | undefined> = new Set<RouteOperationId>(['searchListings', 'searchListingsRaw', 'askGet', 'askPost', 'browsePage']);
+const SEARCH_OPERATIONS: ReadonlySet<RouteOperationId | undefined> = new Set<RouteOperationId>([
+  'searchListings',
+  'searchListingsRaw',
+  'askGet',
+  'askPost',
+  'browsePage',
+]);
 
 /** An answer written straight to a socket (before or outside Node's response object), in the documented shape. */
 function rawResponse(statusLine: string, error: CatalogError, extraHeaders = ''): string {
@@ -43,7 +49,14 @@ function drained(res: ServerResponse, signal: AbortSignal): Promise<void> {
 }
 
 /** Writes a reply; the body is left out of a HEAD answer by Node itself, keeping Content-Length. */
-async function writeReply(req: IncomingMessage, res: ServerResponse, reply: Reply, headers: OutgoingHttpHeaders, request: IncomingRequest, batch: WriteBatch): Promise<void> {
+async function writeReply(
+  req: IncomingMessage,
+  res: ServerResponse,
+  reply: Reply,
+  headers: OutgoingHttpHeaders,
+  request: IncomingRequest,
+  batch: WriteBatch,
+): Promise<void> {
   if (reply.node) {
     for (const [name, value] of Object.entries(headers)) if (value !== undefined) res.setHeader(name, value);
     await reply.node(req, res);
@@ -136,14 +149,54 @@ function answerWhatNodeRejects(server: Server, timeouts: Config['timeouts']): vo
     if (!socket.writable) return;
     const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
     const refusal = timedOut
-      ? new CatalogError('request_timeout', `The request was not received within ${timeouts.headersMs} ms (headers) or ${timeouts.requestMs} ms (whole request).`)
+      ? new CatalogError(
+          'request_timeout',
+          `The request was not received within ${timeouts.headersMs} ms (headers) or ${timeouts.requestMs} ms (whole request).`,
+        )
       : new CatalogError('invalid_parameter', 'The request is not valid HTTP.');
     socket.end(rawResponse(timedOut ? '408 Request Timeout' : '400 Bad Request', refusal));
   });
   // CONNECT (a tunnel request) never reaches the request handler; the shim is not a proxy.
   server.on('connect', (_req: IncomingMessage, socket: Socket) => {
-    socket.end(rawResponse('405 Method Not Allowed', new CatalogError('method_not_allowed', 'CONNECT is not served: this is not a proxy.'), 'Allow: GET, HEAD, POST, OPTIONS\r\n'));
+    socket.end(
+      rawResponse(
+        '405 Method Not Allowed',
+        new CatalogError('method_not_allowed', 'CONNECT is not served: this is not a proxy.'),
+        'Allow: GET, HEAD, POST, OPTIONS\r\n',
+      ),
+    );
   });
+}
+
+/** Once a response is closed, however it ended: its metrics and its log line. */
+function recordResponse(
+  { logger, metrics }: Pick<NodeServerDeps, 'logger' | 'metrics'>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  method: string,
+  started: number,
+  handled: Handled | undefined,
+): void {
+  const seconds = (performance.now() - started) / 1000;
+  const route = handled?.route ?? 'unmatched';
+  metrics.request(route, method, res.statusCode, seconds);
+  // Searches without `semantic` carry no Search-Mode header: they are keyword searches.
+  const mode = handled?.headers[SEARCH_MODE_HEADER];
+  if (mode !== undefined || (SEARCH_OPERATIONS.has(handled?.operation) && res.statusCode === 200))
+    metrics.searchMode(mode === undefined ? 'keyword' : String(mode));
+  if (!logger.isLevelEnabled('info')) return;
+  logger.info(
+    {
+      reqId: handled?.requestId,
+      method: req.method,
+      url: req.url,
+      route,
+      status: res.statusCode,
+      ms: Math.round(seconds * 10_000) / 10,
+      completed: res.writableFinished,
+    },
+    'request',
+  );
 }
 
 export function createNodeServer({ config, pipeline, logger, metrics }: NodeServerDeps): Server {
@@ -164,20 +217,7 @@ export function createNodeServer({ config, pipeline, logger, metrics }: NodeServ
       const started = performance.now();
       const request = new NodeRequest(req, res, timeouts.bodyMs);
       let handled: Handled | undefined;
-      res.once('close', () => {
-        const seconds = (performance.now() - started) / 1000;
-        const route = handled?.route ?? 'unmatched';
-        metrics.request(route, request.method, res.statusCode, seconds);
-        // Searches without `semantic` carry no Search-Mode header: they are keyword searches.
-        const mode = handled?.headers[SEARCH_MODE_HEADER];
-        if (mode !== undefined || (SEARCH_OPERATIONS.has(handled?.operation) && res.statusCode === 200)) metrics.searchMode(mode === undefined ? 'keyword' : String(mode));
-        if (logger.isLevelEnabled('info')) {
-          logger.info(
-            { reqId: handled?.requestId, method: req.method, url: req.url, route, status: res.statusCode, ms: Math.round(seconds * 10_000) / 10, completed: res.writableFinished },
-            'request',
-          );
-        }
-      });
+      res.once('close', () => recordResponse({ logger, metrics }, req, res, request.method, started, handled));
       void pipeline(request).then(async (result) => {
         handled = result;
         // Node-bound renderers (Astro's /browse) read the target from req.url.
@@ -190,7 +230,11 @@ export function createNodeServer({ config, pipeline, logger, metrics }: NodeServ
           if (res.headersSent) res.destroy();
           else {
             const body = JSON.stringify(catalogError.toBody());
-            res.writeHead(catalogError.status, { ...catalogError.headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
+            res.writeHead(catalogError.status, {
+              ...catalogError.headers,
+              'Content-Type': 'application/json; charset=utf-8',
+              'Content-Length': Buffer.byteLength(body),
+            });
             res.end(body);
           }
         }

@@ -21,11 +21,19 @@ function isEventStream(contentType: string): boolean {
 /** One SSE event; names may not hold CR or LF (they would end the field), data lines are split per the spec. */
 export function sseEvent(event: string, data: string, id?: string): string {
   if (/[\r\n]/.test(event) || (id !== undefined && /[\r\n]/.test(id))) throw new Error(`invalid SSE event name or id: ${JSON.stringify(event)}`);
-  const lines = data.split(/\r\n|\r|\n/).map((line) => `data: ${line}\n`).join('');
+  const lines = data
+    .split(/\r\n|\r|\n/)
+    .map((line) => `data: ${line}\n`)
+    .join('');
   return `${id === undefined ? '' : `id: ${id}\n`}event: ${event}\n${lines}\n`;
 }
 
-export function jsonResponse(status: number, body: string | Buffer, contentType = 'application/json; charset=utf-8', headers?: Record<string, string>): PreparedResponse {
+export function jsonResponse(
+  status: number,
+  body: string | Buffer,
+  contentType = 'application/json; charset=utf-8',
+  headers?: Record<string, string>,
+): PreparedResponse {
   return headers ? { status, contentType, chunks: [body], headers } : { status, contentType, chunks: [body] };
 }
 
@@ -37,7 +45,9 @@ export function emptyResponse(status: number): PreparedResponse {
 function bodyOf(response: PreparedResponse): string | Buffer {
   const { chunks } = response;
   if (chunks.length === 1) return chunks[0]!;
-  return chunks.every((chunk) => typeof chunk === 'string') ? chunks.join('') : Buffer.concat(chunks.map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk) : chunk)));
+  return chunks.every((chunk) => typeof chunk === 'string')
+    ? chunks.join('')
+    : Buffer.concat(chunks.map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk) : chunk)));
 }
 
 /** The body as text (what the idempotency stores keep; the bytes are UTF-8, so the text gives them back). */

@@ -83,7 +83,16 @@ class RouteContext implements RequestContext {
   readonly clientIp: string;
   readonly operation: RouteOperation | undefined;
 
-  constructor(request: IncomingRequest, method: string, path: string, target: string, queryStart: number, params: Readonly<Record<string, string | undefined>>, clientIp: string, operation: RouteOperation | undefined) {
+  constructor(
+    request: IncomingRequest,
+    method: string,
+    path: string,
+    target: string,
+    queryStart: number,
+    params: Readonly<Record<string, string | undefined>>,
+    clientIp: string,
+    operation: RouteOperation | undefined,
+  ) {
     this.#request = request;
     this.#queryStart = queryStart;
     this.method = method;
@@ -243,7 +252,8 @@ async function staticFile(env: Env, x: Exchange, snapshot: Snapshot): Promise<Re
   if (method !== 'GET' && method !== 'HEAD') return undefined;
   // Until the first build's site exists, a page answers that it is being built (the API already answers).
   if (env.services.site?.building) return siteBuildingReply(request.headers);
-  const file = listingMarkdownReply(env.services, { path, headers: request.headers }) ?? (await snapshot.files.reply({ method, path, headers: request.headers }));
+  const file =
+    listingMarkdownReply(env.services, { path, headers: request.headers }) ?? (await snapshot.files.reply({ method, path, headers: request.headers }));
   if (file) env.onStaticFile?.(method, path, file, snapshot);
   return file;
 }
@@ -331,7 +341,12 @@ export function createPipeline({ services, catalog, router, logger }: PipelineDe
   return async (request) => {
     const requestId = requestIdOf(request.headers['x-request-id']);
     // Every answer names the build it came from, so a rebuild's switch is visible (and checkable) per response.
-    const headers: OutgoingHttpHeaders = { 'X-Request-Id': requestId, 'API-Version': API_VERSION, 'Catalog-Build': catalog.current.buildId, ...PAGE_SECURITY_HEADERS };
+    const headers: OutgoingHttpHeaders = {
+      'X-Request-Id': requestId,
+      'API-Version': API_VERSION,
+      'Catalog-Build': catalog.current.buildId,
+      ...PAGE_SECURITY_HEADERS,
+    };
     const x = new Exchange(request, requestId, headers);
     let reply: Reply;
     try {

@@ -7,7 +7,12 @@
 import FindMyWay from 'find-my-way';
 import { OPERATIONS, routePath } from '../../src/domain/contract/operations.ts';
 
-export { CONTENT_SECURITY_POLICY, CORS_ALLOWED_REQUEST_HEADERS, CORS_EXPOSED_HEADERS, PAGE_SECURITY_HEADERS } from '../../src/domain/contract/response-headers.ts';
+export {
+  CONTENT_SECURITY_POLICY,
+  CORS_ALLOWED_REQUEST_HEADERS,
+  CORS_EXPOSED_HEADERS,
+  PAGE_SECURITY_HEADERS,
+} from '../../src/domain/contract/response-headers.ts';
 
 export type CorsFamily = 'open' | 'closed';
 

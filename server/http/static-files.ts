@@ -133,7 +133,17 @@ function locate(root: string, path: string): Located | undefined {
   if (!base.startsWith(root)) return undefined;
   for (const candidate of [base, join(base, 'index.html'), `${base}.html`]) {
     const stats = fileStats(candidate);
-    if (stats) return { file: candidate, stats, logical: '/' + candidate.slice(root.length + 1).split(sep).join('/') };
+    if (stats)
+      return {
+        file: candidate,
+        stats,
+        logical:
+          '/' +
+          candidate
+            .slice(root.length + 1)
+            .split(sep)
+            .join('/'),
+      };
   }
   return undefined;
 }

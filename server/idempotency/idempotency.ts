@@ -89,13 +89,21 @@ export async function runIdempotent(run: IdempotentRun, work: () => Promise<Prep
   const claim = await run.store.claim(scoped, requestPrint);
   switch (claim.state) {
     case 'mismatch':
-      throw new CatalogError('idempotency_key_reused', `This ${IDEMPOTENCY_HEADER} was already used with a different request in the last ${LIMITS.idempotencyKey.replaySeconds / 60} minutes.`);
+      throw new CatalogError(
+        'idempotency_key_reused',
+        `This ${IDEMPOTENCY_HEADER} was already used with a different request in the last ${LIMITS.idempotencyKey.replaySeconds / 60} minutes.`,
+      );
     case 'in_flight':
       throw new CatalogError('idempotency_key_in_flight', `A request with this ${IDEMPOTENCY_HEADER} is still running.`, { headers: { 'Retry-After': '1' } });
     case 'replay': {
       const stored = claim.response;
       return {
-        response: { status: stored.status, contentType: stored.contentType, chunks: stored.body === '' ? [] : [stored.body], headers: { ...stored.headers, [REPLAYED_HEADER]: 'true' } },
+        response: {
+          status: stored.status,
+          contentType: stored.contentType,
+          chunks: stored.body === '' ? [] : [stored.body],
+          headers: { ...stored.headers, [REPLAYED_HEADER]: 'true' },
+        },
         replayed: true,
       };
     }

@@ -39,9 +39,7 @@ export interface JsonRpcErrorObject {
   data?: unknown;
 }
 
-export type JsonRpcResponse =
-  | { jsonrpc: '2.0'; id: JsonRpcId; result: unknown }
-  | { jsonrpc: '2.0'; id: JsonRpcId | null; error: JsonRpcErrorObject };
+export type JsonRpcResponse = { jsonrpc: '2.0'; id: JsonRpcId; result: unknown } | { jsonrpc: '2.0'; id: JsonRpcId | null; error: JsonRpcErrorObject };
 
 /** The one throwable of a JSON-RPC method: a named code, a message and optional data. */
 export class RpcError extends Error {
@@ -117,8 +115,7 @@ export function classify(message: unknown): Classified {
   if (message.method === undefined && 'id' in message && ('result' in message || 'error' in message)) return { kind: 'response' };
   if (typeof message.method !== 'string' || message.method === '')
     return { kind: 'invalid', id, error: new RpcError('invalidRequest', 'method must be a non-empty string.') };
-  if ('id' in message && !isId(message.id))
-    return { kind: 'invalid', id: null, error: new RpcError('invalidRequest', 'id must be a string or a number.') };
+  if ('id' in message && !isId(message.id)) return { kind: 'invalid', id: null, error: new RpcError('invalidRequest', 'id must be a string or a number.') };
   if (message.params !== undefined && !isObject(message.params))
     return { kind: 'invalid', id, error: new RpcError('invalidParams', 'params must be an object.') };
   const request = message as unknown as JsonRpcRequest;
@@ -129,13 +126,18 @@ export function classify(message: unknown): Classified {
 export function batchTooLarge(entries: number): RpcError | undefined {
   const max = LIMITS.jsonRpcBatch.entries;
   if (entries <= max) return undefined;
-  return new RpcError('invalidRequest', `A JSON-RPC batch may hold at most ${max} messages; this one has ${entries}. Send them in several requests.`, { maxBatchEntries: max, entries });
+  return new RpcError('invalidRequest', `A JSON-RPC batch may hold at most ${max} messages; this one has ${entries}. Send them in several requests.`, {
+    maxBatchEntries: max,
+    entries,
+  });
 }
 
 /** The answer of a batch entry whose result would take the batch's answers past LIMITS.jsonRpcBatch.responseBytes. */
 export function batchBudgetSpent(): RpcError {
   const max = LIMITS.jsonRpcBatch.responseBytes;
-  return new RpcError('invalidRequest', `The answers of this batch would exceed ${max} bytes; send this request on its own or ask for fewer results.`, { maxBatchResponseBytes: max });
+  return new RpcError('invalidRequest', `The answers of this batch would exceed ${max} bytes; send this request on its own or ask for fewer results.`, {
+    maxBatchResponseBytes: max,
+  });
 }
 
 /** One entry of a method table: its params schema and handler. */

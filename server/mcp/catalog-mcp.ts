@@ -1,14 +1,7 @@
 // The catalog MCP server: the four tools of SERVICE.md 4.3 and the ui://catalog/catalog.html resource, all
 // answered from the live in-memory snapshot (services.catalog.current) through the same search the API uses.
 import { BRAND, DISCLAIMER, TAGLINE } from '../../src/domain/brand.ts';
-import {
-  AGENT_PATHS,
-  CATALOG_RESOURCE,
-  CATALOG_TOOLS,
-  MCP_INSTRUCTIONS,
-  MCP_SERVER_NAME,
-  MCP_SERVER_VERSION,
-} from '../../src/domain/agents/agent-surfaces.ts';
+import { AGENT_PATHS, CATALOG_RESOURCE, CATALOG_TOOLS, MCP_INSTRUCTIONS, MCP_SERVER_NAME, MCP_SERVER_VERSION } from '../../src/domain/agents/agent-surfaces.ts';
 import { LISTING_TYPES, TYPE_LABELS } from '../../src/domain/listing/listing-types.ts';
 import { snapshotResource, type Snapshot } from '../catalog/snapshot.ts';
 import { listingsBody } from '../catalog/listing-json.ts';
@@ -27,8 +20,18 @@ export function catalogMcpServer(services: Services): McpServer {
 
   const tools = [
     mcpTool(CATALOG_TOOLS.search_catalog, async (input) => {
-      const found = await searchForAgent(services, { query: input.query, types: input.type ? [input.type] : undefined, category: input.category, limit: input.limit });
-      return JsonText.object({ query: input.query, items: JsonText.fromBytes(listingsBody(found.snapshot, found.docs, { baseUrl: services.config.baseUrl, head: OPEN_ARRAY, tail: CLOSE_ARRAY })), hasMore: found.hasMore, searchMode: searchMode(found) });
+      const found = await searchForAgent(services, {
+        query: input.query,
+        types: input.type ? [input.type] : undefined,
+        category: input.category,
+        limit: input.limit,
+      });
+      return JsonText.object({
+        query: input.query,
+        items: JsonText.fromBytes(listingsBody(found.snapshot, found.docs, { baseUrl: services.config.baseUrl, head: OPEN_ARRAY, tail: CLOSE_ARRAY })),
+        hasMore: found.hasMore,
+        searchMode: searchMode(found),
+      });
     }),
     mcpTool(CATALOG_TOOLS.load_skill, (input) => {
       const current = snapshot();
@@ -37,11 +40,19 @@ export function catalogMcpServer(services: Services): McpServer {
         throw new ToolFailure(`No listing has the id '${input.id}'.`, 'Find the listing with search_catalog and pass the id or slug of one of its results.');
       }
       services.signals?.opened(current, doc);
-      return JsonText.object({ listing: JsonText.fromBytes(listingsBody(current, [doc], { baseUrl: services.config.baseUrl })), files: JsonText.of(current.store.readFilesJson(doc)) });
+      return JsonText.object({
+        listing: JsonText.fromBytes(listingsBody(current, [doc], { baseUrl: services.config.baseUrl })),
+        files: JsonText.of(current.store.readFilesJson(doc)),
+      });
     }),
     mcpTool(CATALOG_TOOLS.top_catalog, (input) => {
       const top = topForAgent(services, { type: input.type, sort: input.sort, limit: input.limit });
-      return JsonText.object({ sort: top.sort, type: input.type ?? null, items: JsonText.fromBytes(listingsBody(top.snapshot, top.docs, { baseUrl: services.config.baseUrl, head: OPEN_ARRAY, tail: CLOSE_ARRAY })), hasMore: top.hasMore });
+      return JsonText.object({
+        sort: top.sort,
+        type: input.type ?? null,
+        items: JsonText.fromBytes(listingsBody(top.snapshot, top.docs, { baseUrl: services.config.baseUrl, head: OPEN_ARRAY, tail: CLOSE_ARRAY })),
+        hasMore: top.hasMore,
+      });
     }),
     mcpTool(CATALOG_TOOLS.get_catalog_stats, () => ({ ...snapshot().store.stats })),
   ];
@@ -62,8 +73,7 @@ export function catalogMcpServer(services: Services): McpServer {
   });
 }
 
-const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const number = (n: number): string => n.toLocaleString('en-US');
 

@@ -38,7 +38,11 @@ function plain(markdown: string): string {
 function snippet(doc: Doc, terms: string[]): string {
   const text = plain(doc.body);
   const lower = text.toLowerCase();
-  const hit = terms.map((term) => lower.indexOf(term)).filter((at) => at >= 0).sort((a, b) => a - b)[0] ?? 0;
+  const hit =
+    terms
+      .map((term) => lower.indexOf(term))
+      .filter((at) => at >= 0)
+      .sort((a, b) => a - b)[0] ?? 0;
   const start = Math.max(0, hit - SNIPPET_CHARS / 4);
   return (start > 0 ? '…' : '') + text.slice(start, start + SNIPPET_CHARS).trim() + (start + SNIPPET_CHARS < text.length ? '…' : '');
 }
@@ -65,7 +69,10 @@ export function docsMcpServer(loadDocs: () => Promise<readonly Doc[]>, baseUrl: 
             page,
             score: terms.reduce(
               (sum, term) =>
-                sum + occurrences(page.title, term) * WEIGHTS.title + occurrences(page.description, term) * WEIGHTS.description + Math.min(occurrences(page.body, term), 10) * WEIGHTS.body,
+                sum +
+                occurrences(page.title, term) * WEIGHTS.title +
+                occurrences(page.description, term) * WEIGHTS.description +
+                Math.min(occurrences(page.body, term), 10) * WEIGHTS.body,
               0,
             ),
           }))
@@ -75,8 +82,17 @@ export function docsMcpServer(loadDocs: () => Promise<readonly Doc[]>, baseUrl: 
       }),
       mcpTool(DOCS_TOOLS.get_doc, async (input) => {
         const { docs } = await read();
-        const doc = docs.find((page) => page.slug === input.slug.trim().toLowerCase().replace(/^\/?docs\//, '').replace(/\/$/, ''));
-        if (!doc) throw new ToolFailure(`No docs page has the slug '${input.slug}'.`, `Call list_docs for the slugs: ${docs.map((page) => page.slug).join(', ')}.`);
+        const doc = docs.find(
+          (page) =>
+            page.slug ===
+            input.slug
+              .trim()
+              .toLowerCase()
+              .replace(/^\/?docs\//, '')
+              .replace(/\/$/, ''),
+        );
+        if (!doc)
+          throw new ToolFailure(`No docs page has the slug '${input.slug}'.`, `Call list_docs for the slugs: ${docs.map((page) => page.slug).join(', ')}.`);
         return { ...summary(doc), markdown: doc.body };
       }),
       mcpTool(DOCS_TOOLS.list_docs, async () => ({ docs: (await read()).docs.map(summary) })),

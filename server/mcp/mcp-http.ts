@@ -12,7 +12,17 @@ import { headerOf, type Handler } from '../http/handler.ts';
 import { canonicalJson, fingerprint, idempotencyKey, runIdempotent } from '../idempotency/idempotency.ts';
 import type { IdempotencyStore } from '../idempotency/store.ts';
 import { LIMITS } from '../../src/domain/contract/limits.ts';
-import { batchBudgetSpent, batchTooLarge, classify, errorResponse, resultResponse, RpcError, toRpcError, type JsonRpcRequest, type JsonRpcResponse } from '../json-rpc/json-rpc.ts';
+import {
+  batchBudgetSpent,
+  batchTooLarge,
+  classify,
+  errorResponse,
+  resultResponse,
+  RpcError,
+  toRpcError,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from '../json-rpc/json-rpc.ts';
 import { rateLimitKey } from '../http/client-ip.ts';
 import type { Services } from '../services.ts';
 import type { McpCall, McpRevision, McpServer } from './mcp-server.ts';
@@ -64,15 +74,27 @@ export function revisionOf(request: JsonRpcRequest, headerVersion: string | unde
       return {
         ok: false,
         status: 200,
-        error: new RpcError('invalidParams', `Invalid params: _meta['${field}'] must be a string naming a protocol version, not ${metaVersion === null ? 'null' : Array.isArray(metaVersion) ? 'an array' : `a ${typeof metaVersion}`}.`, { supported: MCP_VERSIONS }),
+        error: new RpcError(
+          'invalidParams',
+          `Invalid params: _meta['${field}'] must be a string naming a protocol version, not ${metaVersion === null ? 'null' : Array.isArray(metaVersion) ? 'an array' : `a ${typeof metaVersion}`}.`,
+          { supported: MCP_VERSIONS },
+        ),
       };
     }
     if (headerVersion !== undefined && headerVersion !== metaVersion) {
-      return { ok: false, status: 400, error: new RpcError('headerMismatch', `MCP-Protocol-Version header ${headerVersion} does not match _meta ${metaVersion}.`) };
+      return {
+        ok: false,
+        status: 400,
+        error: new RpcError('headerMismatch', `MCP-Protocol-Version header ${headerVersion} does not match _meta ${metaVersion}.`),
+      };
     }
     if ((MCP_STATELESS_VERSIONS as readonly string[]).includes(metaVersion)) {
       if (methodHeader !== undefined && methodHeader !== request.method) {
-        return { ok: false, status: 400, error: new RpcError('headerMismatch', `Mcp-Method header ${methodHeader} does not match the method ${request.method}.`) };
+        return {
+          ok: false,
+          status: 400,
+          error: new RpcError('headerMismatch', `Mcp-Method header ${methodHeader} does not match the method ${request.method}.`),
+        };
       }
       return { ok: true, revision: 'stateless', version: metaVersion };
     }
@@ -126,7 +148,10 @@ export async function answerBody(server: McpServer, body: unknown, headers: Inco
   if (!MCP_BATCH_VERSIONS.includes(batchVersion) || body.some(hasStatelessMeta)) {
     return {
       status: 200,
-      payload: errorResponse(null, new RpcError('invalidRequest', `JSON-RPC batches are only accepted from ${MCP_BATCH_VERSIONS.join(', ')} clients; send one message per request.`)),
+      payload: errorResponse(
+        null,
+        new RpcError('invalidRequest', `JSON-RPC batches are only accepted from ${MCP_BATCH_VERSIONS.join(', ')} clients; send one message per request.`),
+      ),
     };
   }
   const tooLarge = batchTooLarge(body.length);
@@ -187,7 +212,12 @@ export function mcpPostHandler(deps: McpHttpDeps, endpoint: McpEndpoint): Handle
       body = JSON.parse(raw.toString('utf8'));
     } catch {
       // Answered as the endpoint answers everything else: /.well-known/mcp/sse as an event stream.
-      return fromPrepared(render({ status: 200, payload: errorResponse(null, new RpcError('parseError', 'Parse error: the body is not valid JSON.')) }, sessionId === undefined ? endpoint.wrap : 'json'));
+      return fromPrepared(
+        render(
+          { status: 200, payload: errorResponse(null, new RpcError('parseError', 'Parse error: the body is not valid JSON.')) },
+          sessionId === undefined ? endpoint.wrap : 'json',
+        ),
+      );
     }
     // A batch costs one request per entry: the pipeline took one, the rest are taken here (only for a batch
     // within the entry limit; a larger one is refused whole without running anything).
@@ -196,13 +226,21 @@ export function mcpPostHandler(deps: McpHttpDeps, endpoint: McpEndpoint): Handle
       const decision = await services.rateLimiter.consume(rateLimitKey(ctx.clientIp), body.length - 1);
       limitHeaders = services.rateLimiter.headers(decision);
       if (!decision.allowed) {
-        throw new CatalogError('rate_limited', `This batch of ${body.length} requests exceeds the ${decision.limit} requests a client may make in ${services.config.rateLimit.windowSeconds} seconds.`, {
-          headers: { ...Object.fromEntries(Object.entries(limitHeaders).map(([name, value]) => [name, String(value)])), 'Retry-After': String(Math.max(1, decision.reset)) },
-          resolution: 'Each entry of a JSON-RPC batch counts as one request: send fewer, or wait for the number of seconds in Retry-After.',
-        });
+        throw new CatalogError(
+          'rate_limited',
+          `This batch of ${body.length} requests exceeds the ${decision.limit} requests a client may make in ${services.config.rateLimit.windowSeconds} seconds.`,
+          {
+            headers: {
+              ...Object.fromEntries(Object.entries(limitHeaders).map(([name, value]) => [name, String(value)])),
+              'Retry-After': String(Math.max(1, decision.reset)),
+            },
+            resolution: 'Each entry of a JSON-RPC batch counts as one request: send fewer, or wait for the number of seconds in Retry-After.',
+          },
+        );
       }
     }
-    const work = async () => render(await answerBody(endpoint.server, body, ctx.headers, ctx.signal, services.logger), sessionId === undefined ? endpoint.wrap : 'json');
+    const work = async () =>
+      render(await answerBody(endpoint.server, body, ctx.headers, ctx.signal, services.logger), sessionId === undefined ? endpoint.wrap : 'json');
     if (sessionId !== undefined) {
       // HTTP+SSE transport: the answer travels on the session's stream; the POST itself is only accepted.
       const response = await work();
@@ -211,7 +249,12 @@ export function mcpPostHandler(deps: McpHttpDeps, endpoint: McpEndpoint): Handle
       return fromPrepared(emptyResponse(202), limitHeaders);
     }
     const { response } = await runIdempotent(
-      { store: idempotency, key: isToolCall(body) ? key : undefined, scope: `POST ${endpoint.path} tools/call`, fingerprint: () => fingerprint(canonicalJson(body)) },
+      {
+        store: idempotency,
+        key: isToolCall(body) ? key : undefined,
+        scope: `POST ${endpoint.path} tools/call`,
+        fingerprint: () => fingerprint(canonicalJson(body)),
+      },
       work,
     );
     return fromPrepared(response, limitHeaders);

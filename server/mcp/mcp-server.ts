@@ -3,12 +3,7 @@
 // and the revision the request speaks, and gets back a JSON-RPC result or a thrown RpcError.
 import { JsonText, JsonTextString } from './json-text.ts';
 import { z } from 'zod';
-import {
-  MCP_SESSION_VERSIONS,
-  MCP_VERSIONS,
-  toolDescriptor,
-  type ToolSpec,
-} from '../../src/domain/agents/agent-surfaces.ts';
+import { MCP_SESSION_VERSIONS, MCP_VERSIONS, toolDescriptor, type ToolSpec } from '../../src/domain/agents/agent-surfaces.ts';
 import { CatalogError } from '../../src/domain/contract/errors.ts';
 import { describeIssue, invoke, rpcMethod, RpcError, type JsonRpcRequest, type RpcMethod, type RpcMethodTable } from '../json-rpc/json-rpc.ts';
 
@@ -116,7 +111,12 @@ export function createMcpServer(definition: McpServerDefinition): McpServer {
   const extensions = definition.extensions ?? [];
   if (resources.size > 0 || extensions.some((extension) => extension.read)) capabilities.resources = { subscribe: false, listChanged: false };
   if (extensions.length > 0) capabilities.extensions = Object.fromEntries(extensions.map((extension) => [extension.id, extension.settings]));
-  const serverInfo = { name: definition.info.name, title: definition.info.title, version: definition.info.version, ...(definition.info.websiteUrl ? { websiteUrl: definition.info.websiteUrl } : {}) };
+  const serverInfo = {
+    name: definition.info.name,
+    title: definition.info.title,
+    version: definition.info.version,
+    ...(definition.info.websiteUrl ? { websiteUrl: definition.info.websiteUrl } : {}),
+  };
 
   const callTool = async (name: string, args: Record<string, unknown>, call: McpCall): Promise<Record<string, unknown>> => {
     const tool = tools.get(name);

@@ -159,12 +159,50 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Metri
       for (const { labels, byStatus } of recorder.series()) for (const [status, value] of byStatus) this.inc({ ...labels, status: String(status) }, value);
     },
   });
-  new RecordedLatency(recorder, { name: 'catalog_http_request_duration_seconds', help: 'Time from request to the end of the response, by route pattern and method', labelNames: ['route', 'method'], buckets: LATENCY_BUCKETS, registers: [registry] });
-  new Counter({ name: 'catalog_search_cache_requests_total', help: 'Listing searches answered from the response cache (hit) or computed (miss)', labelNames: ['result'], registers: [registry], collect() { cacheTally.collectInto(this); } });
-  new Counter({ name: 'catalog_search_requests_total', help: 'Listing searches by the Search-Mode they were answered with', labelNames: ['mode'], registers: [registry], collect() { modeTally.collectInto(this); } });
-  new Counter({ name: 'catalog_rate_limit_decisions_total', help: 'Rate-limit decisions, by outcome and by the store that made them (memory when Redis is down or unset)', labelNames: ['decision', 'store'], registers: [registry], collect() { limitTally.collectInto(this); } });
-  const redisUp = new Gauge({ name: 'catalog_redis_up', help: '1 while Redis is reachable, 0 while it is not (state is shared through it); absent when REDIS_URL is unset', registers: [registry] });
-  const redisDown = new Counter({ name: 'catalog_redis_down_transitions_total', help: 'Times Redis went from reachable to unreachable', registers: [registry] });
+  new RecordedLatency(recorder, {
+    name: 'catalog_http_request_duration_seconds',
+    help: 'Time from request to the end of the response, by route pattern and method',
+    labelNames: ['route', 'method'],
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  new Counter({
+    name: 'catalog_search_cache_requests_total',
+    help: 'Listing searches answered from the response cache (hit) or computed (miss)',
+    labelNames: ['result'],
+    registers: [registry],
+    collect() {
+      cacheTally.collectInto(this);
+    },
+  });
+  new Counter({
+    name: 'catalog_search_requests_total',
+    help: 'Listing searches by the Search-Mode they were answered with',
+    labelNames: ['mode'],
+    registers: [registry],
+    collect() {
+      modeTally.collectInto(this);
+    },
+  });
+  new Counter({
+    name: 'catalog_rate_limit_decisions_total',
+    help: 'Rate-limit decisions, by outcome and by the store that made them (memory when Redis is down or unset)',
+    labelNames: ['decision', 'store'],
+    registers: [registry],
+    collect() {
+      limitTally.collectInto(this);
+    },
+  });
+  const redisUp = new Gauge({
+    name: 'catalog_redis_up',
+    help: '1 while Redis is reachable, 0 while it is not (state is shared through it); absent when REDIS_URL is unset',
+    registers: [registry],
+  });
+  const redisDown = new Counter({
+    name: 'catalog_redis_down_transitions_total',
+    help: 'Times Redis went from reachable to unreachable',
+    registers: [registry],
+  });
   let lastRedis: RedisState = 'unconfigured';
   // Pre-set so a ratio and a rate can be computed from the first scrape.
   cacheTally.declare('hit');

@@ -28,7 +28,10 @@ export function watchRedis(redis: Redis | undefined, logger: Logger, metrics: Me
     metrics.redisState(state);
     if (state === 'down') {
       health.outages++;
-      logger.warn({ err: error, degraded: 'redis' }, 'redis unavailable: rate limits fall back to per-process memory, idempotency keys and search counters are not shared');
+      logger.warn(
+        { err: error, degraded: 'redis' },
+        'redis unavailable: rate limits fall back to per-process memory, idempotency keys and search counters are not shared',
+      );
     } else if (was === 'down') {
       logger.info({ degraded: false }, 'redis reachable again: shared rate limits and idempotency resume');
     }

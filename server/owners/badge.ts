@@ -15,8 +15,10 @@ export function badgeSvg(label: string, value: string, synthetic: boolean): stri
   const vw = width(value);
   const color = synthetic ? '#8c959f' : '#1f883d';
   const title = `${label}: ${value}${synthetic ? ' (synthetic figure)' : ''}`;
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${lw + vw}" height="20" role="img" aria-label="${escapeXml(title)}"><title>${escapeXml(title)}</title>` +
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${lw + vw}" height="20" role="img" aria-label="${escapeXml(title)}"><title>${escapeXml(title)}</title>` +
     `<rect width="${lw}" height="20" fill="#555"/><rect x="${lw}" width="${vw}" height="20" fill="${color}"/>` +
     `<g fill="#fff" text-anchor="middle" font-family="Verdana,DejaVu Sans,sans-serif" font-size="11">` +
-    `<text x="${lw / 2}" y="14">${escapeXml(label)}</text><text x="${lw + vw / 2}" y="14">${escapeXml(value)}</text></g></svg>`;
+    `<text x="${lw / 2}" y="14">${escapeXml(label)}</text><text x="${lw + vw / 2}" y="14">${escapeXml(value)}</text></g></svg>`
+  );
 }

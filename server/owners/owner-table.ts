@@ -15,7 +15,14 @@ export const OWNER_TABLE = snapshotResource('owner-table', (snapshot): OwnerTabl
         const id = store.idOf(doc);
         const repo = id.slice(id.indexOf(':') + 1, id.lastIndexOf('#'));
         const real = columns.realFigures[doc]!;
-        yield { repo, type: LISTING_TYPES[columns.type[doc]!]!, installs: columns.installs[doc]!, stars: columns.stars[doc]!, installsReal: (real & REAL_FIGURE.installs) !== 0, starsReal: (real & REAL_FIGURE.stars) !== 0 };
+        yield {
+          repo,
+          type: LISTING_TYPES[columns.type[doc]!]!,
+          installs: columns.installs[doc]!,
+          stars: columns.stars[doc]!,
+          installsReal: (real & REAL_FIGURE.installs) !== 0,
+          starsReal: (real & REAL_FIGURE.stars) !== 0,
+        };
       }
     })(),
   );

@@ -71,7 +71,9 @@ export function ardHandlers(services: Services): HandlersFor<'ardRegistry' | 'ar
   const base = services.config.baseUrl;
   const source = base + ARD_BASE_PATH;
   const entries = (snapshot: Snapshot, docs: readonly number[]): ArdEntry[] =>
-    listingsJson(services.config.baseUrl, snapshot, docs).map((text) => toArdEntry(JSON.parse(text) as Listing, { baseUrl: base, skillFile: (slug) => skillFilePath(slug) }));
+    listingsJson(services.config.baseUrl, snapshot, docs).map((text) =>
+      toArdEntry(JSON.parse(text) as Listing, { baseUrl: base, skillFile: (slug) => skillFilePath(slug) }),
+    );
 
   /** The matched set, best first: the hybrid search's top MATCH_CAP for text, else every listing by installs. */
   const matchedSet = async (snapshot: Snapshot, text: string | undefined, filter: Filter): Promise<number[]> => {
@@ -191,14 +193,14 @@ export function ardHandlers(services: Services): HandlersFor<'ardRegistry' | 'ar
     // The registry's base URL (the url of its ai-registry entry) answers with what is under it.
     ardRegistry: () =>
       json(200, {
-          ...registryEntry(base),
-          specification: ARD_SPEC,
-          endpoints: { search: `${source}/search`, explore: `${source}/explore`, agents: `${source}/agents`, agent: `${source}/agents/{identifier}` },
-          federation: { modes: ['auto', 'referrals', 'none'], upstreams: [] },
-          filterFields: ARD_FILTER_FIELDS,
-          facetFields: ARD_FACET_FIELDS,
-          pageSize: { max: ARD_PAGE.max },
-        }),
+        ...registryEntry(base),
+        specification: ARD_SPEC,
+        endpoints: { search: `${source}/search`, explore: `${source}/explore`, agents: `${source}/agents`, agent: `${source}/agents/{identifier}` },
+        federation: { modes: ['auto', 'referrals', 'none'], upstreams: [] },
+        filterFields: ARD_FILTER_FIELDS,
+        facetFields: ARD_FACET_FIELDS,
+        pageSize: { max: ARD_PAGE.max },
+      }),
     ardSearch: ardHandler(search),
     ardExplore: ardHandler(explore),
     ardListAgents: ardHandler(listAgents),

@@ -111,7 +111,13 @@ export function catalogHandlers(services: Services): HandlersFor<CatalogOperatio
   };
 
   /** A search made (not from the cache): its page's body, offered to the cache. */
-  const answerSearch = async (ctx: RequestContext, versioned: boolean, current: Snapshot, cache: AdmittingCache<CachedSearch>, key: string): Promise<CachedSearch> => {
+  const answerSearch = async (
+    ctx: RequestContext,
+    versioned: boolean,
+    current: Snapshot,
+    cache: AdmittingCache<CachedSearch>,
+    key: string,
+  ): Promise<CachedSearch> => {
     const query = parseListingQuery(ctx.query, versioned);
     if (query.category !== undefined) checkCategory(query.category, current.store.categories);
     const { result, headers } = await services.listingSearch(current, query);
@@ -171,7 +177,9 @@ export function catalogHandlers(services: Services): HandlersFor<CatalogOperatio
             : issue.code === 'unrecognized_keys'
               ? 'may only have the field ids'
               : issue.message;
-        throw new CatalogError('invalid_body', `'${where}' ${rule}.`, { resolution: `Send {"ids": [...]} with 1 to ${LIMITS.batchIds} listing ids of 1 to ${LIMITS.id.max} characters.` });
+        throw new CatalogError('invalid_body', `'${where}' ${rule}.`, {
+          resolution: `Send {"ids": [...]} with 1 to ${LIMITS.batchIds} listing ids of 1 to ${LIMITS.id.max} characters.`,
+        });
       }
       const current = snapshot();
       const docs: number[] = [];
@@ -212,6 +220,12 @@ export function catalogHandlers(services: Services): HandlersFor<CatalogOperatio
  */
 function checkCategory(category: string, categories: ReadonlyArray<{ name: string }>): void {
   if (categories.some((c) => c.name === category)) return;
-  const closest = closestCategory(category, categories.map((c) => c.name));
-  throw invalidParameter('category', `is not a category of the catalog: '${category}'${closest ? ` (did you mean '${closest}'?)` : ''}; GET /api/upstream/categories lists every category`);
+  const closest = closestCategory(
+    category,
+    categories.map((c) => c.name),
+  );
+  throw invalidParameter(
+    'category',
+    `is not a category of the catalog: '${category}'${closest ? ` (did you mean '${closest}'?)` : ''}; GET /api/upstream/categories lists every category`,
+  );
 }

@@ -13,7 +13,9 @@ export function readiness(services: Services): { status: 'ready' | 'degraded' | 
   const checks = {
     artifacts: { ok: listings > 0, listings, lastUpdated: current.store.manifest.lastUpdated },
     semantic: { ok: semantic === 'ready', state: semantic },
-    redis: redis ? { ok: redis.state !== 'down', state: redis.state, since: new Date(redis.since).toISOString(), outages: redis.outages } : { ok: true, state: 'unconfigured' },
+    redis: redis
+      ? { ok: redis.state !== 'down', state: redis.state, since: new Date(redis.since).toISOString(), outages: redis.outages }
+      : { ok: true, state: 'unconfigured' },
   };
   const status = !checks.artifacts.ok ? 'not_ready' : checks.semantic.ok && checks.redis.ok ? 'ready' : 'degraded';
   return { status, build: basename(current.buildDir), checks };

@@ -24,7 +24,8 @@ function decodeCursor(raw: string, fingerprint: string): number {
   const token = decodePageToken(raw);
   if (!token || !Number.isSafeInteger(token.offset))
     throw invalidParameter('cursor', 'is not a cursor this registry issued (use metadata.nextCursor of the previous page)');
-  if (token.fingerprint !== fingerprint) throw invalidParameter('cursor', 'belongs to a different query; keep search, updated_since and version of the page that issued it');
+  if (token.fingerprint !== fingerprint)
+    throw invalidParameter('cursor', 'belongs to a different query; keep search, updated_since and version of the page that issued it');
   return token.offset;
 }
 
@@ -86,7 +87,9 @@ export function registryHandlers(services: Services): HandlersFor<'registryListS
         : snapshot.engine.search({ types: ['mcp'], sort: 'stars', offset: 0, limit: snapshot.store.count }).docs;
       const table = snapshot.get(MCP_TABLE);
       const kept = all.filter(
-        (doc) => (since === undefined || (table.updatedMs.get(doc) ?? 0) >= since) && (version === undefined || version === 'latest' || table.version.get(doc) === version),
+        (doc) =>
+          (since === undefined || (table.updatedMs.get(doc) ?? 0) >= since) &&
+          (version === undefined || version === 'latest' || table.version.get(doc) === version),
       );
       page = kept.slice(offset, offset + limit);
       hasMore = kept.length > offset + limit;

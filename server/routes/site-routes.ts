@@ -85,9 +85,14 @@ export function siteHandlers(services: Services): HandlersFor<'browsePage'> {
         status: 200,
         node: async (req, res) => {
           let unmatched = false;
-          await handler(req, res, () => {
-            unmatched = true;
-          }, locals);
+          await handler(
+            req,
+            res,
+            () => {
+              unmatched = true;
+            },
+            locals,
+          );
           if (unmatched) throw new CatalogError('not_found', `This build has no page at ${ctx.path}.`);
         },
       };

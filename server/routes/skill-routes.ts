@@ -24,7 +24,12 @@ export function skillHandlers(services: Services): HandlersFor<'getAgentSkillsIn
         });
       const digest = skill.files.find((f) => f.path === path)!.sha256;
       const type = file.mediaType.startsWith('text/') ? `${file.mediaType}; charset=utf-8` : file.mediaType;
-      return json(200, file.content, { 'Cache-Control': 'public, max-age=300', ETag: `"${digest}"`, 'Content-Digest': `sha-256=:${Buffer.from(digest, 'hex').toString('base64')}:` }, type);
+      return json(
+        200,
+        file.content,
+        { 'Cache-Control': 'public, max-age=300', ETag: `"${digest}"`, 'Content-Digest': `sha-256=:${Buffer.from(digest, 'hex').toString('base64')}:` },
+        type,
+      );
     },
   };
 }

@@ -75,9 +75,13 @@ export function staffHandlers(services: Services, guard: StaffGuard): HandlersFo
           services.catalog.swap(next);
         } catch (error) {
           services.logger.error({ err: error, buildDir: next }, 'the newest build could not be loaded');
-          throw new CatalogError('service_unavailable', `The build ${basename(next)} could not be loaded; still serving ${basename(services.catalog.current.buildDir)}.`, {
-            resolution: 'Check the shim log, rebuild, then reload again.',
-          });
+          throw new CatalogError(
+            'service_unavailable',
+            `The build ${basename(next)} could not be loaded; still serving ${basename(services.catalog.current.buildDir)}.`,
+            {
+              resolution: 'Check the shim log, rebuild, then reload again.',
+            },
+          );
         }
         services.logger.info({ buildDir: next }, 'switched to a new build');
       }

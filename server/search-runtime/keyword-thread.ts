@@ -9,13 +9,20 @@ import type { Snapshot } from '../catalog/snapshot.ts';
 import { WorkerClient } from './worker-client.ts';
 
 export type ToKeywordWorker =
-  | { kind: 'load'; buildDir: string; files: ReadonlyMap<string, Uint8Array> }
-  | { kind: 'search'; buildDir: string; request: SearchRequest }
-  | { kind: 'close' };
+  { kind: 'load'; buildDir: string; files: ReadonlyMap<string, Uint8Array> } | { kind: 'search'; buildDir: string; request: SearchRequest } | { kind: 'close' };
 
 export type FromKeywordWorker =
   | { kind: 'loaded'; id: number }
-  | { kind: 'found'; id: number; docs: number[]; total: number; hasMore: boolean; order: SearchResult['order']; partial: boolean | undefined; corrected: string | undefined }
+  | {
+      kind: 'found';
+      id: number;
+      docs: number[];
+      total: number;
+      hasMore: boolean;
+      order: SearchResult['order'];
+      partial: boolean | undefined;
+      corrected: string | undefined;
+    }
   | { kind: 'failed'; id: number; message: string };
 
 /**

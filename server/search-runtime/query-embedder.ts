@@ -10,10 +10,7 @@
 import { LRUCache } from 'lru-cache';
 import { WorkerClient } from './worker-client.ts';
 
-export type ToWorker =
-  | { kind: 'load'; modelDir: string; modelId: string }
-  | { kind: 'embed'; text: string }
-  | { kind: 'close' };
+export type ToWorker = { kind: 'load'; modelDir: string; modelId: string } | { kind: 'embed'; text: string } | { kind: 'close' };
 
 export type FromWorker =
   | { kind: 'loaded'; id: number; modelId: string; dims: number }
@@ -84,7 +81,8 @@ export class QueryEmbedder {
     const running = this.inFlight.get(text);
     if (running) return running;
     const dims = this.dims;
-    const job = this.worker.request({ kind: 'embed', text }, this.timeoutMs)
+    const job = this.worker
+      .request({ kind: 'embed', text }, this.timeoutMs)
       .then((answer) => {
         if (answer.kind !== 'embedded' || answer.vector.length !== dims || this.dims !== dims) return undefined;
         this.vectors.set(text, answer.vector);

@@ -33,7 +33,19 @@ export const KEYWORD_DEPTH_KEPT = 100;
 
 /** The exact query, every field that changes the answer (no hash: a collision would answer another query). */
 function queryKey(query: ListingQuery): string {
-  return JSON.stringify([query.q, query.semantic, query.types, query.category, query.owner, query.updatedSince, query.sort, query.offset, query.limit, query.risk, query.distinct]);
+  return JSON.stringify([
+    query.q,
+    query.semantic,
+    query.types,
+    query.category,
+    query.owner,
+    query.updatedSince,
+    query.sort,
+    query.offset,
+    query.limit,
+    query.risk,
+    query.distinct,
+  ]);
 }
 
 /** Whether an answer costs more to make again than to keep: vectors were searched, or keywords ranked a deep list. */

@@ -106,14 +106,24 @@ export class SemanticIndex implements SemanticSource {
       if (manifest.count !== snapshot.store.count) throw new Error(`${manifest.count} vectors for ${snapshot.store.count} listings`);
       const modelDir = join(dir, MODEL_SUBDIR);
       const loadingModel = this.queryModel(modelDir, manifest.modelId);
-      const opening = VectorSearcher.open(dir, { modelId: manifest.modelId, count: manifest.count }, {
-        timeoutMs: this.vectorTimeoutMs,
-        onError: (error) => this.logger?.error({ err: error }, 'the vector worker failed; semantic queries fall back to keywords'),
-      });
+      const opening = VectorSearcher.open(
+        dir,
+        { modelId: manifest.modelId, count: manifest.count },
+        {
+          timeoutMs: this.vectorTimeoutMs,
+          onError: (error) => this.logger?.error({ err: error }, 'the vector worker failed; semantic queries fall back to keywords'),
+        },
+      );
       const [model, searcher] = await Promise.all([loadingModel, opening]).catch((error: unknown) => {
         // Whichever of the two did load is released when the other fails.
-        loadingModel.then((loaded) => loaded.encoder?.close(), () => undefined);
-        opening.then((opened) => opened.close(), () => undefined);
+        loadingModel.then(
+          (loaded) => loaded.encoder?.close(),
+          () => undefined,
+        );
+        opening.then(
+          (opened) => opened.close(),
+          () => undefined,
+        );
         throw error;
       });
       if (this.target !== snapshot || this.closed) {
@@ -135,7 +145,16 @@ export class SemanticIndex implements SemanticSource {
         inWorker: !isStaticEncoderDir(modelDir),
       };
       this.state = 'ready';
-      this.logger?.info({ modelId: manifest.modelId, dims: manifest.dims, count: manifest.count, approximate: searcher.approximate ? 'hnsw' : 'exact', ms: Math.round(performance.now() - started) }, 'semantic search ready');
+      this.logger?.info(
+        {
+          modelId: manifest.modelId,
+          dims: manifest.dims,
+          count: manifest.count,
+          approximate: searcher.approximate ? 'hnsw' : 'exact',
+          ms: Math.round(performance.now() - started),
+        },
+        'semantic search ready',
+      );
     } catch (error) {
       if (this.target !== snapshot) return this.state;
       this.state = 'unavailable';

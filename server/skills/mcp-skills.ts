@@ -90,7 +90,12 @@ export function skillsExtension(services: Services): McpExtension {
       const snapshot = services.catalog.current;
       if (uri === SKILL_INDEX_URI) {
         // The Agent Skills discovery index with MCP URIs and no digests (integrity comes with the connection).
-        const skills = skillCatalog(snapshot).skills.map((skill) => ({ name: skill.frontmatter.name, type: 'skill-md', description: skill.frontmatter.description, url: skillUri(skill.path) }));
+        const skills = skillCatalog(snapshot).skills.map((skill) => ({
+          name: skill.frontmatter.name,
+          type: 'skill-md',
+          description: skill.frontmatter.description,
+          url: skillUri(skill.path),
+        }));
         return { uri, mimeType: 'application/json', text: JSON.stringify({ $schema: AGENT_SKILLS_SCHEMA, skills }) };
       }
       const found = parseSkillUri(uri, skillCatalog(snapshot).byPath);

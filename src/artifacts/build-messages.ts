@@ -24,5 +24,12 @@ export interface PagesReadyMessage {
 
 export function isPagesReadyMessage(message: unknown): message is PagesReadyMessage {
   const m = message as Partial<PagesReadyMessage> | null;
-  return typeof m === 'object' && m !== null && m.type === 'pages-ready' && typeof m.buildDir === 'string' && Array.isArray(m.entries) && m.entries.every((entry) => typeof entry === 'string');
+  return (
+    typeof m === 'object' &&
+    m !== null &&
+    m.type === 'pages-ready' &&
+    typeof m.buildDir === 'string' &&
+    Array.isArray(m.entries) &&
+    m.entries.every((entry) => typeof entry === 'string')
+  );
 }

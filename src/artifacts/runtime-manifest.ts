@@ -83,7 +83,11 @@ export type RuntimeColumns = { [name in keyof Kinds]: Typed[Kinds[name]] };
 
 const ColumnLayoutSchema = z.record(
   z.string(),
-  z.object({ kind: z.enum(['Uint8Array', 'Uint32Array', 'Float32Array', 'Float64Array']), byteOffset: z.number().int().nonnegative(), length: z.number().int().nonnegative() }),
+  z.object({
+    kind: z.enum(['Uint8Array', 'Uint32Array', 'Float32Array', 'Float64Array']),
+    byteOffset: z.number().int().nonnegative(),
+    length: z.number().int().nonnegative(),
+  }),
 );
 
 export const RuntimeManifestSchema = z.object({

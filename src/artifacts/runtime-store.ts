@@ -5,7 +5,16 @@ import { closeSync, existsSync, openSync, read, readFileSync, readSync } from 'n
 import { join } from 'node:path';
 import { readKeywordIndex, type KeywordIndexData } from '../search/index-file.ts';
 import { slugOfId, type CatalogStats, type Category } from '../domain/schemas.ts';
-import { KEYWORD_INDEX_DIR, readGone, readRuntimeColumns, readRuntimeManifest, RUNTIME_IDS_FILE, RUNTIME_POSTING_KEYS_FILE, type RuntimeColumns, type RuntimeManifest } from './runtime-manifest.ts';
+import {
+  KEYWORD_INDEX_DIR,
+  readGone,
+  readRuntimeColumns,
+  readRuntimeManifest,
+  RUNTIME_IDS_FILE,
+  RUNTIME_POSTING_KEYS_FILE,
+  type RuntimeColumns,
+  type RuntimeManifest,
+} from './runtime-manifest.ts';
 import { findSlug } from './slug-table.ts';
 import { TermTable } from '../search/term-table.ts';
 import { readFilePlain, type ReadFile } from './shared-file.ts';
@@ -77,7 +86,8 @@ export class CatalogStore {
     this.columns = readRuntimeColumns(runtimeDir, manifest.columns, readFile);
     this.idText = readFile(join(runtimeDir, RUNTIME_IDS_FILE));
     this.postingKeys = TermTable.fromBytes(readFile(join(runtimeDir, RUNTIME_POSTING_KEYS_FILE)), this.columns.postingStarts.length - 1);
-    if (this.count > 0 && this.columns.idOffsets[this.count] !== this.idText.length + 1) throw new Error(`${RUNTIME_IDS_FILE} does not match its offsets; rebuild`);
+    if (this.count > 0 && this.columns.idOffsets[this.count] !== this.idText.length + 1)
+      throw new Error(`${RUNTIME_IDS_FILE} does not match its offsets; rebuild`);
     this.gone = readGone(runtimeDir);
     this.keywords = readKeywordIndex(join(runtimeDir, KEYWORD_INDEX_DIR), readFile);
     if (this.keywords.count !== this.count) throw new Error(`keyword index has ${this.keywords.count} listings, expected ${this.count}; rebuild`);

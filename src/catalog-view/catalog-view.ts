@@ -122,7 +122,12 @@ export interface TopLists<T> {
 export type RepoRanked = RankedFields & { readonly repo: string };
 
 /** What the top lists read of a listing. */
-export type ViewListing = RankedFields & { readonly type: ListingType; readonly categories: readonly string[]; readonly repo: string; readonly archived?: string | undefined };
+export type ViewListing = RankedFields & {
+  readonly type: ListingType;
+  readonly categories: readonly string[];
+  readonly repo: string;
+  readonly archived?: string | undefined;
+};
 
 /**
  * Collects every top list in one pass over the listings, offered in the default order. `item` makes what a list
@@ -140,12 +145,16 @@ export class TopListsCollector<L extends ViewListing, T extends RepoRanked = L> 
     // A type's top list and a comparison show at most PER_REPO_IN_TOP_LISTS listings of one repository: one
     // repository's stars copied onto each of its listings would otherwise fill them.
     this.byType = Object.fromEntries(
-      LISTING_TYPES.map((type): [ListingType, TopList<T, RepoRanked>] => [type, new RepoCappedTopList<T, RepoRanked>(TOP_SIZES.perType, PER_REPO_IN_TOP_LISTS, compareBy(RANKING_METRIC[type]))]),
+      LISTING_TYPES.map((type): [ListingType, TopList<T, RepoRanked>] => [
+        type,
+        new RepoCappedTopList<T, RepoRanked>(TOP_SIZES.perType, PER_REPO_IN_TOP_LISTS, compareBy(RANKING_METRIC[type])),
+      ]),
     ) as Record<ListingType, TopList<T, RepoRanked>>;
     for (const category of categories) {
       const key = categoryKey(category.type, category.name);
       if (options.categoryTop) this.categoryTop.set(key, new TopList<T, RepoRanked>(TOP_SIZES.category, compareBy(RANKING_METRIC[category.type])));
-      if (hasShortlist(category)) this.shortlists.set(key, new RepoCappedTopList<T, RepoRanked>(SHORTLIST.size, PER_REPO_IN_TOP_LISTS, compareBy(shortlistSort(category.type))));
+      if (hasShortlist(category))
+        this.shortlists.set(key, new RepoCappedTopList<T, RepoRanked>(SHORTLIST.size, PER_REPO_IN_TOP_LISTS, compareBy(shortlistSort(category.type))));
     }
   }
 

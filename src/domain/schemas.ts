@@ -21,7 +21,7 @@ const IsoDateTime = z.iso.datetime({ offset: true });
 export const MetricsProvenanceSchema = z
   .object({
     installs: Provenance.describe('whether the installs figure is measured (real) or generated (synthetic)'),
-    stars: Provenance.describe('whether the stars figure is the repository\'s real star count'),
+    stars: Provenance.describe("whether the stars figure is the repository's real star count"),
     history: z.enum(['interpolated', 'synthetic', 'real']).describe('how the daily install history was obtained'),
     installsAsOf: IsoDate.optional(),
     starsSource: z.string().optional(),
@@ -49,7 +49,7 @@ const KeyValueInput = z
     default: z.string().optional(),
     format: z.string().optional(),
   })
-  .meta({ id: 'McpInput', description: 'An environment variable, header or argument an MCP server needs (the registry\'s KeyValueInput).' });
+  .meta({ id: 'McpInput', description: "An environment variable, header or argument an MCP server needs (the registry's KeyValueInput)." });
 
 /** A package an MCP server is distributed as, in the official registry's `server.json` shape (camelCase). */
 export const McpPackageSchema = z
@@ -68,9 +68,7 @@ export const McpPackageSchema = z
 export type McpPackage = z.infer<typeof McpPackageSchema>;
 
 /** A remote endpoint of an MCP server (streamable-http or sse), in the registry's shape. */
-export const McpRemoteSchema = z
-  .object({ type: z.string(), url: z.string().min(1), headers: z.array(KeyValueInput).optional() })
-  .meta({ id: 'McpRemote' });
+export const McpRemoteSchema = z.object({ type: z.string(), url: z.string().min(1), headers: z.array(KeyValueInput).optional() }).meta({ id: 'McpRemote' });
 export type McpRemote = z.infer<typeof McpRemoteSchema>;
 
 /** A record of a snapshot export (JSON Lines, the format of data/listings.jsonl). */
@@ -121,8 +119,7 @@ export const ListingRecordSchema = z
     const expected = `${record.type}:${record.repo}#${record.slug}`;
     if (record.id !== expected) ctx.addIssue({ code: 'custom', path: ['id'], message: `must be ${expected}` });
     const history = record.installsHistory;
-    if (history[history.length - 1] !== record.installs)
-      ctx.addIssue({ code: 'custom', path: ['installsHistory'], message: 'last value must equal installs' });
+    if (history[history.length - 1] !== record.installs) ctx.addIssue({ code: 'custom', path: ['installsHistory'], message: 'last value must equal installs' });
     for (let i = 1; i < history.length; i++) {
       if (history[i]! < history[i - 1]!) {
         ctx.addIssue({ code: 'custom', path: ['installsHistory', i], message: 'cumulative history must not decrease' });
@@ -159,7 +156,7 @@ export const SkillAuditSchema = z
     findings: z.array(AuditFindingSchema).describe('at most 50, most severe first'),
     truncated: z.boolean().describe('true when findings were left out past the first 50'),
   })
-  .meta({ id: 'SkillAudit', description: 'Rule-based risk signals from a skill\'s stored files: a signal, not a verdict.' });
+  .meta({ id: 'SkillAudit', description: "Rule-based risk signals from a skill's stored files: a signal, not a verdict." });
 export type SkillAudit = z.infer<typeof SkillAuditSchema>;
 
 export const ListingSchema = z
@@ -176,26 +173,27 @@ export const ListingSchema = z
     tags: z.array(z.string()),
     installs: z.number().int().nonnegative(),
     stars: z.number().int().nonnegative().describe('repository stars'),
-    url: z.string().describe('absolute URL of this listing\'s page on the service'),
+    url: z.string().describe("absolute URL of this listing's page on the service"),
     updatedAt: z.string(),
     firstCommitAt: z
       .string()
       .optional()
-      .describe('the first commit that touched the listing\'s file at its path, when the catalog read the repository\'s history (git sources); decides which of a copy group is the origin (see /docs/copies)'),
+      .describe(
+        "the first commit that touched the listing's file at its path, when the catalog read the repository's history (git sources); decides which of a copy group is the origin (see /docs/copies)",
+      ),
     repoUrl: z.string(),
     homepage: z.string().optional(),
     installCommand: z
       .string()
       .optional()
-      .describe('the command that installs or runs the listing, made from the listing: a skill names itself (npx skills add owner/repo --skill name); an MCP server runs its package (npx -y, uvx, docker run -i --rm)'),
-    installer: z
-      .string()
-      .optional()
-      .describe('who provides installCommand; "third-party skills CLI" for npx skills add lines'),
+      .describe(
+        'the command that installs or runs the listing, made from the listing: a skill names itself (npx skills add owner/repo --skill name); an MCP server runs its package (npx -y, uvx, docker run -i --rm)',
+      ),
+    installer: z.string().optional().describe('who provides installCommand; "third-party skills CLI" for npx skills add lines'),
     packages: z
       .array(McpPackageSchema)
       .optional()
-      .describe('MCP servers: the packages it runs as (the official registry\'s shape), as a source gave them or as its published install line names'),
+      .describe("MCP servers: the packages it runs as (the official registry's shape), as a source gave them or as its published install line names"),
     remotes: z.array(McpRemoteSchema).optional().describe('MCP servers: remote endpoints (streamable-http or sse) a source gave'),
     trending: z.number().describe('install growth over the last 7 days against the earlier baseline (see /docs/ranking)'),
     searchTrend: z.number().describe('recent searches and click-throughs on this service (see /docs/ranking)'),
@@ -210,9 +208,11 @@ export const ListingSchema = z
     archived: z
       .string()
       .optional()
-      .describe('present when the listing is archived or moved, saying why ("moved to modelcontextprotocol/servers-archived"); the site\'s top lists leave such listings out, the API ranks them by their figures'),
+      .describe(
+        'present when the listing is archived or moved, saying why ("moved to modelcontextprotocol/servers-archived"); the site\'s top lists leave such listings out, the API ranks them by their figures',
+      ),
     files: z.array(z.string()).describe('paths of stored files (SKILL.md first); [] when none are stored'),
-    copyOf: z.string().optional().describe('id of the origin of this listing\'s copy group, when this listing is a copy (see /docs/copies)'),
+    copyOf: z.string().optional().describe("id of the origin of this listing's copy group, when this listing is a copy (see /docs/copies)"),
     copyKind: z.enum(['exact', 'modified']).optional().describe('with copyOf: an exact copy of the origin, or a modified one'),
     copySimilarity: z.number().optional().describe('with copyOf: word-bigram Jaccard similarity to the origin (1 for an exact copy)'),
     copies: z.number().int().nonnegative().optional().describe('how many listings copy this one (origins of a copy group only)'),
@@ -234,7 +234,9 @@ export const ListingPageSchema = z
     total: z
       .number()
       .int()
-      .describe('listings the answer ranks across all pages: every listing matching q and the filters (for a partial answer, its full and partial matches), every listing the filters admit without q; for semantic, the candidates it ranked'),
+      .describe(
+        'listings the answer ranks across all pages: every listing matching q and the filters (for a partial answer, its full and partial matches), every listing the filters admit without q; for semantic, the candidates it ranked',
+      ),
     hasMore: z.boolean(),
     next: z.string().nullable().describe('absolute URL of the next page; null on the last page'),
     pageToken: z.string().nullable().describe('opaque next-page token; equals cursor'),
@@ -248,18 +250,14 @@ export const BatchRequestSchema = z
   .strict()
   .meta({ id: 'BatchRequest' });
 
-export const BatchResultSchema = z
-  .object({ items: z.array(ListingSchema), notFound: z.array(z.string()) })
-  .meta({ id: 'BatchResult' });
+export const BatchResultSchema = z.object({ items: z.array(ListingSchema), notFound: z.array(z.string()) }).meta({ id: 'BatchResult' });
 
 export const CategorySchema = z
   .object({ type: ListingTypeSchema, name: z.string().describe('category slug'), label: z.string(), count: z.number().int() })
   .meta({ id: 'Category' });
 export type Category = z.infer<typeof CategorySchema>;
 
-export const StageSchema = z
-  .object({ id: z.string(), name: z.string(), order: z.number().int() })
-  .meta({ id: 'Stage' });
+export const StageSchema = z.object({ id: z.string(), name: z.string(), order: z.number().int() }).meta({ id: 'Stage' });
 
 const ByType = z.object({
   skill: z.number().int(),
@@ -272,7 +270,10 @@ export const CatalogStatsSchema = z
   .object({
     total: z.number().int(),
     byType: ByType,
-    installs: z.number().int().describe('summed installs of the listings whose installs figure is real (realInstalls of them); estimates are apart, under estimated'),
+    installs: z
+      .number()
+      .int()
+      .describe('summed installs of the listings whose installs figure is real (realInstalls of them); estimates are apart, under estimated'),
     installsByType: ByType.describe('summed real installs per type'),
     realInstalls: ByType.describe('listings per type whose installs figure is real: what installs covers'),
     realStars: ByType.describe('listings per type whose stars figure is real'),
@@ -304,9 +305,7 @@ export const CatalogStatsSchema = z
   .meta({ id: 'CatalogStats' });
 export type CatalogStats = z.infer<typeof CatalogStatsSchema>;
 
-export const SiteMetaSchema = z
-  .object({ brand: z.string(), tagline: z.string(), disclaimer: z.string(), lastUpdated: z.string() })
-  .meta({ id: 'SiteMeta' });
+export const SiteMetaSchema = z.object({ brand: z.string(), tagline: z.string(), disclaimer: z.string(), lastUpdated: z.string() }).meta({ id: 'SiteMeta' });
 
 export const VersioningPolicySchema = z
   .object({
@@ -320,9 +319,7 @@ export const VersioningPolicySchema = z
   })
   .meta({ id: 'VersioningPolicy' });
 
-export const ErrorSchema = z
-  .object({ code: z.string(), message: z.string(), resolution: z.string() })
-  .meta({ id: 'Error' });
+export const ErrorSchema = z.object({ code: z.string(), message: z.string(), resolution: z.string() }).meta({ id: 'Error' });
 
 export const SandboxSchema = z
   .object({
@@ -338,11 +335,11 @@ export const SandboxSchema = z
 
 export const StaffProfileSchema = z
   .object({
-    subject: z.string().describe('the token\'s sub claim'),
+    subject: z.string().describe("the token's sub claim"),
     name: z.string().nullable().describe('the name claim, null when the token has none'),
     email: z.string().nullable().describe('the email claim, null when the token has none'),
     roles: z.array(z.string()).describe('the roles of the configured role claim (STAFF_ROLE_CLAIM); contains the staff role'),
-    issuer: z.string().describe('the token\'s iss claim'),
+    issuer: z.string().describe("the token's iss claim"),
     issuedAt: IsoDateTime.nullable().describe('the iat claim, null when the token has none'),
     expiresAt: IsoDateTime.describe('the exp claim'),
   })

@@ -7,7 +7,6 @@ import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { env, pipeline } from '@huggingface/transformers';
 
-
 export interface Embedder {
   /** Stable identity of the model; stored next to vectors so a mismatch can be detected. */
   readonly modelId: string;

@@ -85,7 +85,11 @@ export function installChartSvg(history: ArrayLike<number>, provenance: HistoryP
         : `${measured} measured ${measured === 1 ? 'day' : 'days'} (dots); the days between them are linearly interpolated (dashed).`;
   const desc = `Cumulative installs (the running total, not installs per day) from ${formatCount(values[0]!)} on ${first} to ${formatCount(values[n - 1]!)} on ${latest}. ${how}`;
   const dots = kinds
-    .map((kind, i) => (kind === 'measured' ? `<circle class="day-measured" cx="${x(i)}" cy="${y(values[i]!)}" r="3"><title>${values[i]} installs (measured)</title></circle>` : ''))
+    .map((kind, i) =>
+      kind === 'measured'
+        ? `<circle class="day-measured" cx="${x(i)}" cy="${y(values[i]!)}" r="3"><title>${values[i]} installs (measured)</title></circle>`
+        : '',
+    )
     .join('');
   const labels = [
     `<text class="axis" x="${padLeft - 6}" y="${y(high) + 4}" text-anchor="end">${topLabel}</text>`,

@@ -27,7 +27,8 @@ export function lineDiff(origin: string, copy: string): DiffLine[] {
   const table = new Uint32Array((n + 1) * (m + 1));
   for (let i = n - 1; i >= 0; i--)
     for (let j = m - 1; j >= 0; j--)
-      table[i * (m + 1) + j] = a[start + i] === b[start + j] ? table[(i + 1) * (m + 1) + j + 1]! + 1 : Math.max(table[(i + 1) * (m + 1) + j]!, table[i * (m + 1) + j + 1]!);
+      table[i * (m + 1) + j] =
+        a[start + i] === b[start + j] ? table[(i + 1) * (m + 1) + j + 1]! + 1 : Math.max(table[(i + 1) * (m + 1) + j]!, table[i * (m + 1) + j + 1]!);
   const out: DiffLine[] = a.slice(0, start).map((text) => ({ op: ' ', text }));
   let i = 0;
   let j = 0;

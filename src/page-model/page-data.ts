@@ -203,7 +203,21 @@ async function load(runtimeDir: string, baseUrl: string): Promise<CatalogData> {
     if (list) list.push(listing);
     else copiesOf.set(listing.copyOf, [listing]);
   }
-  const data = { baseUrl, runtimeDir, count: manifest.count, lastUpdated: manifest.lastUpdated, stats: manifest.stats, listings, topByType: view.byType, categoriesByType, owners, listingsByOwner, byId, copiesOf, listingsPerRepo };
+  const data = {
+    baseUrl,
+    runtimeDir,
+    count: manifest.count,
+    lastUpdated: manifest.lastUpdated,
+    stats: manifest.stats,
+    listings,
+    topByType: view.byType,
+    categoriesByType,
+    owners,
+    listingsByOwner,
+    byId,
+    copiesOf,
+    listingsPerRepo,
+  };
   return { ...data, ...(await pagePlan(data)), rankParts };
 }
 
@@ -219,7 +233,9 @@ const ownerPageFile = (owner: string) => `owners/${owner}/index.html`;
  * every one of its pages' lines "<file>\t<hash>\t<owner>\t<1 rendered | 0 carried>". Neither set: every page is
  * rendered. The previous hashes are streamed and only this process's owners' kept, as the pages are shared out.
  */
-async function pagePlan(data: Omit<CatalogData, 'renderListings' | 'renderOwners' | 'rankParts'>): Promise<Pick<CatalogData, 'renderListings' | 'renderOwners'>> {
+async function pagePlan(
+  data: Omit<CatalogData, 'renderListings' | 'renderOwners' | 'rankParts'>,
+): Promise<Pick<CatalogData, 'renderListings' | 'renderOwners'>> {
   const previousPath = process.env.CATALOG_PREVIOUS_PAGES;
   const outPath = process.env.CATALOG_PAGE_INPUTS;
   const owners = [...data.listingsByOwner].filter(([, listings]) => listings.length >= OWNER_PAGE_MIN_LISTINGS).map(([owner]) => owner);
@@ -280,7 +296,9 @@ export function ownerPageStats(table: OwnerTable, owner: string) {
 function listingPageHash(data: Pick<CatalogData, 'listingsByOwner' | 'byId' | 'copiesOf' | 'runtimeDir'>, listing: PageListing): string {
   // doc (a line number) and url (the origin and slug) change nothing the page shows that the rest does not say.
   const { doc: _doc, url: _url, history, rank: _rank, ...shown } = listing;
-  const hash = createHash('sha256').update(JSON.stringify(shown)).update(Buffer.from(history.buffer, history.byteOffset, history.byteLength));
+  const hash = createHash('sha256')
+    .update(JSON.stringify(shown))
+    .update(Buffer.from(history.buffer, history.byteOffset, history.byteLength));
   hash.update(`\0${data.listingsByOwner.get(ownerKey(listing.repo))?.length ?? 0}`);
   const filesOf = (ref: Pick<PageListing, 'files' | 'doc'>) => {
     const path = join(data.runtimeDir, runtimeFilesPath(ref.doc));

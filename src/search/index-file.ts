@@ -46,7 +46,19 @@ export interface KeywordIndexData {
   blockScores: Float32Array;
 }
 
-const ARRAYS = ['offsets', 'docs', 'impacts', 'fields', 'nameKeys', 'nameOrder', 'blockTerms', 'blockStarts', 'blockImpacts', 'blockPopularity', 'blockScores'] as const;
+const ARRAYS = [
+  'offsets',
+  'docs',
+  'impacts',
+  'fields',
+  'nameKeys',
+  'nameOrder',
+  'blockTerms',
+  'blockStarts',
+  'blockImpacts',
+  'blockPopularity',
+  'blockScores',
+] as const;
 type ArrayName = (typeof ARRAYS)[number];
 const CONSTRUCTORS = { Uint8Array, Uint32Array, Float32Array } as const;
 type Kind = keyof typeof CONSTRUCTORS;

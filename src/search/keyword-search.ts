@@ -199,7 +199,11 @@ export class KeywordSearcher {
     // A compound keeps its parts together, so that "fornt-end" is searched as "front-end", which also matches
     // "frontend", and not as the two words "front end".
     return compounds(query)
-      .map((compound) => parts(compound).map((part) => corrections.get(part) ?? part).join(joinsParts(compound) ? '-' : ' '))
+      .map((compound) =>
+        parts(compound)
+          .map((part) => corrections.get(part) ?? part)
+          .join(joinsParts(compound) ? '-' : ' '),
+      )
       .join(' ');
   }
 
@@ -430,7 +434,12 @@ export class KeywordSearcher {
       if (this.blockBounds.length < blocks + count) this.growBlocks(blocks + count);
       for (let b = 0; b < count; b++, blocks++) {
         const block = first + b;
-        this.blockBounds[blocks] = ranking.bound(Math.fround(blockImpacts[block]! * factor), blockPopularity[block]!, factor <= 1 ? blockScores[block]! : Infinity, nameBonus);
+        this.blockBounds[blocks] = ranking.bound(
+          Math.fround(blockImpacts[block]! * factor),
+          blockPopularity[block]!,
+          factor <= 1 ? blockScores[block]! : Infinity,
+          nameBonus,
+        );
         this.blockTerm[blocks] = i;
         this.blockFrom[blocks] = start + b * BLOCK_SIZE;
         this.blockOrder[blocks] = blocks;
@@ -441,7 +450,7 @@ export class KeywordSearcher {
     const bounds = this.blockBounds;
     const heap = this.blockOrder;
     for (let at = (blocks >> 1) - 1; at >= 0; at--) siftDownBy(heap, blocks, at, bounds);
-    for (let size = blocks; size > 0; ) {
+    for (let size = blocks; size > 0;) {
       const at = heap[0]!;
       if (bounds[at]! > top.limit) break;
       heap[0] = heap[--size]!;

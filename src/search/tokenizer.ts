@@ -9,7 +9,11 @@ const NON_ASCII = /[\u0080-\uffff]/;
 export function normalize(text: string): string {
   // Most text is ASCII, which has nothing to fold: the Unicode passes were a fifth of tokenizing the catalog.
   if (!NON_ASCII.test(text)) return text.toLowerCase();
-  return text.normalize('NFKD').replace(/\p{M}+/gu, '').normalize('NFC').toLowerCase();
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .normalize('NFC')
+    .toLowerCase();
 }
 
 /**
@@ -85,13 +89,67 @@ export function compounds(text: string): string[] {
  * Words too common to mean anything in a query ("how do I ..."). Content words the generic English list also
  * holds are kept: they name real listings (make.com, "get" tools).
  */
-const KEPT = new Set(['make', 'get', 'got', 'take', 'like', 'way', 'well', 'still', 'never', 'now', 'come', 'came', 'said', 'many', 'much', 'most', 'more', 'other', 'same', 'over', 'under', 'out', 'up', 'very', 'before', 'after', 'between', 'through']);
+const KEPT = new Set([
+  'make',
+  'get',
+  'got',
+  'take',
+  'like',
+  'way',
+  'well',
+  'still',
+  'never',
+  'now',
+  'come',
+  'came',
+  'said',
+  'many',
+  'much',
+  'most',
+  'more',
+  'other',
+  'same',
+  'over',
+  'under',
+  'out',
+  'up',
+  'very',
+  'before',
+  'after',
+  'between',
+  'through',
+]);
 /** Request phrasing that carries no topic ("let my agent ...", "I want something that ..."). */
 const REQUEST_WORDS = 'will let lets want wants need needs something someone anything thing things instead without whether'.split(' ');
 export const STOP_WORDS: ReadonlySet<string> = new Set([...(eng as string[]).filter((word) => !KEPT.has(word)), ...REQUEST_WORDS]);
 
 /** Words ending in "s" that are not plurals, so must not lose it. */
-const INVARIANT = new Set(['news', 'ios', 'macos', 'canvas', 'redis', 'atlas', 'bias', 'chaos', 'cosmos', 'kubernetes', 'series', 'species', 'status', 'axios', 'sass', 'less', 'https', 'aws', 'gas', 'dns', 'cms', 'sms', 'css', 'os']);
+const INVARIANT = new Set([
+  'news',
+  'ios',
+  'macos',
+  'canvas',
+  'redis',
+  'atlas',
+  'bias',
+  'chaos',
+  'cosmos',
+  'kubernetes',
+  'series',
+  'species',
+  'status',
+  'axios',
+  'sass',
+  'less',
+  'https',
+  'aws',
+  'gas',
+  'dns',
+  'cms',
+  'sms',
+  'css',
+  'os',
+]);
 
 /**
  * Plurals no suffix rule reaches, each to its singular: Latin and Greek ones common in software ("indices",
@@ -99,11 +157,25 @@ const INVARIANT = new Set(['news', 'ios', 'macos', 'canvas', 'redis', 'atlas', '
  * Plurals that are also another word's inflection stay out ("leaves", "lives", "bases").
  */
 const IRREGULAR = new Map([
-  ['indices', 'index'], ['vertices', 'vertex'], ['matrices', 'matrix'], ['appendices', 'appendix'],
-  ['analyses', 'analysis'], ['hypotheses', 'hypothesis'], ['syntheses', 'synthesis'], ['diagnoses', 'diagnosis'],
-  ['theses', 'thesis'], ['crises', 'crisis'], ['parentheses', 'parenthesis'], ['criteria', 'criterion'],
-  ['phenomena', 'phenomenon'], ['children', 'child'], ['mice', 'mouse'], ['knives', 'knife'], ['halves', 'half'],
-  ['shelves', 'shelf'], ['wolves', 'wolf'],
+  ['indices', 'index'],
+  ['vertices', 'vertex'],
+  ['matrices', 'matrix'],
+  ['appendices', 'appendix'],
+  ['analyses', 'analysis'],
+  ['hypotheses', 'hypothesis'],
+  ['syntheses', 'synthesis'],
+  ['diagnoses', 'diagnosis'],
+  ['theses', 'thesis'],
+  ['crises', 'crisis'],
+  ['parentheses', 'parenthesis'],
+  ['criteria', 'criterion'],
+  ['phenomena', 'phenomenon'],
+  ['children', 'child'],
+  ['mice', 'mouse'],
+  ['knives', 'knife'],
+  ['halves', 'half'],
+  ['shelves', 'shelf'],
+  ['wolves', 'wolf'],
 ]);
 
 /** What a stem may have cut off the word: inflections only (plural, -ed, -ing, a final e or y). */

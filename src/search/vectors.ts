@@ -89,11 +89,7 @@ export function encodeVectors(q: Quantized): Uint8Array {
   return bytes;
 }
 
-export async function writeVectors(
-  dir: string,
-  q: Quantized,
-  meta: { modelId: string; ids?: readonly string[] },
-): Promise<VectorsManifest> {
+export async function writeVectors(dir: string, q: Quantized, meta: { modelId: string; ids?: readonly string[] }): Promise<VectorsManifest> {
   if (meta.ids && meta.ids.length !== q.count) throw new Error('ids length must equal the vector count');
   const bytes = encodeVectors(q);
   const manifest: VectorsManifest = {
@@ -113,10 +109,7 @@ export async function writeVectors(
   return manifest;
 }
 
-export async function readVectors(
-  dir: string,
-  options: { verify?: boolean; expectModelId?: string } = {},
-): Promise<VectorIndex> {
+export async function readVectors(dir: string, options: { verify?: boolean; expectModelId?: string } = {}): Promise<VectorIndex> {
   const manifest = JSON.parse(await readFile(join(dir, VECTORS_MANIFEST), 'utf8')) as VectorsManifest;
   if (manifest.format !== VECTORS_FORMAT || manifest.quantization !== QUANTIZATION) {
     throw new Error(`${dir}: unsupported vectors format ${manifest.format}/${manifest.quantization}`);

@@ -92,7 +92,10 @@ describe('the official A2A client', () => {
   });
 
   it('A2A 1.0 streaming: the client reads streaming false from the card and sends SendMessage instead', async () => {
-    const factory = new ClientFactory({ transports: [new JsonRpcTransportFactory({ fetchImpl: rewritingFetch })], cardResolver: new DefaultAgentCardResolver({ fetchImpl: rewritingFetch }) });
+    const factory = new ClientFactory({
+      transports: [new JsonRpcTransportFactory({ fetchImpl: rewritingFetch })],
+      cardResolver: new DefaultAgentCardResolver({ fetchImpl: rewritingFetch }),
+    });
     const client = await factory.createFromUrl(server.origin);
     const events: Array<{ payload?: { $case: string; value: unknown } }> = [];
     for await (const event of client.sendMessageStream({ message: userMessage('postgres') } as never)) events.push(event);
@@ -116,7 +119,10 @@ describe('raw JSON-RPC', () => {
       method: 'message/send',
       params: { message: { kind: 'message', messageId: 'm1', contextId: 'ctx-1', role: 'user', parts: [{ kind: 'text', text: 'pdf' }] } },
     });
-    const body = await json<{ id: string; result: { kind: string; role: string; contextId: string; parts: Array<{ kind: string; data?: { listings: unknown[] } }> } }>(res);
+    const body = await json<{
+      id: string;
+      result: { kind: string; role: string; contextId: string; parts: Array<{ kind: string; data?: { listings: unknown[] } }> };
+    }>(res);
     expect(body.id).toBe('a');
     expect(body.result).toMatchObject({ kind: 'message', role: 'agent', contextId: 'ctx-1' });
     expect(body.result.parts.map((part) => part.kind)).toEqual(['text', 'data']);
@@ -124,7 +130,12 @@ describe('raw JSON-RPC', () => {
   });
 
   it('SendMessage (1.0) answers {message} with ROLE_AGENT and parts without kind', async () => {
-    const res = await post({ jsonrpc: '2.0', id: 2, method: 'SendMessage', params: { message: { messageId: 'm2', role: 'ROLE_USER', parts: [{ text: 'pdf' }] } } });
+    const res = await post({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'SendMessage',
+      params: { message: { messageId: 'm2', role: 'ROLE_USER', parts: [{ text: 'pdf' }] } },
+    });
     const body = await json<{ result: { message: { role: string; parts: Array<Record<string, unknown>> } } }>(res);
     expect(body.result.message.role).toBe('ROLE_AGENT');
     expect(body.result.message.parts.every((part) => !('kind' in part))).toBe(true);
@@ -132,7 +143,12 @@ describe('raw JSON-RPC', () => {
   });
 
   it('message/send with a 1.0-shaped message (ROLE_USER, parts without kind) is answered in the 1.0 shape', async () => {
-    const res = await post({ jsonrpc: '2.0', id: 4, method: 'message/send', params: { message: { messageId: 'm4', role: 'ROLE_USER', parts: [{ text: 'pdf' }] } } });
+    const res = await post({
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'message/send',
+      params: { message: { messageId: 'm4', role: 'ROLE_USER', parts: [{ text: 'pdf' }] } },
+    });
     const body = await json<{ result: { message: { role: string; parts: Array<Record<string, unknown>> } } }>(res);
     expect(body.result.message.role).toBe('ROLE_AGENT');
     expect(body.result.message.parts[0]).toMatchObject({ text: expect.stringContaining('pdf') });
@@ -143,7 +159,17 @@ describe('raw JSON-RPC', () => {
       jsonrpc: '2.0',
       id: 3,
       method: 'message/send',
-      params: { message: { kind: 'message', messageId: 'm3', role: 'user', parts: [{ kind: 'text', text: 'github' }, { kind: 'data', data: { type: 'mcp', limit: 3 } }] } },
+      params: {
+        message: {
+          kind: 'message',
+          messageId: 'm3',
+          role: 'user',
+          parts: [
+            { kind: 'text', text: 'github' },
+            { kind: 'data', data: { type: 'mcp', limit: 3 } },
+          ],
+        },
+      },
     });
     const body = await json<{ result: { parts: Array<{ data?: { listings: Array<{ type: string }> } }> } }>(res);
     const listings = body.result.parts[1]!.data!.listings;
@@ -159,7 +185,9 @@ describe('raw JSON-RPC', () => {
     ['tasks/pushNotificationConfig/set', JSON_RPC_CODES.pushNotificationNotSupported],
     ['agent/doSomething', JSON_RPC_CODES.methodNotFound],
   ])('%s is error %i', async (method, code) => {
-    const body = await json<{ error: { code: number; message: string } }>(await post({ jsonrpc: '2.0', id: 1, method, params: { message: { parts: [{ text: 'x' }] } } }));
+    const body = await json<{ error: { code: number; message: string } }>(
+      await post({ jsonrpc: '2.0', id: 1, method, params: { message: { parts: [{ text: 'x' }] } } }),
+    );
     expect(body.error.code).toBe(code);
   });
 
@@ -172,7 +200,18 @@ describe('raw JSON-RPC', () => {
     ['no parts', { message: { role: 'user', parts: [] } }],
     ['no text', { message: { role: 'user', parts: [{ kind: 'data', data: { type: 'mcp' } }] } }],
     ['a question over 256 characters', { message: { role: 'user', parts: [{ kind: 'text', text: 'x'.repeat(257) }] } }],
-    ['an unknown type in the data part', { message: { role: 'user', parts: [{ kind: 'text', text: 'x' }, { kind: 'data', data: { type: 'robot' } }] } }],
+    [
+      'an unknown type in the data part',
+      {
+        message: {
+          role: 'user',
+          parts: [
+            { kind: 'text', text: 'x' },
+            { kind: 'data', data: { type: 'robot' } },
+          ],
+        },
+      },
+    ],
   ])('invalid params (-32602) for %s', async (_case, params) => {
     const body = await json<{ error: { code: number } }>(await post({ jsonrpc: '2.0', id: 1, method: 'message/send', params }));
     expect(body.error.code).toBe(JSON_RPC_CODES.invalidParams);
@@ -182,6 +221,8 @@ describe('raw JSON-RPC', () => {
     const parse = await server.fetch('/a2a/v1', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{' });
     expect((await json<{ error: { code: number } }>(parse)).error.code).toBe(JSON_RPC_CODES.parseError);
     expect((await json<{ error: { code: number } }>(await post({ id: 1, method: 'message/send' }))).error.code).toBe(JSON_RPC_CODES.invalidRequest);
-    expect((await json<{ error: { code: number } }>(await post([{ jsonrpc: '2.0', id: 1, method: 'message/send' }]))).error.code).toBe(JSON_RPC_CODES.invalidRequest);
+    expect((await json<{ error: { code: number } }>(await post([{ jsonrpc: '2.0', id: 1, method: 'message/send' }]))).error.code).toBe(
+      JSON_RPC_CODES.invalidRequest,
+    );
   });
 });

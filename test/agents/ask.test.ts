@@ -31,7 +31,11 @@ async function events(res: Response): Promise<EventSourceMessage[]> {
 
 const ask = (query: string, init?: RequestInit) => server.fetch(`/ask?${query}`, init);
 const postAsk = (body: unknown, headers: Record<string, string> = {}) =>
-  server.fetch('/ask', { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+  server.fetch('/ask', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 
 function expectItemList(body: ItemList, count: number): void {
   expect(body['@context']).toBe('https://schema.org');
@@ -173,7 +177,10 @@ describe('browser navigation', () => {
   });
 
   it('fetch metadata of a script or an iframe is not a document navigation', async () => {
-    expect(await navigate('/ask?q=pdf', { 'Sec-Fetch-Mode': 'cors', 'Sec-Fetch-Dest': 'empty', Accept: 'text/html' })).toMatchObject({ status: 200, type: expect.stringMatching(/^application\/json/) });
+    expect(await navigate('/ask?q=pdf', { 'Sec-Fetch-Mode': 'cors', 'Sec-Fetch-Dest': 'empty', Accept: 'text/html' })).toMatchObject({
+      status: 200,
+      type: expect.stringMatching(/^application\/json/),
+    });
     expect(await navigate('/ask?q=pdf', { 'Sec-Fetch-Mode': 'navigate', 'Sec-Fetch-Dest': 'iframe' })).toMatchObject({ status: 200 });
   });
 });

@@ -53,7 +53,13 @@ describe('catalog-mcp over stdio', () => {
     const client = await stdioClient({ CATALOG_URL: server.origin });
     try {
       await expectTheFourTools(client);
-      const live = await (await server.fetch('/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) })).json() as { result: { tools: unknown[] } };
+      const live = (await (
+        await server.fetch('/mcp', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+        })
+      ).json()) as { result: { tools: unknown[] } };
       expect((await client.listTools()).tools).toEqual(live.result.tools);
     } finally {
       await client.close();
@@ -85,12 +91,18 @@ describe('catalog-mcp over stdio', () => {
 
 describe('the package', () => {
   it(`is named ${MCP_PACKAGE}, with the bin the discovery files advertise, and npm pack makes its tarball`, () => {
-    const manifest = JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8')) as { name: string; bin: Record<string, string>; dependencies: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8')) as {
+      name: string;
+      bin: Record<string, string>;
+      dependencies: Record<string, string>;
+    };
     expect(manifest.name).toBe(MCP_PACKAGE);
     expect(manifest.bin).toEqual({ [MCP_PACKAGE]: 'bin/catalog-mcp.js' });
     expect(Object.keys(manifest.dependencies)).toEqual(['@modelcontextprotocol/sdk']);
     const out = mkdtempSync(join(tmpdir(), 'catalog-mcp-pack-'));
-    const [packed] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', out], { cwd: PACKAGE_DIR, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as Array<{ filename: string; files: Array<{ path: string }> }>;
+    const [packed] = JSON.parse(
+      execFileSync('npm', ['pack', '--json', '--pack-destination', out], { cwd: PACKAGE_DIR, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }),
+    ) as Array<{ filename: string; files: Array<{ path: string }> }>;
     expect(packed!.files.map((file) => file.path).sort()).toEqual(['README.md', 'bin/catalog-mcp.js', 'package.json']);
     const listing = execFileSync('tar', ['-tzf', join(out, packed!.filename)], { encoding: 'utf8' });
     expect(listing).toContain('package/bin/catalog-mcp.js');

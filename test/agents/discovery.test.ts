@@ -15,7 +15,11 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 async function rpc(path: string, method: string): Promise<Record<string, unknown>> {
-  const res = await server.fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method }) });
+  const res = await server.fetch(path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method }),
+  });
   return ((await res.json()) as { result: Record<string, unknown> }).result;
 }
 
@@ -54,7 +58,9 @@ describe('generators', () => {
 
   it('the server card names the stdio package and the remotes', () => {
     const card = serverCard(ctx);
-    expect(card.packages).toEqual([expect.objectContaining({ registryType: 'npm', identifier: 'catalog-mcp', transport: { type: 'stdio' }, command: 'npx', args: ['-y', 'catalog-mcp'] })]);
+    expect(card.packages).toEqual([
+      expect.objectContaining({ registryType: 'npm', identifier: 'catalog-mcp', transport: { type: 'stdio' }, command: 'npx', args: ['-y', 'catalog-mcp'] }),
+    ]);
     expect(card.remotes).toEqual([
       { type: 'streamable-http', url: 'https://catalog.example/.well-known/mcp', supportedProtocolVersions: MCP_VERSIONS },
       { type: 'sse', url: 'https://catalog.example/.well-known/mcp/sse' },
@@ -69,7 +75,10 @@ describe('generators', () => {
       docsServer: 'https://catalog.example/.well-known/mcp/docs',
       serverCard: 'https://catalog.example/.well-known/mcp/server-card.json',
     });
-    expect(docsMcpDiscovery(ctx)).toMatchObject({ endpoint: 'https://catalog.example/.well-known/mcp/docs', tools: [{ name: 'search_docs' }, { name: 'get_doc' }, { name: 'list_docs' }] });
+    expect(docsMcpDiscovery(ctx)).toMatchObject({
+      endpoint: 'https://catalog.example/.well-known/mcp/docs',
+      tools: [{ name: 'search_docs' }, { name: 'get_doc' }, { name: 'list_docs' }],
+    });
   });
 
   it('the agent card speaks A2A 1.0 and 0.3 and does not stream', () => {

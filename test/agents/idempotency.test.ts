@@ -21,14 +21,29 @@ interface Captured {
 }
 
 async function capture(res: Response): Promise<Captured> {
-  return { status: res.status, type: res.headers.get('content-type'), replayed: res.headers.get('idempotent-replayed'), bytes: Buffer.from(await res.arrayBuffer()) };
+  return {
+    status: res.status,
+    type: res.headers.get('content-type'),
+    replayed: res.headers.get('idempotent-replayed'),
+    bytes: Buffer.from(await res.arrayBuffer()),
+  };
 }
 
 const send = (server: TestServer, path: string, body: unknown, headers: Record<string, string> = {}) =>
   server.fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
 
-const toolCall = (id: number, name = 'search_catalog', args: Record<string, unknown> = { query: 'pdf', limit: 2 }) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
-const messageSend = (text: string) => ({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: { kind: 'message', messageId: 'm', role: 'user', parts: [{ kind: 'text', text }] } } });
+const toolCall = (id: number, name = 'search_catalog', args: Record<string, unknown> = { query: 'pdf', limit: 2 }) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name, arguments: args },
+});
+const messageSend = (text: string) => ({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'message/send',
+  params: { message: { kind: 'message', messageId: 'm', role: 'user', parts: [{ kind: 'text', text }] } },
+});
 
 /** Sends the same request twice with one key: the second must be the first, byte for byte, marked as replayed. */
 async function expectReplay(server: TestServer, path: string, body: unknown, key: string, headers: Record<string, string> = {}): Promise<Captured> {
@@ -71,7 +86,11 @@ describe('with the in-memory store', () => {
   it('treats a reordered body as the same request', async () => {
     const key = uniqueKey('order');
     await send(server, '/ask', { query: 'pdf', limit: 2 }, { 'Idempotency-Key': key });
-    const res = await server.fetch('/ask', { method: 'POST', headers: { 'Content-Type': 'application/json', 'Idempotency-Key': key }, body: '{ "limit": 2,  "query": "pdf" }' });
+    const res = await server.fetch('/ask', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': key },
+      body: '{ "limit": 2,  "query": "pdf" }',
+    });
     expect(res.headers.get('idempotent-replayed')).toBe('true');
   });
 
@@ -250,8 +269,20 @@ describe('with Redis (a real redis-server)', () => {
   });
 
   describe('RedisIdempotencyStore', () => {
-    const response: StoredResponse = { status: 200, contentType: 'text/event-stream', body: 'event: start\ndata: {}\n\n', headers: { 'Search-Mode': 'semantic' } };
-    const store = () => new RedisIdempotencyStore({ redis: client, replayMs: 5_000, inFlightMs: 1_000, fallback: new MemoryIdempotencyStore({ replayMs: 5_000, inFlightMs: 1_000, maxEntries: 10 }), logger: pino({ level: 'silent' }) });
+    const response: StoredResponse = {
+      status: 200,
+      contentType: 'text/event-stream',
+      body: 'event: start\ndata: {}\n\n',
+      headers: { 'Search-Mode': 'semantic' },
+    };
+    const store = () =>
+      new RedisIdempotencyStore({
+        redis: client,
+        replayMs: 5_000,
+        inFlightMs: 1_000,
+        fallback: new MemoryIdempotencyStore({ replayMs: 5_000, inFlightMs: 1_000, maxEntries: 10 }),
+        logger: pino({ level: 'silent' }),
+      });
 
     it('claims with SET NX PX, so one claimant wins', async () => {
       const a = store();

@@ -117,7 +117,12 @@ describe('notifications', () => {
 
 describe('initialize and version negotiation', () => {
   it.each(['2025-03-26', '2025-06-18', '2025-11-25'])('answers initialize %s with the same version', async (version) => {
-    const { reply } = await rpc({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    const { reply } = await rpc({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    });
     expect(reply.result).toMatchObject({ protocolVersion: version, serverInfo: { name: 'catalog' }, capabilities: { tools: {}, resources: {} } });
   });
 
@@ -159,7 +164,10 @@ describe('the stateless revision 2026-07-28', () => {
   });
 
   it('serves tools/list and resources/list with resultType, ttlMs and cacheScope, and tools/call with resultType', async () => {
-    const tools = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta() } }, { 'MCP-Protocol-Version': STATELESS, 'Mcp-Method': 'tools/list' });
+    const tools = await rpc(
+      { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta() } },
+      { 'MCP-Protocol-Version': STATELESS, 'Mcp-Method': 'tools/list' },
+    );
     expect(tools.reply.result).toMatchObject({ resultType: 'complete', ttlMs: 3_600_000, cacheScope: 'public' });
     expect((tools.reply.result!.tools as unknown[]).length).toBe(4);
     const resources = await rpc({ jsonrpc: '2.0', id: 2, method: 'resources/list', params: { _meta: meta() } });
@@ -204,7 +212,10 @@ describe('batches (2025-03-26 only)', () => {
     { jsonrpc: '2.0', id: 3, method: 'nope' },
   ];
 
-  it.each([['no version header', {}], ['MCP-Protocol-Version 2025-03-26', { 'MCP-Protocol-Version': '2025-03-26' }]])('are answered with %s', async (_case, headers) => {
+  it.each([
+    ['no version header', {}],
+    ['MCP-Protocol-Version 2025-03-26', { 'MCP-Protocol-Version': '2025-03-26' }],
+  ])('are answered with %s', async (_case, headers) => {
     const res = await post('/.well-known/mcp', batch, headers);
     expect(res.status).toBe(200);
     const replies = await json<RpcReply[]>(res);

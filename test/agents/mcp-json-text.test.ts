@@ -22,7 +22,11 @@ describe('JsonText', () => {
 
   it('is written verbatim wherever it sits in a message, its text content as a JSON string, the rest as JSON.stringify writes it', () => {
     const structured = JsonText.object({ query: 'naïve 数据', items: items() });
-    const message = { jsonrpc: '2.0', id: 'ü-7', result: { content: [{ type: 'text', text: new JsonTextString(structured) }], structuredContent: structured, also: [JsonText.of(listings[1]!)] } };
+    const message = {
+      jsonrpc: '2.0',
+      id: 'ü-7',
+      result: { content: [{ type: 'text', text: new JsonTextString(structured) }], structuredContent: structured, also: [JsonText.of(listings[1]!)] },
+    };
     const expected = {
       jsonrpc: '2.0',
       id: 'ü-7',
@@ -34,7 +38,10 @@ describe('JsonText', () => {
   });
 
   it('escapes a text content of every control character and non-ASCII text as JSON.stringify does', () => {
-    const nasty = JSON.stringify({ all: Array.from({ length: 0x20 }, (_, c) => String.fromCharCode(c)).join(''), more: '"\\/\u007f\u0080\u00ff\u2028\u2029😀' });
+    const nasty = JSON.stringify({
+      all: Array.from({ length: 0x20 }, (_, c) => String.fromCharCode(c)).join(''),
+      more: '"\\/\u007f\u0080\u00ff\u2028\u2029😀',
+    });
     const message = { text: new JsonTextString(JsonText.of(nasty)) };
     expect(text(message)).toBe(JSON.stringify({ text: nasty }));
   });

@@ -101,7 +101,7 @@ describe.each(['/.well-known/mcp', '/mcp'])('the catalog MCP server at %s with t
 
   it('top_catalog ranks MCP servers by stars and skills by installs', async () => {
     const mcp = await client.callTool({ name: 'top_catalog', arguments: { type: 'mcp', limit: 5 } });
-    const mcpItems = (mcp.structuredContent as { sort: string; items: Array<{ stars: number; type: string }> });
+    const mcpItems = mcp.structuredContent as { sort: string; items: Array<{ stars: number; type: string }> };
     expect(mcpItems.sort).toBe('stars');
     expect(mcpItems.items.map((item) => item.stars)).toEqual([...mcpItems.items.map((item) => item.stars)].sort((a, b) => b - a));
     const skills = await client.callTool({ name: 'top_catalog', arguments: { type: 'skill' } });
@@ -156,7 +156,12 @@ describe('statelessness', () => {
   it('ignores an Mcp-Session-Id a client sends anyway', async () => {
     const res = await server.fetch('/.well-known/mcp', {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'Mcp-Session-Id': 'made-up', 'MCP-Protocol-Version': '2025-11-25' },
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        'Mcp-Session-Id': 'made-up',
+        'MCP-Protocol-Version': '2025-11-25',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(res.status).toBe(200);

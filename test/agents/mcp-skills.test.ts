@@ -10,7 +10,11 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { json, startServer, type TestServer } from '../support/server.ts';
 
-const ResourceRef = z.strictObject({ uri: z.string().startsWith('skill://'), digest: z.string().regex(/^sha256:[0-9a-f]{64}$/), size: z.number().int().nonnegative() });
+const ResourceRef = z.strictObject({
+  uri: z.string().startsWith('skill://'),
+  digest: z.string().regex(/^sha256:[0-9a-f]{64}$/),
+  size: z.number().int().nonnegative(),
+});
 const SkillEntry = z.strictObject({
   uri: z.string().regex(/^skill:\/\/[a-z0-9-]+(\/[a-z0-9-]+)?\/SKILL\.md$/),
   frontmatter: z.looseObject({ name: z.string(), description: z.string() }),

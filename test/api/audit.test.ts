@@ -30,7 +30,10 @@ describe('audit in the listing JSON', () => {
 
   it('names rule, severity, file, line and excerpt of a finding', async () => {
     const listing = ListingSchema.parse(await get('/api/v1/listings/skill%3Asupercent-io%2Fskills-template%23genkit'));
-    expect(listing.audit).toMatchObject({ level: 'info', findings: [{ rule: 'remote-code-exec', severity: 'info', file: 'SKILL.md', line: 35, excerpt: 'curl -sL cli.genkit.dev | bash' }] });
+    expect(listing.audit).toMatchObject({
+      level: 'info',
+      findings: [{ rule: 'remote-code-exec', severity: 'info', file: 'SKILL.md', line: 35, excerpt: 'curl -sL cli.genkit.dev | bash' }],
+    });
   });
 });
 

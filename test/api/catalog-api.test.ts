@@ -1,7 +1,17 @@
 // Guarantees every catalog route of SERVICE.md 4.1 answers over real HTTP with the CONTRACT.md shapes,
 // aliases, defaults and limits, and that every sort and pagination form walks a result without gaps.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BatchResultSchema, CatalogStatsSchema, CategorySchema, ListingFileSchema, ListingPageSchema, ListingSchema, SiteMetaSchema, StageSchema, VersioningPolicySchema } from '../../src/domain/schemas.ts';
+import {
+  BatchResultSchema,
+  CatalogStatsSchema,
+  CategorySchema,
+  ListingFileSchema,
+  ListingPageSchema,
+  ListingSchema,
+  SiteMetaSchema,
+  StageSchema,
+  VersioningPolicySchema,
+} from '../../src/domain/schemas.ts';
 import { LISTING_TYPES } from '../../src/domain/listing/listing-types.ts';
 import { json, startInProcess, TEST_BASE_URL, type TestServer } from '../support/server.ts';
 import { snapshotRecords } from '../support/fixtures.ts';
@@ -73,7 +83,7 @@ describe('filters', () => {
     expect(new Set(body.items.map((l) => l.type))).toEqual(new Set(['workflow', 'marketplace']));
   });
 
-  it('category matches any of a listing\'s categories, not only the primary one', async () => {
+  it("category matches any of a listing's categories, not only the primary one", async () => {
     const body = await page('category=databases&limit=2000');
     expect(body.items.every((l) => l.categories.includes('databases'))).toBe(true);
     expect(body.items.some((l) => l.category !== 'databases')).toBe(true);
@@ -126,7 +136,12 @@ describe('filters', () => {
 });
 
 describe('sorts', () => {
-  const value = { installs: (l: Listing) => l.installs, stars: (l: Listing) => l.stars, trending: (l: Listing) => l.trending, searchTrend: (l: Listing) => l.searchTrend };
+  const value = {
+    installs: (l: Listing) => l.installs,
+    stars: (l: Listing) => l.stars,
+    trending: (l: Listing) => l.trending,
+    searchTrend: (l: Listing) => l.searchTrend,
+  };
   it.each(Object.keys(value) as Array<keyof typeof value>)('sort=%s orders by the value descending, ties by id ascending', async (sort) => {
     const body = await page(`sort=${sort}&limit=2000&type=skill`);
     const v = value[sort];
@@ -215,7 +230,10 @@ describe('pagination', () => {
 });
 
 describe('listing by id, files and batch', () => {
-  it.each([['plain slug', 'pdf'], ['path-style id, URL-encoded', encodeURIComponent('skill:anthropics/skills#pdf')]])('resolves the %s', async (_, id) => {
+  it.each([
+    ['plain slug', 'pdf'],
+    ['path-style id, URL-encoded', encodeURIComponent('skill:anthropics/skills#pdf')],
+  ])('resolves the %s', async (_, id) => {
     for (const prefix of ['/api/v1', '/api/upstream', '/v1']) {
       const res = await server.fetch(`${prefix}/listings/${id}`);
       expect(res.status).toBe(200);
@@ -314,7 +332,15 @@ describe('catalog resources', () => {
 
   it('GET /api/v1 is the versioning policy', async () => {
     const policy = VersioningPolicySchema.parse(await json(await server.fetch('/api/v1')));
-    expect(policy).toEqual({ current: '1', versions: ['1'], pathPrefix: '/api/v1', aliases: ['/v1/'], header: 'API-Version', deprecated: [], deprecationHeaders: ['Deprecation', 'Sunset', 'Link'] });
+    expect(policy).toEqual({
+      current: '1',
+      versions: ['1'],
+      pathPrefix: '/api/v1',
+      aliases: ['/v1/'],
+      header: 'API-Version',
+      deprecated: [],
+      deprecationHeaders: ['Deprecation', 'Sunset', 'Link'],
+    });
   });
 
   it('/sandbox describes a read-only surface with no writes and no tokens', async () => {
@@ -369,7 +395,8 @@ describe('total', () => {
 describe('updatedSince', () => {
   const records = snapshotRecords();
   const since = [...records].sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : -1))[150]!.updatedAt;
-  const expected = (filter: (r: (typeof records)[number]) => boolean) => records.filter((r) => Date.parse(r.updatedAt) >= Date.parse(since) && filter(r)).length;
+  const expected = (filter: (r: (typeof records)[number]) => boolean) =>
+    records.filter((r) => Date.parse(r.updatedAt) >= Date.parse(since) && filter(r)).length;
 
   it('keeps the listings updated at or after the instant, on every page and in the total', async () => {
     const body = await page(`updatedSince=${encodeURIComponent(since)}&limit=100`);
@@ -384,7 +411,10 @@ describe('updatedSince', () => {
   it('takes any RFC 3339 offset: the same instant written in another zone gives the same answer', async () => {
     const instant = new Date(Date.parse(since));
     const shifted = new Date(instant.getTime() + 2 * 3600_000).toISOString().replace('Z', '+02:00');
-    const [a, b] = await Promise.all([page(`updatedSince=${encodeURIComponent(since)}&limit=10`), page(`updatedSince=${encodeURIComponent(shifted)}&limit=10`)]);
+    const [a, b] = await Promise.all([
+      page(`updatedSince=${encodeURIComponent(since)}&limit=10`),
+      page(`updatedSince=${encodeURIComponent(shifted)}&limit=10`),
+    ]);
     expect(ids(b.items)).toEqual(ids(a.items));
     expect(b.total).toBe(a.total);
   });

@@ -105,7 +105,11 @@ describe('distinct=true on the listing search', () => {
 describe('the first page for 20 common tasks shows no copy group twice', () => {
   /** id → group, for listings named by slug on a page. */
   async function groupsOfSlugs(slugs: string[]): Promise<string[]> {
-    const res = await server.fetch('/api/v1/listings/batch', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ids: slugs }) });
+    const res = await server.fetch('/api/v1/listings/batch', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ ids: slugs }),
+    });
     const { items } = await json<{ items: Listing[] }>(res);
     return items.map(groupOf);
   }
@@ -151,7 +155,11 @@ describe('the first page for 20 common tasks shows no copy group twice', () => {
   });
 
   it('/ask for a common task', async () => {
-    const res = await server.fetch('/ask', { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify({ query: 'skill creator', limit: 20 }) });
+    const res = await server.fetch('/ask', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({ query: 'skill creator', limit: 20 }),
+    });
     const body = await json<{ itemListElement: { item: Listing }[] }>(res);
     const groups = body.itemListElement.map((element) => groupOf(element.item));
     expect(groups.length).toBeGreaterThan(0);

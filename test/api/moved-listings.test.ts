@@ -48,12 +48,15 @@ describe('moved and archived listings', () => {
     expect((await json<Listing>(await server.fetch('/api/v1/listings/widget'))).archived).toBeUndefined();
   });
 
-  it.each(['sort=stars&type=mcp', 'sort=installs&type=mcp', 'type=mcp', 'q=relocated%20widget', 'q=widget&type=mcp'])('%s: the moved listing comes right below its successor', async (query) => {
-    const order = await ids(`${query}&limit=100`);
-    expect(order).toContain(moved.id);
-    expect(order.indexOf(successor.id)).toBeGreaterThanOrEqual(0);
-    expect(order.indexOf(moved.id)).toBeGreaterThan(order.indexOf(successor.id));
-  });
+  it.each(['sort=stars&type=mcp', 'sort=installs&type=mcp', 'type=mcp', 'q=relocated%20widget', 'q=widget&type=mcp'])(
+    '%s: the moved listing comes right below its successor',
+    async (query) => {
+      const order = await ids(`${query}&limit=100`);
+      expect(order).toContain(moved.id);
+      expect(order.indexOf(successor.id)).toBeGreaterThanOrEqual(0);
+      expect(order.indexOf(moved.id)).toBeGreaterThan(order.indexOf(successor.id));
+    },
+  );
 
   it('search puts the live vendor server before the archived monorepo copy with many times its stars', async () => {
     expect((await json<Listing>(await server.fetch('/api/v1/listings/gadget-mcp'))).archived).toBe('moved to acme/servers-archived');

@@ -50,7 +50,8 @@ describe('GET /api/v1/owners/{owner}/stats', () => {
       const ofType = listings.filter((l) => l.type === type);
       expect(figures.count, type).toBe(ofType.length);
       const repos = new Map<string, number>();
-      for (const l of ofType.filter((x) => x.metrics.stars === 'real')) repos.set(l.repo.toLowerCase(), Math.max(repos.get(l.repo.toLowerCase()) ?? 0, l.stars));
+      for (const l of ofType.filter((x) => x.metrics.stars === 'real'))
+        repos.set(l.repo.toLowerCase(), Math.max(repos.get(l.repo.toLowerCase()) ?? 0, l.stars));
       expect(figures.stars, type).toBe([...repos.values()].reduce((a, b) => a + b, 0));
       expect(figures.rank).toBeGreaterThanOrEqual(1);
       expect(figures.rank).toBeLessThanOrEqual(figures.owners);

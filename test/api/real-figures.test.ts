@@ -26,7 +26,8 @@ const firstOf = async (query: string) => (await get<{ items: Listing[] }>(`/api/
 function syntheticPlaces(sort: string, items: Listing[]): string[] {
   const real = (l: Listing, figure: 'installs' | 'stars') => l.metrics[figure] === 'real';
   const group = (l: Listing): { tier: number; value: number } => {
-    if (sort === 'installs') return real(l, 'installs') ? { tier: 0, value: l.installs } : real(l, 'stars') ? { tier: 1, value: l.stars } : { tier: 2, value: 0 };
+    if (sort === 'installs')
+      return real(l, 'installs') ? { tier: 0, value: l.installs } : real(l, 'stars') ? { tier: 1, value: l.stars } : { tier: 2, value: 0 };
     if (sort === 'stars') return real(l, 'stars') ? { tier: 0, value: l.stars } : real(l, 'installs') ? { tier: 1, value: l.installs } : { tier: 2, value: 0 };
     if (sort === 'trending') return l.metrics.history !== 'synthetic' ? { tier: 0, value: l.trending } : { tier: 1, value: 0 };
     return { tier: 0, value: l.searchTrend };
@@ -57,7 +58,7 @@ describe('the first 200 of every list', () => {
     expect(top.every((l) => l.metrics.installs === 'real')).toBe(true);
   });
 
-  it.each(LISTING_TYPES)('the %s top list ranks by the type\'s real figure, and plugins and workflows by real repository stars', async (type) => {
+  it.each(LISTING_TYPES)("the %s top list ranks by the type's real figure, and plugins and workflows by real repository stars", async (type) => {
     const items = await firstOf(`type=${type}&sort=${RANKING_METRIC[type]}`);
     expect(syntheticPlaces(RANKING_METRIC[type], items)).toEqual([]);
     if (type === 'plugin' || type === 'workflow') expect(RANKING_METRIC[type]).toBe('stars');
@@ -84,10 +85,12 @@ describe('totals', () => {
     expect(stats.estimated).toEqual({ installs: estimated, listings: stats.total - covered });
   });
 
-  it('an owner\'s installs are its real installs only', async () => {
+  it("an owner's installs are its real installs only", async () => {
     const owner = 'vercel-labs';
     const stats = await get<{ installs: number; realInstalls: number }>(`/api/v1/owners/${owner}/stats`);
-    const items = (await get<{ items: Listing[] }>(`/api/v1/listings?owner=${owner}&limit=2000`)).items.filter((l) => l.repo.split('/')[0]!.toLowerCase() === owner);
+    const items = (await get<{ items: Listing[] }>(`/api/v1/listings?owner=${owner}&limit=2000`)).items.filter(
+      (l) => l.repo.split('/')[0]!.toLowerCase() === owner,
+    );
     const real = items.filter((l) => l.metrics.installs === 'real');
     expect(stats.installs).toBe(real.reduce((sum, l) => sum + l.installs, 0));
     expect(stats.realInstalls).toBe(real.length);

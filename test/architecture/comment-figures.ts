@@ -12,8 +12,7 @@ export const FOLDERS = ['src', 'site', 'server', 'build'] as const;
  * A number, then a unit of time, size, rate, share or ratio ("12.8-13.3k", "0.77 ms", "+41 %", "35x", "5 s").
  * Seconds need a space ("304s" is a plural), and a number glued to a word is not a figure ("v0.9x").
  */
-const FIGURE =
-  /(?<![\p{L}\p{N}.,])\d(?:[\d,.]*\d)?(?:\s?(?:ms|µs|us|ns|MB|MiB|GB|GiB|KB|KiB|kB|k|req\/s|requests\/s|%|x|×)|\ss)(?![\p{L}\p{N}])/u;
+const FIGURE = /(?<![\p{L}\p{N}.,])\d(?:[\d,.]*\d)?(?:\s?(?:ms|µs|us|ns|MB|MiB|GB|GiB|KB|KiB|kB|k|req\/s|requests\/s|%|x|×)|\ss)(?![\p{L}\p{N}])/u;
 
 export interface FigureLine {
   file: string;

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const LAYERS = ['build', 'server', 'src', 'site'];
-const IMPORT = /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)|^import\s+['"](\.{1,2}\/[^'"]+)['"]/gm;
+const IMPORT =
+  /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)|^import\s+['"](\.{1,2}\/[^'"]+)['"]/gm;
 
 function sources(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true })
@@ -76,13 +77,17 @@ describe('import graph', () => {
 
   it('has no edge between build/ and server/', () => {
     const crossing = [...graph].flatMap(([from, targets]) =>
-      targets.filter((to) => (from.startsWith('build/') && to.startsWith('server/')) || (from.startsWith('server/') && to.startsWith('build/'))).map((to) => `${from} -> ${to}`),
+      targets
+        .filter((to) => (from.startsWith('build/') && to.startsWith('server/')) || (from.startsWith('server/') && to.startsWith('build/')))
+        .map((to) => `${from} -> ${to}`),
     );
     expect(crossing).toEqual([]);
   });
 
   it('src/ imports neither build/ nor server/', () => {
-    const upward = [...graph].flatMap(([from, targets]) => (from.startsWith('src/') ? targets.filter((to) => to.startsWith('build/') || to.startsWith('server/')).map((to) => `${from} -> ${to}`) : []));
+    const upward = [...graph].flatMap(([from, targets]) =>
+      from.startsWith('src/') ? targets.filter((to) => to.startsWith('build/') || to.startsWith('server/')).map((to) => `${from} -> ${to}`) : [],
+    );
     expect(upward).toEqual([]);
   });
 

@@ -71,7 +71,8 @@ function references(file: string): Reference[] {
   const prose = text.replace(/^```[\s\S]*?^```/gm, '');
   for (const match of prose.matchAll(/\]\(([^)\s]+)\)/g)) {
     const target = match[1]!;
-    if (!/^[a-z][a-z0-9+.-]*:/i.test(target) && !target.startsWith('/')) found.push({ file, target: target.startsWith('#') ? `${file.split('/').pop()}${target}` : target });
+    if (!/^[a-z][a-z0-9+.-]*:/i.test(target) && !target.startsWith('/'))
+      found.push({ file, target: target.startsWith('#') ? `${file.split('/').pop()}${target}` : target });
   }
   const spans = [...prose.matchAll(/`([^`\n]+)`/g)].map((match) => match[1]!).filter((span) => !/\s/.test(span));
   const words = fenced.flatMap((block) => block.split(/\s+/));
@@ -107,7 +108,17 @@ describe('Markdown paths', () => {
     expect(repositoryPath('[--out models/use-lite-distilled]'.split(' ')[1]!)).toBe('models/use-lite-distilled');
     expect(repositoryPath('../bench/records/')).toBe('../bench/records/');
     expect(repositoryPath('./catalog-mirror', false)).toBeUndefined();
-    const notPaths = ['<data>/current', 'runtime/', 'https://x.org/a', '/api/v1/listings', 'test/<files>', 'files/*', 'src', 'data/x.jsonl[.gz]', 'server/discover'];
+    const notPaths = [
+      '<data>/current',
+      'runtime/',
+      'https://x.org/a',
+      '/api/v1/listings',
+      'test/<files>',
+      'files/*',
+      'src',
+      'data/x.jsonl[.gz]',
+      'server/discover',
+    ];
     expect(notPaths.filter((word) => repositoryPath(word) !== undefined)).toEqual([]);
     expect(anchorOf('Large catalogs: memory')).toBe('large-catalogs-memory');
     expect(anchorOf('Health, metrics and logs')).toBe('health-metrics-and-logs');

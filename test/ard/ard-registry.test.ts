@@ -61,7 +61,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const post = (path: string, body: unknown) => server.fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+const post = (path: string, body: unknown) =>
+  server.fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
 const search = async (body: unknown) => {
   const res = await post('/ard/search', body);
   expect(res.status, await res.clone().text()).toBe(200);
@@ -76,15 +77,19 @@ describe('the ARD manifest (§4.1, §6.1) and the registry entry (§7)', () => {
     expect(registry?.identifier).toMatch(/^urn:air:catalog\.test:registry:/);
   });
 
-  it('the registry entry\'s url (the base path) answers with the endpoints under it', async () => {
+  it("the registry entry's url (the base path) answers with the endpoints under it", async () => {
     const res = await server.fetch('/ard');
     expect(res.status).toBe(200);
     const body = await json<{ type: string; endpoints: Record<string, string> }>(res);
     expect(body.type).toBe(ARD_REGISTRY_TYPE);
-    expect(body.endpoints).toMatchObject({ search: `${TEST_BASE_URL}/ard/search`, explore: `${TEST_BASE_URL}/ard/explore`, agents: `${TEST_BASE_URL}/ard/agents` });
+    expect(body.endpoints).toMatchObject({
+      search: `${TEST_BASE_URL}/ard/search`,
+      explore: `${TEST_BASE_URL}/ard/explore`,
+      agents: `${TEST_BASE_URL}/ard/agents`,
+    });
   });
 
-  it('/.well-known/ard.json validates against ARD\'s manifest schema, and every entry meets §4.2', async () => {
+  it("/.well-known/ard.json validates against ARD's manifest schema, and every entry meets §4.2", async () => {
     const manifest = await json<{ entries: Entry[] }>(await server.fetch('/.well-known/ard.json'));
     expectValid(validateManifest, manifest);
     for (const entry of manifest.entries) {
@@ -139,7 +144,10 @@ describe('POST /ard/search (§7.2)', () => {
     const mcp = await search({ query: { text: 'database', filter: { type: [ARD_ENTRY_TYPES.mcp] } }, pageSize: 50 });
     expect(mcp.results.length).toBeGreaterThan(0);
     expect(mcp.results.every((e) => e.type === ARD_ENTRY_TYPES.mcp)).toBe(true);
-    const both = await search({ query: { text: 'database', filter: { type: [ARD_ENTRY_TYPES.mcp, ARD_ENTRY_TYPES.skill], capabilities: 'databases' } }, pageSize: 50 });
+    const both = await search({
+      query: { text: 'database', filter: { type: [ARD_ENTRY_TYPES.mcp, ARD_ENTRY_TYPES.skill], capabilities: 'databases' } },
+      pageSize: 50,
+    });
     expect(both.results.length).toBeGreaterThan(0);
     for (const e of both.results) {
       expect([ARD_ENTRY_TYPES.mcp, ARD_ENTRY_TYPES.skill]).toContain(e.type);
@@ -150,7 +158,11 @@ describe('POST /ard/search (§7.2)', () => {
   });
 
   it("the spec's names for the same artifacts filter too (the conformance tool's probe: MCP server cards)", async () => {
-    const body = await search({ query: { text: 'weather forecast tools', filter: { type: ['application/mcp-server-card+json'] } }, federation: 'none', pageSize: 2 });
+    const body = await search({
+      query: { text: 'weather forecast tools', filter: { type: ['application/mcp-server-card+json'] } },
+      federation: 'none',
+      pageSize: 2,
+    });
     expect(body.results).toHaveLength(2);
     expect(body.results.every((e) => e.type === ARD_ENTRY_TYPES.mcp)).toBe(true);
   });
@@ -208,7 +220,9 @@ describe('POST /ard/explore (§7.3)', () => {
 
   it('a text query facets the same matched set Search pages through', async () => {
     const query = { text: 'slack messages', filter: { type: ARD_ENTRY_TYPES.mcp } };
-    const facets = await json<{ facets: { type: { buckets: Array<{ count: number }> } } }>(await post('/ard/explore', { query, resultType: { facets: [{ field: 'type' }] } }));
+    const facets = await json<{ facets: { type: { buckets: Array<{ count: number }> } } }>(
+      await post('/ard/explore', { query, resultType: { facets: [{ field: 'type' }] } }),
+    );
     let total = 0;
     let token: string | undefined;
     do {

@@ -56,7 +56,11 @@ describe('build formats', () => {
 
     const older = dataDirWith((runtime) => setFormat(join(runtime, RUNTIME_MANIFEST_FILE), RUNTIME_FORMAT - 1));
     // The rebuild is attempted (and fails here on the missing export) instead of the older build being served.
-    await expect(currentOrFirstBuild(loadConfig({ CATALOG_DATA_DIR: older.dataDir, CATALOG_EXPORT: missingExport, LOG_LEVEL: 'silent' }))).rejects.toThrow(/build on start failed/);
-    expect(await currentOrFirstBuild(loadConfig({ CATALOG_DATA_DIR: older.dataDir, CATALOG_EXPORT: missingExport, CATALOG_BUILD_ON_START: 'false' }))).toEqual({ buildDir: older.buildDir });
+    await expect(currentOrFirstBuild(loadConfig({ CATALOG_DATA_DIR: older.dataDir, CATALOG_EXPORT: missingExport, LOG_LEVEL: 'silent' }))).rejects.toThrow(
+      /build on start failed/,
+    );
+    expect(await currentOrFirstBuild(loadConfig({ CATALOG_DATA_DIR: older.dataDir, CATALOG_EXPORT: missingExport, CATALOG_BUILD_ON_START: 'false' }))).toEqual({
+      buildDir: older.buildDir,
+    });
   }, 60_000);
 });

@@ -114,7 +114,8 @@ describe('ids, slugs and filter postings', () => {
       });
       const [type, rest] = ids[0]!.split(':') as [string, string];
       expect(store.findDoc(`${type === 'skill' ? 'mcp' : 'skill'}:${rest}`)).toBeUndefined();
-      for (const absent of ['', '#', 'no-such-listing-anywhere', `${ids[0]}-x`, `${ids[0]}\u00e9`, 'ünknown-listing']) expect(store.findDoc(absent)).toBeUndefined();
+      for (const absent of ['', '#', 'no-such-listing-anywhere', `${ids[0]}-x`, `${ids[0]}\u00e9`, 'ünknown-listing'])
+        expect(store.findDoc(absent)).toBeUndefined();
     } finally {
       store.close();
     }
@@ -127,7 +128,11 @@ describe('ids, slugs and filter postings', () => {
       lines.forEach((line, doc) => {
         if (!line) return;
         const listing = JSON.parse(line) as { categories: string[]; repo: string; author: string };
-        const keys = new Set([...listing.categories.map((c) => `c:${c}`), `o:${listing.repo.split('/')[0]!.toLowerCase()}`, `o:${listing.author.toLowerCase()}`]);
+        const keys = new Set([
+          ...listing.categories.map((c) => `c:${c}`),
+          `o:${listing.repo.split('/')[0]!.toLowerCase()}`,
+          `o:${listing.author.toLowerCase()}`,
+        ]);
         for (const key of keys) expected.set(key, [...(expected.get(key) ?? []), doc]);
       });
       expect(expected.size).toBeGreaterThan(10);

@@ -87,7 +87,9 @@ describe('a JWKS URL', () => {
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toBe(INVALID_TOKEN_CHALLENGE);
       const warnings = lines.map((line) => JSON.parse(line) as { level: number; msg: string; reason: string }).filter((entry) => entry.level === 40);
-      expect(warnings).toMatchObject([{ msg: 'staff token could not be checked', reason: expect.stringContaining('JWKS http://127.0.0.1:9/jwks.json unavailable') }]);
+      expect(warnings).toMatchObject([
+        { msg: 'staff token could not be checked', reason: expect.stringContaining('JWKS http://127.0.0.1:9/jwks.json unavailable') },
+      ]);
       expect(lines.join('')).not.toContain(token);
     } finally {
       await down.close();
@@ -120,12 +122,25 @@ describe('an HS shared secret', () => {
 describe('the role claim', () => {
   const secret = new TextEncoder().encode(SECRET);
   const verifier = (env: NodeJS.ProcessEnv) =>
-    createStaffTokenVerifier(loadConfig({ STAFF_JWT_ISSUER: ISSUER, STAFF_JWT_SECRET: SECRET, PUBLIC_BASE_URL: TEST_BASE_URL, ...env }).staffAuth, TEST_BASE_URL);
+    createStaffTokenVerifier(
+      loadConfig({ STAFF_JWT_ISSUER: ISSUER, STAFF_JWT_SECRET: SECRET, PUBLIC_BASE_URL: TEST_BASE_URL, ...env }).staffAuth,
+      TEST_BASE_URL,
+    );
   const hs = (claims: Record<string, unknown>) => mint(secret, claims, { alg: 'HS256' });
 
   it.each([
-    ['a nested claim by dotted path', { STAFF_ROLE_CLAIM: 'realm_access.roles', STAFF_ROLE: 'catalog-staff' }, { realm_access: { roles: ['catalog-staff'] } }, true],
-    ['a nested claim without the role', { STAFF_ROLE_CLAIM: 'realm_access.roles', STAFF_ROLE: 'catalog-staff' }, { realm_access: { roles: ['staff'] }, roles: ['catalog-staff'] }, false],
+    [
+      'a nested claim by dotted path',
+      { STAFF_ROLE_CLAIM: 'realm_access.roles', STAFF_ROLE: 'catalog-staff' },
+      { realm_access: { roles: ['catalog-staff'] } },
+      true,
+    ],
+    [
+      'a nested claim without the role',
+      { STAFF_ROLE_CLAIM: 'realm_access.roles', STAFF_ROLE: 'catalog-staff' },
+      { realm_access: { roles: ['staff'] }, roles: ['catalog-staff'] },
+      false,
+    ],
     ['a namespaced claim name with dots, read whole', { STAFF_ROLE_CLAIM: 'https://catalog.test/roles' }, { 'https://catalog.test/roles': ['staff'] }, true],
     ['a space-separated scope string', { STAFF_ROLE_CLAIM: 'scope', STAFF_ROLE: 'catalog:staff' }, { scope: 'openid catalog:staff' }, true],
     ['a scope string lacking the role', { STAFF_ROLE_CLAIM: 'scope', STAFF_ROLE: 'catalog:staff' }, { scope: 'openid catalog:staffer' }, false],

@@ -71,8 +71,16 @@ describe('GET /api/v1/auth/me', () => {
     ['no audience', () => mint(staffKey.privateKey, undefined, { audience: undefined }), CLAIM],
     ['a wrong key', () => mint(otherKey.privateKey), SIGNATURE],
     // The classic confusion: the RSA public key's PEM, which is public, used as an HMAC secret.
-    ['HS256 signed with the RSA public key PEM as secret', () => mint(new TextEncoder().encode(publicPem), undefined, { alg: 'HS256' }), 'ERR_JOSE_ALG_NOT_ALLOWED'],
-    ['RS384 (same key), outside the allow-list', async () => mint(await importPKCS8(await exportPKCS8(staffKey.privateKey), 'RS384'), undefined, { alg: 'RS384' }), 'ERR_JOSE_ALG_NOT_ALLOWED'],
+    [
+      'HS256 signed with the RSA public key PEM as secret',
+      () => mint(new TextEncoder().encode(publicPem), undefined, { alg: 'HS256' }),
+      'ERR_JOSE_ALG_NOT_ALLOWED',
+    ],
+    [
+      'RS384 (same key), outside the allow-list',
+      async () => mint(await importPKCS8(await exportPKCS8(staffKey.privateKey), 'RS384'), undefined, { alg: 'RS384' }),
+      'ERR_JOSE_ALG_NOT_ALLOWED',
+    ],
     ['no role claim', () => mint(staffKey.privateKey, {}), ROLE],
     ['roles without staff', () => mint(staffKey.privateKey, { roles: ['editor', 'viewer'] }), ROLE],
     ['a role that only contains the word staff', () => mint(staffKey.privateKey, { roles: ['staffer', 'not-staff'] }), ROLE],

@@ -50,9 +50,7 @@ describe('wrk report', () => {
 describe('wrk request script', () => {
   it('holds any text as a Lua long string, spaced inside an index', () => {
     const script = wrkScript({ method: 'POST', body: '{"ids":["a]]b"]}', headers: { 'content-type': 'application/json' } });
-    expect(script).toBe(
-      'wrk.method = [[\nPOST]]\n' + 'wrk.body = [=[\n{"ids":["a]]b"]}]=]\n' + 'wrk.headers[ [[\ncontent-type]] ] = [[\napplication/json]]\n',
-    );
+    expect(script).toBe('wrk.method = [[\nPOST]]\n' + 'wrk.body = [=[\n{"ids":["a]]b"]}]=]\n' + 'wrk.headers[ [[\ncontent-type]] ] = [[\napplication/json]]\n');
     expect(wrkScript({})).toBe('wrk.method = [[\nGET]]\n');
   });
 });

@@ -66,7 +66,9 @@ describe('build progress', () => {
     const { lines, output } = logFile();
     const { dataDir, exportPath } = catalog();
     await runBuild({ dataDir, exportPath, baseUrl: TEST_BASE_URL, stages: [INDEX_STAGE, SLOW], output, progressEveryMs: 50, quiet: true });
-    const failed = await runBuild({ dataDir, baseUrl: TEST_BASE_URL, stages: [INDEX_STAGE, BROKEN], output, quiet: true, force: true }).catch((error: unknown) => error);
+    const failed = await runBuild({ dataDir, baseUrl: TEST_BASE_URL, stages: [INDEX_STAGE, BROKEN], output, quiet: true, force: true }).catch(
+      (error: unknown) => error,
+    );
     expect(lines).toEqual([]);
     expect((failed as BuildStageError).stage).toBe('broken');
   });

@@ -42,7 +42,10 @@ describe('change log', () => {
   writeFileSync(file, before);
   let logs = 0;
   /** The log between `previous` (an export file) and an export of `text`, as written and read back. */
-  const changeLog = async (previous: { snapshotHash: string; exportFile: string } | undefined, next: { snapshotHash: string; exportText: string }): Promise<ChangeLog> => {
+  const changeLog = async (
+    previous: { snapshotHash: string; exportFile: string } | undefined,
+    next: { snapshotHash: string; exportText: string },
+  ): Promise<ChangeLog> => {
     const exportFile = join(dir, `next-${++logs}.jsonl`);
     writeFileSync(exportFile, next.exportText);
     const out = join(dir, `changes-${logs}.json`);

@@ -13,7 +13,18 @@ import type { ListingRecord } from '../../src/domain/schemas.ts';
 const DESCRIPTION = 'Comprehensive PDF manipulation toolkit for extracting text and tables, creating new PDFs, merging and splitting documents.';
 
 function candidate(id: string, partial: Partial<CopyCandidate> = {}): CopyCandidate {
-  return { id, type: 'skill', name: 'pdf', description: DESCRIPTION, installs: 0, installsReal: true, stars: 0, starsReal: true, updatedAt: '2026-01-01T00:00:00Z', ...partial };
+  return {
+    id,
+    type: 'skill',
+    name: 'pdf',
+    description: DESCRIPTION,
+    installs: 0,
+    installsReal: true,
+    stars: 0,
+    starsReal: true,
+    updatedAt: '2026-01-01T00:00:00Z',
+    ...partial,
+  };
 }
 
 /** origin id and kind per id, from a computation. */
@@ -24,7 +35,11 @@ function byId(listings: CopyCandidate[]): Map<string, { origin: string; kind: st
 
 describe('exact copies', () => {
   it('groups the same type, name and description, and names the most installed the origin', () => {
-    const groups = byId([candidate('skill:a/x#pdf', { installs: 10 }), candidate('skill:b/x#b-pdf', { installs: 900 }), candidate('skill:c/x#c-pdf', { installs: 5 })]);
+    const groups = byId([
+      candidate('skill:a/x#pdf', { installs: 10 }),
+      candidate('skill:b/x#b-pdf', { installs: 900 }),
+      candidate('skill:c/x#c-pdf', { installs: 5 }),
+    ]);
     expect(groups.get('skill:a/x#pdf')).toEqual({ origin: 'skill:b/x#b-pdf', kind: 'exact' });
     expect(groups.get('skill:b/x#b-pdf')).toEqual({ origin: 'skill:b/x#b-pdf', kind: undefined });
   });
@@ -62,26 +77,70 @@ describe('modified copies', () => {
     const unrelated = 'Fill PDF forms from spreadsheets with field mapping, validation and a preview of every page.';
     expect(jaccard(wordBigrams(DESCRIPTION), wordBigrams(edited))).toBeGreaterThanOrEqual(NEAR_COPY_THRESHOLD);
     expect(jaccard(wordBigrams(DESCRIPTION), wordBigrams(unrelated))).toBeLessThan(NEAR_COPY_THRESHOLD);
-    const groups = byId([candidate('skill:a/x#pdf', { installs: 5 }), candidate('skill:b/x#b-pdf', { description: edited }), candidate('skill:c/x#c-pdf', { description: unrelated })]);
+    const groups = byId([
+      candidate('skill:a/x#pdf', { installs: 5 }),
+      candidate('skill:b/x#b-pdf', { description: edited }),
+      candidate('skill:c/x#c-pdf', { description: unrelated }),
+    ]);
     expect(groups.get('skill:b/x#b-pdf')).toEqual({ origin: 'skill:a/x#pdf', kind: 'modified' });
     expect(groups.get('skill:c/x#c-pdf')).toBeUndefined();
   });
 
   it('calls two listings with one description but different SKILL.md files modified copies', () => {
-    const groups = byId([candidate('skill:a/x#pdf', { installs: 5, skillMd: '# PDF\nStep one.\nStep two.' }), candidate('skill:b/x#b-pdf', { skillMd: '# PDF\nStep one.\nStep three.' })]);
+    const groups = byId([
+      candidate('skill:a/x#pdf', { installs: 5, skillMd: '# PDF\nStep one.\nStep two.' }),
+      candidate('skill:b/x#b-pdf', { skillMd: '# PDF\nStep one.\nStep three.' }),
+    ]);
     expect(groups.get('skill:b/x#b-pdf')).toEqual({ origin: 'skill:a/x#pdf', kind: 'modified' });
   });
 });
 
 describe('the origin rule', () => {
   it.each([
-    ['a member the other owners name beats more installs', [candidate('skill:vercel-labs/x#deploy', { name: 'vercel-deploy', installs: 5 }), candidate('skill:someone/x#vercel-deploy', { name: 'vercel-deploy', installs: 500 })], 'skill:vercel-labs/x#deploy'],
-    ['a group whose files are all dated: the first committed beats more installs', [candidate('skill:a/x#pdf', { installs: 500, firstCommitAt: '2026-01-14T17:48:08Z' }), candidate('skill:b/x#pdf', { installs: 5, firstCommitAt: '2025-10-17T09:09:35Z' })], 'skill:b/x#pdf'],
-    ['a member the other owners name beats an earlier first commit', [candidate('skill:vercel-labs/x#deploy', { name: 'vercel-deploy', firstCommitAt: '2026-03-01T00:00:00Z' }), candidate('skill:someone/x#vercel-deploy', { name: 'vercel-deploy', firstCommitAt: '2026-01-01T00:00:00Z' })], 'skill:vercel-labs/x#deploy'],
-    ['one undated member: dates do not decide, installs do', [candidate('skill:a/x#pdf', { installs: 500 }), candidate('skill:b/x#pdf', { installs: 5, firstCommitAt: '2025-10-17T09:09:35Z' })], 'skill:a/x#pdf'],
-    ['measured installs beat synthetic ones', [candidate('skill:a/x#pdf', { installs: 5 }), candidate('skill:b/x#pdf', { installs: 500, installsReal: false })], 'skill:a/x#pdf'],
-    ['then measured stars', [candidate('skill:a/x#pdf', { installsReal: false, stars: 3 }), candidate('skill:b/x#pdf', { installsReal: false, stars: 30 })], 'skill:b/x#pdf'],
-    ['then the one changed longest ago', [candidate('skill:a/x#pdf', { updatedAt: '2026-02-01T00:00:00Z' }), candidate('skill:b/x#pdf', { updatedAt: '2025-02-01T00:00:00Z' })], 'skill:b/x#pdf'],
+    [
+      'a member the other owners name beats more installs',
+      [
+        candidate('skill:vercel-labs/x#deploy', { name: 'vercel-deploy', installs: 5 }),
+        candidate('skill:someone/x#vercel-deploy', { name: 'vercel-deploy', installs: 500 }),
+      ],
+      'skill:vercel-labs/x#deploy',
+    ],
+    [
+      'a group whose files are all dated: the first committed beats more installs',
+      [
+        candidate('skill:a/x#pdf', { installs: 500, firstCommitAt: '2026-01-14T17:48:08Z' }),
+        candidate('skill:b/x#pdf', { installs: 5, firstCommitAt: '2025-10-17T09:09:35Z' }),
+      ],
+      'skill:b/x#pdf',
+    ],
+    [
+      'a member the other owners name beats an earlier first commit',
+      [
+        candidate('skill:vercel-labs/x#deploy', { name: 'vercel-deploy', firstCommitAt: '2026-03-01T00:00:00Z' }),
+        candidate('skill:someone/x#vercel-deploy', { name: 'vercel-deploy', firstCommitAt: '2026-01-01T00:00:00Z' }),
+      ],
+      'skill:vercel-labs/x#deploy',
+    ],
+    [
+      'one undated member: dates do not decide, installs do',
+      [candidate('skill:a/x#pdf', { installs: 500 }), candidate('skill:b/x#pdf', { installs: 5, firstCommitAt: '2025-10-17T09:09:35Z' })],
+      'skill:a/x#pdf',
+    ],
+    [
+      'measured installs beat synthetic ones',
+      [candidate('skill:a/x#pdf', { installs: 5 }), candidate('skill:b/x#pdf', { installs: 500, installsReal: false })],
+      'skill:a/x#pdf',
+    ],
+    [
+      'then measured stars',
+      [candidate('skill:a/x#pdf', { installsReal: false, stars: 3 }), candidate('skill:b/x#pdf', { installsReal: false, stars: 30 })],
+      'skill:b/x#pdf',
+    ],
+    [
+      'then the one changed longest ago',
+      [candidate('skill:a/x#pdf', { updatedAt: '2026-02-01T00:00:00Z' }), candidate('skill:b/x#pdf', { updatedAt: '2025-02-01T00:00:00Z' })],
+      'skill:b/x#pdf',
+    ],
     ['then the smaller id', [candidate('skill:b/x#pdf'), candidate('skill:a/x#pdf')], 'skill:a/x#pdf'],
   ])('%s', (_, listings, origin) => {
     expect(byId(listings).get(listings[1]!.id)?.origin).toBe(origin);
@@ -90,7 +149,10 @@ describe('the origin rule', () => {
 
 describe('the embedded snapshot', () => {
   const data = join(import.meta.dirname, '../../data');
-  const records = readFileSync(join(data, 'listings.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as ListingRecord);
+  const records = readFileSync(join(data, 'listings.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as ListingRecord);
   const listings: CopyCandidate[] = records.map((record) => {
     const path = join(data, 'files', record.slug, 'SKILL.md');
     return {
@@ -107,7 +169,9 @@ describe('the embedded snapshot', () => {
     };
   });
   const result = computeCopyGroups(listings);
-  const groups = new Map(listings.map((listing, i) => [listing.id, result.members[i] && { origin: listings[result.members[i].origin]!.id, kind: result.members[i].kind }]));
+  const groups = new Map(
+    listings.map((listing, i) => [listing.id, result.members[i] && { origin: listings[result.members[i].origin]!.id, kind: result.members[i].kind }]),
+  );
 
   it.each([
     ['skill:ComposioHQ/awesome-claude-skills#composiohq-webapp-testing', 'skill:anthropics/skills#webapp-testing'],
@@ -151,11 +215,11 @@ describe('a reviewed sample of 40 copy groups', () => {
     }
   });
 
-  it('names the judged origin of at least 90 % of the groups from the members\' first commits and figures', () => {
+  it("names the judged origin of at least 90 % of the groups from the members' first commits and figures", () => {
     expect(agreed(true) / review.groups.length).toBeGreaterThanOrEqual(0.9);
   });
 
-  it('does better with the first commits than from the snapshot\'s figures alone', () => {
+  it("does better with the first commits than from the snapshot's figures alone", () => {
     expect(agreed(true)).toBeGreaterThan(agreed(false));
   });
 });

@@ -50,7 +50,10 @@ describe('incremental build', () => {
     // Unchanged input: the older build is not taken as this code's output.
     const again = await runBuild({ dataDir, exportPath: writeExport(join(dir, 'export'), records), baseUrl: BASE, quiet: true });
     expect(again.unchanged).toBe(false);
-    writeFileSync(join(again.buildDir, 'runtime', RUNTIME_MANIFEST_FILE), JSON.stringify({ ...(JSON.parse(readFileSync(join(again.buildDir, 'runtime', RUNTIME_MANIFEST_FILE), 'utf8')) as object), format: RUNTIME_FORMAT - 1 }));
+    writeFileSync(
+      join(again.buildDir, 'runtime', RUNTIME_MANIFEST_FILE),
+      JSON.stringify({ ...(JSON.parse(readFileSync(join(again.buildDir, 'runtime', RUNTIME_MANIFEST_FILE), 'utf8')) as object), format: RUNTIME_FORMAT - 1 }),
+    );
     // A changed snapshot over it: the shards stage reads the build it replaces for the change log.
     const next = await runBuild({ dataDir, exportPath: writeExport(join(dir, 'export2'), records.slice(1)), baseUrl: BASE, quiet: true });
     expect(currentBuild(buildDirs(dataDir))).toBe(next.buildDir);
@@ -64,7 +67,12 @@ describe('incremental build', () => {
     const exportPath = writeExport(join(dir, 'export'), sampleRecords(3));
     const dataDir = join(dir, 'data');
     const good = await runBuild({ dataDir, exportPath, baseUrl: BASE, quiet: true, stages: [INDEX_STAGE] });
-    const failing: Stage = { name: 'failing', run: async () => { throw new Error('disk full'); } };
+    const failing: Stage = {
+      name: 'failing',
+      run: async () => {
+        throw new Error('disk full');
+      },
+    };
     await expect(runBuild({ dataDir, exportPath, baseUrl: BASE, quiet: true, stages: [INDEX_STAGE, failing] })).rejects.toThrow('disk full');
     expect(currentBuild(buildDirs(dataDir))).toBe(good.buildDir);
     expect(existsSync(join(good.buildDir, 'runtime', 'manifest.json'))).toBe(true);

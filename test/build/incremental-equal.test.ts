@@ -63,7 +63,16 @@ describe('an incremental rebuild equals a full build of the same data', () => {
     cpSync(dataDir, fullDataDir, { recursive: true, verbatimSymlinks: true });
     next = records
       .filter((record) => record.slug !== REMOVED)
-      .map((record) => (record.slug === CHANGED ? { ...record, installs: record.installs + 5, installsHistory: [...(record.installsHistory ?? []).slice(0, -1), record.installs + 5], description: 'Rewritten: checks a UI against the guidelines.' } : record));
+      .map((record) =>
+        record.slug === CHANGED
+          ? {
+              ...record,
+              installs: record.installs + 5,
+              installsHistory: [...(record.installsHistory ?? []).slice(0, -1), record.installs + 5],
+              description: 'Rewritten: checks a UI against the guidelines.',
+            }
+          : record,
+      );
     const exportB = writeExport(join(dir, 'export-b'), next);
     incremental = await runBuild({ dataDir, exportPath: exportB, baseUrl: BASE, quiet: true });
     full = await runBuild({ dataDir: fullDataDir, exportPath: exportB, baseUrl: BASE, quiet: true, force: true });
@@ -97,13 +106,22 @@ describe('an incremental rebuild equals a full build of the same data', () => {
 
   it('that fails after reusing the served build leaves that build as it was and serving', async () => {
     const served = await files(incremental.buildDir);
-    const failing: Stage = { name: 'failing', run: async () => { throw new Error('disk full'); } };
+    const failing: Stage = {
+      name: 'failing',
+      run: async () => {
+        throw new Error('disk full');
+      },
+    };
     const third = next.map((record) => (record.slug === 'dify' ? { ...record, description: 'Changed once more.' } : record));
     // Every stage runs, each reusing what it can of the served build, before the last one fails.
     const stages = [...(await defaultStages()), failing];
     await expect(runBuild({ dataDir, exportPath: writeExport(join(dir, 'export-c'), third), baseUrl: BASE, quiet: true, stages })).rejects.toThrow('disk full');
     expect(currentBuild(buildDirs(dataDir))).toBe(incremental.buildDir);
-    expect(readdirSync(buildDirs(dataDir).buildsDir).map((name) => join(buildDirs(dataDir).buildsDir, name)).sort()).toEqual([first.buildDir, incremental.buildDir].sort());
+    expect(
+      readdirSync(buildDirs(dataDir).buildsDir)
+        .map((name) => join(buildDirs(dataDir).buildsDir, name))
+        .sort(),
+    ).toEqual([first.buildDir, incremental.buildDir].sort());
     // Same bytes and same inodes: nothing was written through a link.
     expect(await files(incremental.buildDir)).toEqual(served);
   }, 300_000);

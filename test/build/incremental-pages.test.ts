@@ -36,7 +36,8 @@ async function snapshot(site: string): Promise<Map<string, { ino: number; digest
 
 const page = (build: string, path: string) => join(build, 'site', path, 'index.html');
 const stats = (build: string) => JSON.parse(readFileSync(join(build, 'astro', 'site-stats.json'), 'utf8')) as SiteStats;
-const ranks = (build: string, slug: string) => (JSON.parse(readFileSync(join(build, 'site', 'ranks', `${rankPart(slug)}.json`), 'utf8')) as RankPart).listings[slug];
+const ranks = (build: string, slug: string) =>
+  (JSON.parse(readFileSync(join(build, 'site', 'ranks', `${rankPart(slug)}.json`), 'utf8')) as RankPart).listings[slug];
 
 describe('incremental pages', () => {
   const dir = tempDir('catalog-incremental-');
@@ -52,7 +53,16 @@ describe('incremental pages', () => {
     firstFiles = await snapshot(join(first.buildDir, 'site'));
     const next: ListingRecord[] = records
       .filter((record) => record.slug !== REMOVED)
-      .map((record) => (record.slug === CHANGED ? { ...record, installs: 2_000_000, installsHistory: [...(record.installsHistory ?? []).slice(0, -1), 2_000_000], description: 'Rewritten today: checks a UI against the guidelines.' } : record));
+      .map((record) =>
+        record.slug === CHANGED
+          ? {
+              ...record,
+              installs: 2_000_000,
+              installsHistory: [...(record.installsHistory ?? []).slice(0, -1), 2_000_000],
+              description: 'Rewritten today: checks a UI against the guidelines.',
+            }
+          : record,
+      );
     // A newcomer: one more owner of MCP servers, so every MCP owner's rank reads "of N + 1" (no page of its own: one
     // listing, of figures and words of its own, so it is nobody's copy).
     const server = records.find((record) => record.type === 'mcp')!;
@@ -70,8 +80,19 @@ describe('incremental pages', () => {
       files: [],
     });
     // Seen from inside the build, after its pages are made: the switch has not happened yet.
-    const probe: Stage = { name: 'probe', run: async () => { servingDuringSecond = currentBuild(buildDirs(dataDir)); } };
-    second = await runBuild({ dataDir, exportPath: writeExport(join(dir, 'export-2'), next), baseUrl: BASE, quiet: true, stages: [INDEX_STAGE, SITE_STAGE, probe] });
+    const probe: Stage = {
+      name: 'probe',
+      run: async () => {
+        servingDuringSecond = currentBuild(buildDirs(dataDir));
+      },
+    };
+    second = await runBuild({
+      dataDir,
+      exportPath: writeExport(join(dir, 'export-2'), next),
+      baseUrl: BASE,
+      quiet: true,
+      stages: [INDEX_STAGE, SITE_STAGE, probe],
+    });
   }, 240_000);
 
   it('renders the changed listing and the pages that list it or share its counts, and carries the others', async () => {
@@ -119,10 +140,13 @@ describe('incremental pages', () => {
   });
 
   it('carries an owner page whose rank among owners moved while its listings did not, and its part has the new rank', () => {
-    const ownerRanks = (build: string, owner: string) => (JSON.parse(readFileSync(join(build, 'site', 'ranks', `${rankPart(owner)}.json`), 'utf8')) as RankPart).owners[owner];
+    const ownerRanks = (build: string, owner: string) =>
+      (JSON.parse(readFileSync(join(build, 'site', 'ranks', `${rankPart(owner)}.json`), 'utf8')) as RankPart).owners[owner];
     // One more owner of MCP servers: affaan-m's rank among them is "of N + 1"; its listings did not change.
     const moved = readdirSync(join(second.buildDir, 'site', 'owners')).filter(
-      (owner) => !['vercel-labs', 'anthropics'].includes(owner) && JSON.stringify(ownerRanks(first.buildDir, owner)) !== JSON.stringify(ownerRanks(second.buildDir, owner)),
+      (owner) =>
+        !['vercel-labs', 'anthropics'].includes(owner) &&
+        JSON.stringify(ownerRanks(first.buildDir, owner)) !== JSON.stringify(ownerRanks(second.buildDir, owner)),
     );
     expect(moved.length).toBeGreaterThan(0);
     for (const owner of moved) {
@@ -139,11 +163,24 @@ describe('incremental pages', () => {
 
   it('a failed incremental build leaves the build being served as it was', async () => {
     const served = await snapshot(join(second.buildDir, 'site'));
-    const failing: Stage = { name: 'failing', run: async () => { throw new Error('disk full'); } };
-    const third = records.filter((record) => record.slug !== REMOVED).map((record) => (record.slug === 'dify' ? { ...record, description: 'Changed once more.' } : record));
-    await expect(runBuild({ dataDir, exportPath: writeExport(join(dir, 'export-3'), third), baseUrl: BASE, quiet: true, stages: [INDEX_STAGE, SITE_STAGE, failing] })).rejects.toThrow('disk full');
+    const failing: Stage = {
+      name: 'failing',
+      run: async () => {
+        throw new Error('disk full');
+      },
+    };
+    const third = records
+      .filter((record) => record.slug !== REMOVED)
+      .map((record) => (record.slug === 'dify' ? { ...record, description: 'Changed once more.' } : record));
+    await expect(
+      runBuild({ dataDir, exportPath: writeExport(join(dir, 'export-3'), third), baseUrl: BASE, quiet: true, stages: [INDEX_STAGE, SITE_STAGE, failing] }),
+    ).rejects.toThrow('disk full');
     expect(currentBuild(buildDirs(dataDir))).toBe(second.buildDir);
-    expect(readdirSync(buildDirs(dataDir).buildsDir).map((name) => join(buildDirs(dataDir).buildsDir, name)).sort()).toEqual([first.buildDir, second.buildDir].sort());
+    expect(
+      readdirSync(buildDirs(dataDir).buildsDir)
+        .map((name) => join(buildDirs(dataDir).buildsDir, name))
+        .sort(),
+    ).toEqual([first.buildDir, second.buildDir].sort());
     expect(await snapshot(join(second.buildDir, 'site'))).toEqual(served);
   }, 240_000);
 });

@@ -9,7 +9,16 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { HISTORY_DAYS_KEPT, addDays, SCHEMA_VERSION } from '../../build/sqlite-store.ts';
 import { validateRecord, validateRecords, type AcceptedRecord, type Seen, type ValidateOptions } from '../../build/stages/ingest/validate.ts';
-import { holdsSnapshot, inIdOrder, keepsCarriedHistory, listingHistory, metaRows, planIngest, snapshotDigests, type PreviousStore } from '../../build/stages/ingest/plan.ts';
+import {
+  holdsSnapshot,
+  inIdOrder,
+  keepsCarriedHistory,
+  listingHistory,
+  metaRows,
+  planIngest,
+  snapshotDigests,
+  type PreviousStore,
+} from '../../build/stages/ingest/plan.ts';
 import { writeIngest } from '../../build/stages/ingest/write.ts';
 import type { ListingRecord } from '../../src/domain/schemas.ts';
 import { sampleRecords, tempDir } from '../support/fixtures.ts';
@@ -24,10 +33,17 @@ const seenNone = (): Seen => ({ ids: new Set(), slugs: new Set() });
 const sha = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 
 /** An accepted record as validation makes it (file hashes of bytesOf). */
-const accepted = (record: ListingRecord): AcceptedRecord => ({ record, json: JSON.stringify(record), fileHashes: (record.files ?? []).map((path) => sha(bytesOf(record.slug, path))) });
+const accepted = (record: ListingRecord): AcceptedRecord => ({
+  record,
+  json: JSON.stringify(record),
+  fileHashes: (record.files ?? []).map((path) => sha(bytesOf(record.slug, path))),
+});
 
 /** A previous store over plain maps. */
-function memoryStore(rows: Array<{ record: ListingRecord | { id: string; json: string }; firstDay: string; daily: number[] }>, carried: Array<{ id: string; firstDay: string; daily: number[] }> = []): PreviousStore {
+function memoryStore(
+  rows: Array<{ record: ListingRecord | { id: string; json: string }; firstDay: string; daily: number[] }>,
+  carried: Array<{ id: string; firstDay: string; daily: number[] }> = [],
+): PreviousStore {
   const json = (r: (typeof rows)[number]['record']) => ('json' in r ? r.json : JSON.stringify(r));
   const histories = [...rows.map((r) => ({ id: r.record.id, firstDay: r.firstDay, daily: r.daily })), ...carried].sort((a, b) => (a.id < b.id ? -1 : 1));
   return {
@@ -41,11 +57,41 @@ describe('validate', () => {
   const good = withoutFiles[0]!;
   it.each([
     ['a line that is not JSON', { line: 7, parseError: 'not JSON: Unexpected end' }, seenNone(), options, { line: 7, reason: 'not JSON: Unexpected end' }],
-    ['a record the schema refuses', { line: 2, value: { ...good, installs: -1 } }, seenNone(), options, { line: 2, id: good.id, reason: expect.stringMatching(/^installs: /) }],
-    ['an id already accepted', { line: 3, value: good }, { ids: new Set([good.id]), slugs: new Set<string>() }, options, { line: 3, id: good.id, reason: `duplicate id ${good.id}` }],
-    ['a slug already accepted', { line: 4, value: good }, { ids: new Set<string>(), slugs: new Set([good.slug]) }, options, { line: 4, id: good.id, reason: `duplicate slug ${good.slug}` }],
-    ['a stored file that is missing', { line: 5, value: withFiles }, seenNone(), { ...options, readStoredFile: () => undefined }, { line: 5, id: withFiles.id, reason: `stored file ${withFiles.slug}/${withFiles.files![0]} is missing` }],
-    ['a stored file path that leaves its folder', { line: 6, value: { ...withFiles, files: ['SKILL.md', '../../etc/passwd'] } }, seenNone(), options, { line: 6, id: withFiles.id, reason: `stored file ${withFiles.slug}/../../etc/passwd is missing` }],
+    [
+      'a record the schema refuses',
+      { line: 2, value: { ...good, installs: -1 } },
+      seenNone(),
+      options,
+      { line: 2, id: good.id, reason: expect.stringMatching(/^installs: /) },
+    ],
+    [
+      'an id already accepted',
+      { line: 3, value: good },
+      { ids: new Set([good.id]), slugs: new Set<string>() },
+      options,
+      { line: 3, id: good.id, reason: `duplicate id ${good.id}` },
+    ],
+    [
+      'a slug already accepted',
+      { line: 4, value: good },
+      { ids: new Set<string>(), slugs: new Set([good.slug]) },
+      options,
+      { line: 4, id: good.id, reason: `duplicate slug ${good.slug}` },
+    ],
+    [
+      'a stored file that is missing',
+      { line: 5, value: withFiles },
+      seenNone(),
+      { ...options, readStoredFile: () => undefined },
+      { line: 5, id: withFiles.id, reason: `stored file ${withFiles.slug}/${withFiles.files![0]} is missing` },
+    ],
+    [
+      'a stored file path that leaves its folder',
+      { line: 6, value: { ...withFiles, files: ['SKILL.md', '../../etc/passwd'] } },
+      seenNone(),
+      options,
+      { line: 6, id: withFiles.id, reason: `stored file ${withFiles.slug}/../../etc/passwd is missing` },
+    ],
     [
       'no installsAsOf and no history end',
       { line: 8, value: { ...good, metrics: { ...good.metrics, installsAsOf: undefined } } },
@@ -66,10 +112,18 @@ describe('validate', () => {
   });
 
   it('validates a whole export in order, counting the stored files of the accepted records', async () => {
-    const entries = [{ line: 1, value: withFiles }, { line: 2, parseError: 'not JSON' }, { line: 3, value: withFiles }, ...withoutFiles.map((value, i) => ({ line: 4 + i, value }))];
+    const entries = [
+      { line: 1, value: withFiles },
+      { line: 2, parseError: 'not JSON' },
+      { line: 3, value: withFiles },
+      ...withoutFiles.map((value, i) => ({ line: 4 + i, value })),
+    ];
     const validation = await validateRecords(entries, options);
     expect(validation.accepted.map((a) => a.record.id)).toEqual([withFiles.id, ...withoutFiles.map((r) => r.id)]);
-    expect(validation.rejects.map((r) => [r.line, r.reason])).toEqual([[2, 'not JSON'], [3, `duplicate id ${withFiles.id}`]]);
+    expect(validation.rejects.map((r) => [r.line, r.reason])).toEqual([
+      [2, 'not JSON'],
+      [3, `duplicate id ${withFiles.id}`],
+    ]);
     expect(validation.files).toBe(withFiles.files!.length);
   });
 });
@@ -87,7 +141,13 @@ describe('plan', () => {
     expect(snapshotDigests(changedFile)).toEqual({ snapshotHash: digests.snapshotHash, filesHash: expect.not.stringMatching(digests.filesHash) });
   });
 
-  const stored = { schemaVersion: String(SCHEMA_VERSION), snapshotHash: digests.snapshotHash, filesHash: digests.filesHash, historyEnd: '2026-04-16', rejected: '0' };
+  const stored = {
+    schemaVersion: String(SCHEMA_VERSION),
+    snapshotHash: digests.snapshotHash,
+    filesHash: digests.filesHash,
+    historyEnd: '2026-04-16',
+    rejected: '0',
+  };
   it.each([
     ['the same snapshot', stored, true],
     ['no database', undefined, false],
@@ -105,8 +165,18 @@ describe('plan', () => {
     expect(first.changes).toEqual({ added: listings.map((a) => a.record.id), changed: [], removed: [] });
     expect(first.unchanged).toBe(0);
     expect(first.files).toBe(records.reduce((n, r) => n + (r.files?.length ?? 0), 0));
-    expect(first.lastUpdated).toBe(records.map((r) => r.updatedAt).sort().at(-1));
-    expect(first.newestDay).toBe(records.map((r) => r.metrics.installsAsOf ?? '2026-04-16').sort().at(-1));
+    expect(first.lastUpdated).toBe(
+      records
+        .map((r) => r.updatedAt)
+        .sort()
+        .at(-1),
+    );
+    expect(first.newestDay).toBe(
+      records
+        .map((r) => r.metrics.installsAsOf ?? '2026-04-16')
+        .sort()
+        .at(-1),
+    );
   });
 
   it('against the previous store: added, changed (another stored JSON), removed in id order, unchanged counted', () => {
@@ -137,7 +207,13 @@ describe('plan', () => {
 
     const rows = [...plan(memoryStore([{ record: first, ...earlier }], [recent, expired])).history()];
     expect(rows.map((r) => [r.id, r.listed])).toEqual([...listings.map((a) => [a.record.id, true]), [recent.id, false]]);
-    expect(rows[0]).toEqual({ id: first.id, firstDay: earlier.firstDay, daily: JSON.stringify([0, 0, ...first.installsHistory]), days: first.installsHistory.length + 2, listed: true });
+    expect(rows[0]).toEqual({
+      id: first.id,
+      firstDay: earlier.firstDay,
+      daily: JSON.stringify([0, 0, ...first.installsHistory]),
+      days: first.installsHistory.length + 2,
+      listed: true,
+    });
     expect(rows.at(-1)).toEqual({ ...recent, daily: '[1,2,3]', days: 3, listed: false });
   });
 
@@ -170,12 +246,18 @@ describe('write', () => {
     expect(historyRows).toBe(records.reduce((n, r) => n + r.installsHistory.length, 0));
     const db = new Database(database, { readonly: true });
     expect(db.prepare('SELECT id, record FROM listing ORDER BY id').all()).toEqual(listings.map((a) => ({ id: a.record.id, record: a.json })));
-    const files = listings.flatMap(({ record }) => (record.files ?? []).map((path, ord) => ({ listing_id: record.id, ord, path, content: readStoredText(record.slug, path) })));
+    const files = listings.flatMap(({ record }) =>
+      (record.files ?? []).map((path, ord) => ({ listing_id: record.id, ord, path, content: readStoredText(record.slug, path) })),
+    );
     expect(files.length).toBeGreaterThan(1);
     expect(db.prepare('SELECT listing_id, ord, path, content FROM listing_file ORDER BY listing_id, ord').all()).toEqual(files);
     expect(db.prepare('SELECT count(*) AS n FROM install_history').get()).toEqual({ n: listings.length });
-    expect(Object.fromEntries((db.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>).map((r) => [r.key, r.value]))).toEqual(Object.fromEntries(metaRows(plan, historyRows)));
-    expect((db.prepare("SELECT listing_id AS id FROM ingest_change WHERE kind = 'added' ORDER BY listing_id").all() as Array<{ id: string }>).map((r) => r.id)).toEqual(plan.changes.added);
+    expect(Object.fromEntries((db.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>).map((r) => [r.key, r.value]))).toEqual(
+      Object.fromEntries(metaRows(plan, historyRows)),
+    );
+    expect(
+      (db.prepare("SELECT listing_id AS id FROM ingest_change WHERE kind = 'added' ORDER BY listing_id").all() as Array<{ id: string }>).map((r) => r.id),
+    ).toEqual(plan.changes.added);
     db.close();
     expect(existsSync(`${database}.tmp-${process.pid}`)).toBe(false);
   });
@@ -183,7 +265,13 @@ describe('write', () => {
   it('a failure while writing leaves the previous database as it was and no temporary file', () => {
     const database = join(tempDir(), 'catalog.db');
     writeFileSync(database, 'the previous database');
-    expect(() => writeIngest(database, plan, { readStoredText: () => { throw new Error('disk gone'); } })).toThrow('disk gone');
+    expect(() =>
+      writeIngest(database, plan, {
+        readStoredText: () => {
+          throw new Error('disk gone');
+        },
+      }),
+    ).toThrow('disk gone');
     expect(readFileSync(database, 'utf8')).toBe('the previous database');
     expect(existsSync(`${database}.tmp-${process.pid}`)).toBe(false);
   });

@@ -22,7 +22,10 @@ describe('ingest', () => {
     expect((db.prepare('SELECT count(*) n FROM listing').get() as { n: number }).n).toBe(records.length);
     const pdfFiles = db.prepare("SELECT path FROM listing_file WHERE listing_id = 'skill:anthropics/skills#pdf' ORDER BY ord").all() as Array<{ path: string }>;
     expect(pdfFiles.map((f) => f.path)).toEqual(records.find((r) => r.slug === 'pdf')!.files);
-    const history = db.prepare("SELECT first_day, daily FROM install_history WHERE listing_id = 'skill:anthropics/skills#pdf'").get() as { first_day: string; daily: string };
+    const history = db.prepare("SELECT first_day, daily FROM install_history WHERE listing_id = 'skill:anthropics/skills#pdf'").get() as {
+      first_day: string;
+      daily: string;
+    };
     expect(JSON.parse(history.daily)).toEqual(records.find((r) => r.slug === 'pdf')!.installsHistory);
     expect(history.first_day).toBe('2026-03-18');
     db.close();
@@ -70,7 +73,9 @@ describe('ingest', () => {
   it('refuses duplicate ids and slugs', async () => {
     const dir = tempDir();
     const records = sampleRecords(3);
-    const error = (await ingest({ exportPath: writeExport(dir, [...records, records[0]!]), database: join(dir, 'c.db') }).catch((e: unknown) => e)) as IngestError;
+    const error = (await ingest({ exportPath: writeExport(dir, [...records, records[0]!]), database: join(dir, 'c.db') }).catch(
+      (e: unknown) => e,
+    )) as IngestError;
     expect(error.rejects[0]!.reason).toMatch(/duplicate id/);
     expect(existsSync(join(dir, 'c.db'))).toBe(false);
   });
@@ -84,7 +89,10 @@ describe('ingest', () => {
     const report = await ingest({ exportPath: writeExport(dir, lines), database: join(dir, 'c.db'), skipInvalid: true, rejectsPath });
     expect(report.listings).toBe(records.length);
     expect(report.rejected.map((r) => r.line)).toEqual([3, 4]);
-    const written = readFileSync(rejectsPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const written = readFileSync(rejectsPath, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(written.map((r: { line: number }) => r.line)).toEqual([3, 4]);
     expect(written[0].reason).toMatch(/not JSON/);
     expect(statSync(join(dir, 'c.db')).size).toBeGreaterThan(0);
@@ -100,7 +108,12 @@ describe('ingest', () => {
       return { ...r!, installs: r!.installs + 10, installsHistory: history, metrics: { ...r!.metrics, installsAsOf: '2026-04-17' } };
     };
     const report = await ingest({ exportPath: writeExport(dir, [shifted(a), b!], 'day2.jsonl'), database });
-    expect({ added: report.added, changed: report.changed, removed: report.removed, unchanged: report.unchanged }).toEqual({ added: 0, changed: 1, removed: 1, unchanged: 1 });
+    expect({ added: report.added, changed: report.changed, removed: report.removed, unchanged: report.unchanged }).toEqual({
+      added: 0,
+      changed: 1,
+      removed: 1,
+      unchanged: 1,
+    });
     const db = openCatalogDb(database);
     const row = db.prepare('SELECT first_day, daily FROM install_history WHERE listing_id = ?').get(a!.id) as { first_day: string; daily: string };
     const daily = JSON.parse(row.daily) as number[];

@@ -14,7 +14,12 @@ const BATCHES = { batch: 10, inFlight: 2 };
 const listings: SearchableListing[] = sampleRecords(60).map((record) => ({ ...record, categories: [record.category, ...(record.categories ?? [])] }));
 const popularity = Float32Array.from(listings, (_, doc) => ((doc * 7919) % 1000) / 1000);
 
-const files = (dir: string) => Object.fromEntries(readdirSync(dir).sort().map((name) => [name, readFileSync(join(dir, name))]));
+const files = (dir: string) =>
+  Object.fromEntries(
+    readdirSync(dir)
+      .sort()
+      .map((name) => [name, readFileSync(join(dir, name))]),
+  );
 
 describe('the keyword index thread', () => {
   it('writes the index a KeywordIndexBuilder makes in one thread, byte for byte', async () => {

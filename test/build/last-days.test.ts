@@ -5,7 +5,14 @@ import { lastDays } from '../../build/stages/index-stage.ts';
 
 describe('lastDays', () => {
   it('equals the whole series parsed and sliced', () => {
-    const series = [[], [7], [1, 2], Array.from({ length: 30 }, (_, i) => i * 3), Array.from({ length: 31 }, (_, i) => i), Array.from({ length: 365 }, (_, i) => 1000 + i * 17)];
+    const series = [
+      [],
+      [7],
+      [1, 2],
+      Array.from({ length: 30 }, (_, i) => i * 3),
+      Array.from({ length: 31 }, (_, i) => i),
+      Array.from({ length: 365 }, (_, i) => 1000 + i * 17),
+    ];
     for (const daily of series) {
       for (const days of [1, 2, 30]) expect(lastDays(JSON.stringify(daily), days), `${daily.length} days, last ${days}`).toEqual(daily.slice(-days));
     }

@@ -79,7 +79,13 @@ beforeAll(async () => {
   const page = '[]';
   const manifest = manifestOf('next', nextText, changes, 'previous', page);
   previousManifest = manifestOf('previous', previousText, '{}', null, page);
-  for (const [path, body] of [[SHARD_MANIFEST_PATH, JSON.stringify(manifest)], [SHARD_EXPORT_PATH, nextText], [CHANGE_LOG_PATH, changes], [SHARD_GONE_PATH, '{}'], ['/shards/all/page-0001.json', page]] as const) {
+  for (const [path, body] of [
+    [SHARD_MANIFEST_PATH, JSON.stringify(manifest)],
+    [SHARD_EXPORT_PATH, nextText],
+    [CHANGE_LOG_PATH, changes],
+    [SHARD_GONE_PATH, '{}'],
+    ['/shards/all/page-0001.json', page],
+  ] as const) {
     mkdirSync(join(origin, path, '..'), { recursive: true });
     writeFileSync(join(origin, path), body);
   }
@@ -98,9 +104,13 @@ beforeAll(async () => {
 
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-async function mirrorUnderCap(dir: string): Promise<{ report: { patchedRecords: number; fetched: number; kept: number; bytesFetched: number }; startRssKB: number; maxRssKB: number }> {
+async function mirrorUnderCap(
+  dir: string,
+): Promise<{ report: { patchedRecords: number; fetched: number; kept: number; bytesFetched: number }; startRssKB: number; maxRssKB: number }> {
   const address = server.address() as { port: number };
-  const { stdout } = await run(process.execPath, [`--max-old-space-size=${OLD_SPACE_MIB}`, `--expose-gc`, RUNNER, `http://127.0.0.1:${address.port}`, dir], { maxBuffer: 1 << 20 });
+  const { stdout } = await run(process.execPath, [`--max-old-space-size=${OLD_SPACE_MIB}`, `--expose-gc`, RUNNER, `http://127.0.0.1:${address.port}`, dir], {
+    maxBuffer: 1 << 20,
+  });
   return JSON.parse(stdout.trim().split('\n').at(-1)!);
 }
 

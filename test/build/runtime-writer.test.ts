@@ -45,8 +45,27 @@ describe('RuntimeWriter', () => {
   it('records a manifest the shim reads back, and refuses one that does not pass the schema', () => {
     const out = writer();
     const none = { skill: 0, marketplace: 0, plugin: 0, mcp: 0, workflow: 0 };
-    const stats = { total: 0, byType: none, installs: 0, installsByType: none, realInstalls: none, realStars: none, realMetrics: none, estimated: { installs: 0, listings: 0 }, updatedAt: '2026-01-01T00:00:00Z' };
-    const manifest: RuntimeManifest = { format: RUNTIME_FORMAT, snapshotHash: 'h', lastUpdated: '2026-01-01T00:00:00Z', count: 0, columns: {}, filesStored: 0, stats, categories: [] };
+    const stats = {
+      total: 0,
+      byType: none,
+      installs: 0,
+      installsByType: none,
+      realInstalls: none,
+      realStars: none,
+      realMetrics: none,
+      estimated: { installs: 0, listings: 0 },
+      updatedAt: '2026-01-01T00:00:00Z',
+    };
+    const manifest: RuntimeManifest = {
+      format: RUNTIME_FORMAT,
+      snapshotHash: 'h',
+      lastUpdated: '2026-01-01T00:00:00Z',
+      count: 0,
+      columns: {},
+      filesStored: 0,
+      stats,
+      categories: [],
+    };
     expect(() => out.recordManifest({ ...manifest, count: -1 })).toThrow();
     expect(existsSync(join(out.root, 'manifest.json'))).toBe(false);
     out.recordManifest(manifest);

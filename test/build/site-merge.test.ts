@@ -59,7 +59,9 @@ describe('the writer of the later stages', () => {
   it('refuses a file under a name that holds the pages, and writes beside them', () => {
     const site = tree(join(root, 'c', 'site'), { 'index.html': 'home', 'docs/index.html': 'docs' });
     const writer = new SiteWriter(site, { pageEntries: new Set(['index.html', 'docs']) });
-    expect(() => writer.write({ path: '/docs/extra.md', contentType: 'text/markdown', body: '# extra' })).toThrow(/refusing to write \/docs\/extra\.md: \/docs holds the site's pages/);
+    expect(() => writer.write({ path: '/docs/extra.md', contentType: 'text/markdown', body: '# extra' })).toThrow(
+      /refusing to write \/docs\/extra\.md: \/docs holds the site's pages/,
+    );
     expect(() => writer.write({ path: '/index.html', contentType: 'text/html', body: 'other' })).toThrow(/refusing to write/);
     writer.write({ path: '/llms.txt', contentType: 'text/plain', body: 'llms' });
     writer.write({ path: '/docs.md', contentType: 'text/markdown', body: '# docs' });

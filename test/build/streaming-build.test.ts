@@ -44,7 +44,9 @@ beforeAll(async () => {
   cpSync(join(shared, 'runtime'), join(next, 'runtime'), { recursive: true });
   // The build being replaced: the same snapshot a day earlier, one listing not yet listed and some installs lower.
   cpSync(join(shared, 'runtime', RUNTIME_MANIFEST_FILE), join(previous, 'runtime', RUNTIME_MANIFEST_FILE));
-  const lines = readFileSync(join(shared, 'site', SHARD_EXPORT_PATH), 'utf8').split('\n').filter(Boolean);
+  const lines = readFileSync(join(shared, 'site', SHARD_EXPORT_PATH), 'utf8')
+    .split('\n')
+    .filter(Boolean);
   removedFromPrevious = (JSON.parse(lines[0]!) as { id: string }).id;
   const earlier = lines.slice(1).map((line, i) => {
     if (i % 100 !== 7) return line;

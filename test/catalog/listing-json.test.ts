@@ -12,7 +12,9 @@ let snapshot: Snapshot;
 let stored: Array<Record<string, unknown>>;
 beforeAll(async () => {
   snapshot = loadSnapshot(await sharedBuildDir());
-  const lines = readFileSync(join(snapshot.buildDir, 'runtime', 'listings.jsonl'), 'utf8').trim().split('\n');
+  const lines = readFileSync(join(snapshot.buildDir, 'runtime', 'listings.jsonl'), 'utf8')
+    .trim()
+    .split('\n');
   stored = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
 });
 afterAll(() => snapshot.close());

@@ -33,7 +33,10 @@ describe('awesome lists', () => {
       ['pg-mcp', 'owner/pg-mcp', undefined, 'databases'],
       ['Everything', 'someone/awesome-mcp', 'src/everything', 'databases'],
     ]);
-    expect(parsed.candidates[0]).toMatchObject({ installCommand: 'npx -y @playwright/mcp', origin: { repo: 'someone/awesome-mcp', path: 'README.md', commit: 'abcdefabcdef' } });
+    expect(parsed.candidates[0]).toMatchObject({
+      installCommand: 'npx -y @playwright/mcp',
+      origin: { repo: 'someone/awesome-mcp', path: 'README.md', commit: 'abcdefabcdef' },
+    });
     expect(cleanText(parsed.candidates[1]!.description)).toBe('Puppeteer in a browser.');
   });
 
@@ -54,13 +57,25 @@ describe('awesome lists', () => {
 
 describe('identity and merge', () => {
   const now = new Date('2026-11-20T00:00:00Z');
-  const merge = (sources: Array<{ kind: 'git' | 'mcp-registry' | 'awesome-list' | 'export'; candidates: Candidate[] }>, previous: Array<Record<string, unknown>> = []) => {
-    const result = mergeCandidates({ sources: sources.map((s, i) => ({ sourceId: `s${i}`, ...s })), previous: previousExportOf(previous.map((record) => JSON.stringify(record))), repoMeta: new Map(), installs: new Map(), now });
+  const merge = (
+    sources: Array<{ kind: 'git' | 'mcp-registry' | 'awesome-list' | 'export'; candidates: Candidate[] }>,
+    previous: Array<Record<string, unknown>> = [],
+  ) => {
+    const result = mergeCandidates({
+      sources: sources.map((s, i) => ({ sourceId: `s${i}`, ...s })),
+      previous: previousExportOf(previous.map((record) => JSON.stringify(record))),
+      repoMeta: new Map(),
+      installs: new Map(),
+      now,
+    });
     return result.listings.map((listing) => recordOf(result, listing));
   };
 
   it('reads packages from install lines and normalises remotes', () => {
-    expect(packageOfInstallLine('npx -y @modelcontextprotocol/server-everything')).toEqual({ registryType: 'npm', identifier: '@modelcontextprotocol/server-everything' });
+    expect(packageOfInstallLine('npx -y @modelcontextprotocol/server-everything')).toEqual({
+      registryType: 'npm',
+      identifier: '@modelcontextprotocol/server-everything',
+    });
     expect(packageOfInstallLine('uvx mcp-server-git')).toEqual({ registryType: 'pypi', identifier: 'mcp-server-git' });
     expect(packageOfInstallLine('docker run -i --rm mcp/github')).toEqual({ registryType: 'oci', identifier: 'mcp/github' });
     expect(normaliseRemoteUrl('https://mcp.sentry.dev/mcp/')).toBe('sentry.dev/mcp');
@@ -74,7 +89,14 @@ describe('identity and merge', () => {
     ];
     const listB: Candidate[] = [{ type: 'mcp', name: 'sentry-mcp', repo: 'getsentry/sentry-mcp', origin: { repo: 'y/list-b', path: 'docs/monitoring.md' } }];
     const registry: Candidate[] = [
-      { type: 'mcp', name: 'Sentry MCP', description: 'Official Sentry server', repo: 'getsentry/sentry-mcp', registryName: 'io.github.getsentry/sentry-mcp', remotes: [{ type: 'streamable-http', url: 'https://mcp.sentry.dev/mcp' }] },
+      {
+        type: 'mcp',
+        name: 'Sentry MCP',
+        description: 'Official Sentry server',
+        repo: 'getsentry/sentry-mcp',
+        registryName: 'io.github.getsentry/sentry-mcp',
+        remotes: [{ type: 'streamable-http', url: 'https://mcp.sentry.dev/mcp' }],
+      },
     ];
     const result = merge([
       { kind: 'awesome-list', candidates: listA },
@@ -95,7 +117,13 @@ describe('identity and merge', () => {
     const previous = [{ id: 'mcp:acme/gh#github', slug: 'github', type: 'mcp', name: 'GitHub', repo: 'acme/gh' }];
     const result = merge(
       [
-        { kind: 'awesome-list', candidates: [{ type: 'mcp', name: 'GitHub', repo: 'acme/gh' }, { type: 'mcp', name: 'GitHub', repo: 'other/gh' }] },
+        {
+          kind: 'awesome-list',
+          candidates: [
+            { type: 'mcp', name: 'GitHub', repo: 'acme/gh' },
+            { type: 'mcp', name: 'GitHub', repo: 'other/gh' },
+          ],
+        },
       ],
       previous,
     );
@@ -114,8 +142,20 @@ describe('identity and merge', () => {
 
   it('gives a registry server the install line of its first package', () => {
     const registry: Candidate[] = [
-      { type: 'mcp', name: 'Time', repo: 'acme/time', registryName: 'io.github.acme/time', packages: [{ registryType: 'pypi', identifier: 'mcp-server-time', transport: { type: 'stdio' } }] },
-      { type: 'mcp', name: 'Remote only', repo: 'acme/remote', registryName: 'io.github.acme/remote', remotes: [{ type: 'streamable-http', url: 'https://mcp.acme.dev/mcp' }] },
+      {
+        type: 'mcp',
+        name: 'Time',
+        repo: 'acme/time',
+        registryName: 'io.github.acme/time',
+        packages: [{ registryType: 'pypi', identifier: 'mcp-server-time', transport: { type: 'stdio' } }],
+      },
+      {
+        type: 'mcp',
+        name: 'Remote only',
+        repo: 'acme/remote',
+        registryName: 'io.github.acme/remote',
+        remotes: [{ type: 'streamable-http', url: 'https://mcp.acme.dev/mcp' }],
+      },
     ];
     const [time, remote] = merge([{ kind: 'mcp-registry', candidates: registry }]);
     expect(time).toMatchObject({ installCommand: 'uvx mcp-server-time', packages: [{ registryType: 'pypi', identifier: 'mcp-server-time' }] });
@@ -124,6 +164,9 @@ describe('identity and merge', () => {
   });
 
   it('gives the identity keys strongest first', () => {
-    expect(identityKeys({ type: 'skill', repo: 'A/B', name: 'My Skill', path: 'skills/x/SKILL.md' })).toEqual(['skill|a/b|skills/x/skill.md', 'skill|a/b|name:my-skill']);
+    expect(identityKeys({ type: 'skill', repo: 'A/B', name: 'My Skill', path: 'skills/x/SKILL.md' })).toEqual([
+      'skill|a/b|skills/x/skill.md',
+      'skill|a/b|name:my-skill',
+    ]);
   });
 });

@@ -15,7 +15,11 @@ afterAll(() => repo.cleanup());
 repo.write({
   'skills/changelog/SKILL.md': skillMd({ name: 'changelog', description: 'Writes a changelog from the commits since the last tag.' }),
   'skills/release/SKILL.md': skillMd({ name: 'release', description: 'Cuts a release: bumps the version, tags, publishes.' }),
-  '.claude-plugin/marketplace.json': JSON.stringify({ name: 'acme-tools', owner: { name: 'Acme' }, plugins: [{ name: 'release-kit', source: './', description: 'Release helpers' }] }),
+  '.claude-plugin/marketplace.json': JSON.stringify({
+    name: 'acme-tools',
+    owner: { name: 'Acme' },
+    plugins: [{ name: 'release-kit', source: './', description: 'Release helpers' }],
+  }),
 });
 repo.commit();
 
@@ -28,18 +32,30 @@ function sources(dir: string, text: string): string {
 interface CollectJson {
   listings: number;
   added: number;
-  sources: Array<{ id: string; kind: string; status: string; listings: number; added: number; requests: number; notModified: number; rateLimitWaits: number; warnings: unknown[] }>;
+  sources: Array<{
+    id: string;
+    kind: string;
+    status: string;
+    listings: number;
+    added: number;
+    requests: number;
+    notModified: number;
+    rateLimitWaits: number;
+    warnings: unknown[];
+  }>;
 }
 
 describe('catalog collect (command line)', () => {
-  it('prints one JSON report with every source\'s counts', async () => {
+  it("prints one JSON report with every source's counts", async () => {
     const dir = scratch('collect-cli-');
     const file = sources(dir, `sources:\n  - kind: git\n    url: ${repo.dir}\n    repo: acme/release-tools\n`);
     const result = await runCli(['collect', '--sources', file, '--out', join(dir, 'out', 'listings.jsonl'), '--state', join(dir, 'state'), '--json']);
     expect(result.code, result.stderr).toBe(0);
     const report = jsonOf<CollectJson>(result);
     expect(report.listings).toBe(4);
-    expect(report.sources).toEqual([expect.objectContaining({ id: 'git:acme/release-tools', kind: 'git', status: 'ok', listings: 4, added: 4, rateLimitWaits: 0, notModified: 0 })]);
+    expect(report.sources).toEqual([
+      expect.objectContaining({ id: 'git:acme/release-tools', kind: 'git', status: 'ok', listings: 4, added: 4, rateLimitWaits: 0, notModified: 0 }),
+    ]);
     // Real files break the rules; each is read leniently and said, with the file and why.
     expect(report.sources[0]!.warnings).toEqual([
       { where: expect.stringMatching(/^acme\/release-tools@[0-9a-f]{12}:skills\/release\/SKILL\.md$/), message: expect.stringMatching(/unquoted ': '/) },
@@ -63,7 +79,11 @@ describe('catalog collect (command line)', () => {
     const dir = scratch('collect-cli-');
     const dataDir = join(dir, 'data');
     const file = sources(dir, `sources:\n  - kind: git\n    url: ${repo.dir}\n    repo: acme/release-tools\n`);
-    const result = await runCli(['rebuild', '--collect', file, '--no-notify', '--json', '--quiet'], { CATALOG_DATA_DIR: dataDir, SEARCH_SIGNALS: 'off' }, 240_000);
+    const result = await runCli(
+      ['rebuild', '--collect', file, '--no-notify', '--json', '--quiet'],
+      { CATALOG_DATA_DIR: dataDir, SEARCH_SIGNALS: 'off' },
+      240_000,
+    );
     expect(result.code, result.stderr).toBe(0);
     const report = jsonOf<{ collect: { listings: number; collectedAt: string }; build: { dir: string; listings: number } }>(result);
     expect(report.build.listings).toBe(4);

@@ -26,13 +26,30 @@ function repoWithSkills(names: string[]): FixtureRepo {
 
 function sourcesFile(dir: string, entries: Array<Record<string, unknown>>, extra = ''): string {
   const path = join(dir, 'sources.yaml');
-  const lines = entries.map((entry) => `  - ${Object.entries(entry).map(([key, value]) => `${key}: ${JSON.stringify(value)}`).join('\n    ')}`);
+  const lines = entries.map(
+    (entry) =>
+      `  - ${Object.entries(entry)
+        .map(([key, value]) => `${key}: ${JSON.stringify(value)}`)
+        .join('\n    ')}`,
+  );
   writeFileSync(path, `${extra}sources:\n${lines.join('\n')}\n`);
   return path;
 }
 
-type Listed = Record<string, unknown> & { id: string; slug: string; name: string; repo: string; confirmedAt?: string; source: { path: string; commit: string }; metrics: Record<string, string> };
-const records = (path: string) => readFileSync(path, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Listed);
+type Listed = Record<string, unknown> & {
+  id: string;
+  slug: string;
+  name: string;
+  repo: string;
+  confirmedAt?: string;
+  source: { path: string; commit: string };
+  metrics: Record<string, string>;
+};
+const records = (path: string) =>
+  readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Listed);
 
 describe('catalog collect', () => {
   it('collects two repositories into one export that ingest reads, with stored files and a build summary', async () => {
@@ -50,13 +67,21 @@ describe('catalog collect', () => {
     // The same skill name in two repositories: the slug rule gives the second the owner prefix.
     expect(listed.map((r) => r.slug).sort()).toEqual(['other-pdf', 'pdf', 'xlsx']);
     const pdf = listed.find((r) => r.repo === 'acme/skills' && r.name === 'pdf')!;
-    expect(pdf).toMatchObject({ id: 'skill:acme/skills#pdf', type: 'skill', source: { repo: 'acme/skills', path: 'skills/pdf/SKILL.md' }, files: ['SKILL.md'] });
+    expect(pdf).toMatchObject({
+      id: 'skill:acme/skills#pdf',
+      type: 'skill',
+      source: { repo: 'acme/skills', path: 'skills/pdf/SKILL.md' },
+      files: ['SKILL.md'],
+    });
     expect(pdf.installCommand).toBe('npx skills add acme/skills --skill pdf');
     expect(pdf.metrics).toMatchObject({ installs: 'synthetic', stars: 'synthetic' });
     expect(readFileSync(join(dir, 'out', 'files', 'pdf', 'SKILL.md'), 'utf8')).toContain('name: pdf');
     const summary = JSON.parse(readFileSync(join(dir, 'out', 'build-summary.json'), 'utf8'));
     expect(summary).toMatchObject({ collectedAt: DAY1.toISOString(), historyEnd: '2026-11-20', listings: 3 });
-    expect(report.sources.map((s) => [s.status, s.added])).toEqual([['ok', 2], ['ok', 1]]);
+    expect(report.sources.map((s) => [s.status, s.added])).toEqual([
+      ['ok', 2],
+      ['ok', 1],
+    ]);
   });
 
   it('keeps ids and slugs across collections, follows a rename, and removes a skill only once its repository is read at a newer commit', async () => {
@@ -80,7 +105,11 @@ describe('catalog collect', () => {
     expect(after.get('gamma')!.source.path).toBe('skills/gamma-renamed/SKILL.md');
     expect(report.removed).toBe(1);
     // The previous export is kept beside the new one.
-    expect(records(join(dir, 'listings.previous.jsonl')).map((r) => r.name).sort()).toEqual(['alpha', 'beta', 'gamma']);
+    expect(
+      records(join(dir, 'listings.previous.jsonl'))
+        .map((r) => r.name)
+        .sort(),
+    ).toEqual(['alpha', 'beta', 'gamma']);
   });
 
   it('writes a byte-identical export when nothing changed upstream, and a new one when only a figure did', async () => {
@@ -100,7 +129,10 @@ describe('catalog collect', () => {
     expect(JSON.parse(readFileSync(join(dir, 'build-summary.json'), 'utf8')).collectedAt).toBe(DAY2.toISOString());
 
     // The repository did not move, but a figure source now measures one skill: only that listing changes.
-    const withInstalls = sourcesFile(dir, [{ kind: 'git', url: repo.dir, repo: 'acme/same' }, { kind: 'installs', url: installsFile }]);
+    const withInstalls = sourcesFile(dir, [
+      { kind: 'git', url: repo.dir, repo: 'acme/same' },
+      { kind: 'installs', url: installsFile },
+    ]);
     const third = await collect({ sourcesFile: withInstalls, out, stateDir: join(dir, 'state'), now: DAY2 });
     expect(third).toMatchObject({ exportChanged: true, changed: 1, unchanged: 1 });
     expect(records(out).find((r) => r.name === 'one')).toMatchObject({ installs: 10, metricsSource: 'real' });
@@ -122,7 +154,15 @@ describe('catalog collect', () => {
     const report = await collect({ sourcesFile: broken, out, stateDir: state, now: DAY2 });
     const listed = records(out);
     expect(listed.map((r) => r.name).sort()).toEqual(['kept-a', 'kept-b', 'steady']);
-    expect(listed.filter((r) => r.confirmedAt).map((r) => [r.name, r.confirmedAt]).sort()).toEqual([['kept-a', '2026-11-20'], ['kept-b', '2026-11-20']]);
+    expect(
+      listed
+        .filter((r) => r.confirmedAt)
+        .map((r) => [r.name, r.confirmedAt])
+        .sort(),
+    ).toEqual([
+      ['kept-a', '2026-11-20'],
+      ['kept-b', '2026-11-20'],
+    ]);
     const flaky = report.sources.find((s) => s.id === 'flaky')!;
     expect(flaky).toMatchObject({ status: 'failed', carried: 2 });
     expect(flaky.error).toMatch(/no-such-repository/);
@@ -152,10 +192,22 @@ describe('catalog collect', () => {
     const exportDir = join(dir, 'snapshot');
     const exportPath = join(exportDir, 'listings.jsonl');
     const record = {
-      id: 'skill:acme/docs#pdf-tools', slug: 'pdf-tools', type: 'skill', name: 'pdf', description: 'Old text.', repo: 'acme/docs', author: 'acme',
-      category: 'documents', tags: [], installs: 1200, stars: 40, metricsSource: 'real',
+      id: 'skill:acme/docs#pdf-tools',
+      slug: 'pdf-tools',
+      type: 'skill',
+      name: 'pdf',
+      description: 'Old text.',
+      repo: 'acme/docs',
+      author: 'acme',
+      category: 'documents',
+      tags: [],
+      installs: 1200,
+      stars: 40,
+      metricsSource: 'real',
       metrics: { installs: 'real', stars: 'real', history: 'interpolated', installsAsOf: '2026-04-16', starsSource: 'skills.sh', starsAsOf: '2026-04-16' },
-      installsHistory: [1000, 1100, 1200], updatedAt: '2026-01-01T00:00:00Z', source: { repo: 'acme/docs', path: 'skills/pdf/SKILL.md', commit: '000000000000' },
+      installsHistory: [1000, 1100, 1200],
+      updatedAt: '2026-01-01T00:00:00Z',
+      source: { repo: 'acme/docs', path: 'skills/pdf/SKILL.md', commit: '000000000000' },
     };
     const { mkdirSync } = await import('node:fs');
     mkdirSync(exportDir, { recursive: true });
@@ -170,7 +222,14 @@ describe('catalog collect', () => {
     expect(all).toHaveLength(1);
     const merged = all[0]!;
     // Identity by repository and path: the export's id and slug, the repository's text, the export's real figures.
-    expect(merged).toMatchObject({ id: record.id, slug: 'pdf-tools', description: 'Does pdf things.', installs: 1200, installsHistory: [1000, 1100, 1200], category: 'documents' });
+    expect(merged).toMatchObject({
+      id: record.id,
+      slug: 'pdf-tools',
+      description: 'Does pdf things.',
+      installs: 1200,
+      installsHistory: [1000, 1100, 1200],
+      category: 'documents',
+    });
     expect(merged.metrics).toMatchObject({ installs: 'real', installsAsOf: '2026-04-16' });
     expect(merged.source.commit).toMatch(/^[0-9a-f]{12}$/);
   });
@@ -185,7 +244,10 @@ describe('catalog collect', () => {
     const full = records(out).length;
     await fc.assert(
       fc.asyncProperty(fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }), async (failing) => {
-        const file = sourcesFile(dir, entries.map((entry, i) => (failing[i] ? { ...entry, url: join(dir, `gone-${i}`) } : entry)));
+        const file = sourcesFile(
+          dir,
+          entries.map((entry, i) => (failing[i] ? { ...entry, url: join(dir, `gone-${i}`) } : entry)),
+        );
         await collect({ sourcesFile: file, out, stateDir: state, now: DAY2 });
         expect(records(out).length).toBe(full);
       }),
@@ -214,13 +276,22 @@ describe('catalog collect: figures', () => {
       const byName = new Map(records(out).map((r) => [r.name, r]));
       const deploy = byName.get('deploy')!;
       expect(deploy).toMatchObject({ installs: 4200, metricsSource: 'real', installsHistory: [4200, 4200] });
-      expect(deploy.metrics).toMatchObject({ installs: 'real', installsAsOf: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), stars: 'real', starsSource: 'github' });
+      expect(deploy.metrics).toMatchObject({
+        installs: 'real',
+        installsAsOf: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+        stars: 'real',
+        starsSource: 'github',
+      });
       expect(byName.get('lint')!.metrics).toMatchObject({ installs: 'synthetic', stars: 'real' });
       expect(report.sources.find((s) => s.kind === 'github')).toMatchObject({ status: 'ok', requests: 1, listings: 1 });
       const stars = deploy.stars;
 
       // Both figure sources fail: the last known figures stay, still labelled with where and when they were measured.
-      const broken = [entries[0]!, { ...entries[1]!, url: 'http://127.0.0.1:9', retries: 0, timeoutSeconds: 1 }, { ...entries[2]!, url: join(dir, 'gone.json') }];
+      const broken = [
+        entries[0]!,
+        { ...entries[1]!, url: 'http://127.0.0.1:9', retries: 0, timeoutSeconds: 1 },
+        { ...entries[2]!, url: join(dir, 'gone.json') },
+      ];
       const again = await collect({ sourcesFile: sourcesFile(dir, broken), out, stateDir: state, now: DAY2, env: { TEST_GITHUB_TOKEN: 'token' } });
       expect(again.sources.find((s) => s.kind === 'installs')).toMatchObject({ status: 'failed', carried: 1 });
       const kept = new Map(records(out).map((r) => [r.name, r])).get('deploy')!;

@@ -27,7 +27,11 @@ describe('a hostile repository', () => {
     const result = await collect(fixture);
     expect(result.status).toBe('ok');
     expect(result.candidates.map((c) => c.path)).toEqual(['skills/good/SKILL.md', 'workflows/ok.md']);
-    expect(byPath(result, 'skill').get('skills/good/SKILL.md')!.files!.map((file) => file.path)).toEqual(['SKILL.md']);
+    expect(
+      byPath(result, 'skill')
+        .get('skills/good/SKILL.md')!
+        .files!.map((file) => file.path),
+    ).toEqual(['SKILL.md']);
     const serialized = JSON.stringify(result);
     const hostText = readFileSync(PASSWD, 'utf8');
     for (const line of hostText.split('\n').filter((text) => text.length > 8)) expect(serialized).not.toContain(line);
@@ -58,10 +62,16 @@ describe('a hostile repository', () => {
   it('does not read files over maxFileBytes', async () => {
     const fixture = repo();
     const big = skillMd({ name: 'huge', description: 'Huge.' }, 'x'.repeat(20_000));
-    fixture.write({ 'skills/huge/SKILL.md': big, 'skills/good/SKILL.md': skill('good'), 'skills/good/big.md': 'y'.repeat(20_000), 'skills/good/small.md': 'small' }).commit();
+    fixture
+      .write({ 'skills/huge/SKILL.md': big, 'skills/good/SKILL.md': skill('good'), 'skills/good/big.md': 'y'.repeat(20_000), 'skills/good/small.md': 'small' })
+      .commit();
     const result = await collect(fixture, { bounds: { maxFileBytes: 10_000 } });
     expect(result.candidates.map((c) => c.path)).toEqual(['skills/good/SKILL.md']);
-    expect(byPath(result, 'skill').get('skills/good/SKILL.md')!.files!.map((file) => file.path)).toEqual(['SKILL.md', 'small.md']);
+    expect(
+      byPath(result, 'skill')
+        .get('skills/good/SKILL.md')!
+        .files!.map((file) => file.path),
+    ).toEqual(['SKILL.md', 'small.md']);
     expect(warningsOf(result)).toEqual([
       `skills/good/SKILL.md: files not stored: 1 over maxFileBytes (10000) (big.md)`,
       `skills/huge/SKILL.md: skipped: SKILL.md is ${Buffer.byteLength(big)} bytes, over maxFileBytes (10000)`,
@@ -91,7 +101,10 @@ describe('a hostile repository', () => {
     const result = await collect(fixture);
     const found = byPath(result, 'skill').get('skills/latin/SKILL.md')!;
     expect(found.description).toBe('Caf\uFFFD menu');
-    expect(found.files!.map((file) => [file.path, file.content.endsWith('\uFFFD')])).toEqual([['SKILL.md', false], ['notes.txt', true]]);
+    expect(found.files!.map((file) => [file.path, file.content.endsWith('\uFFFD')])).toEqual([
+      ['SKILL.md', false],
+      ['notes.txt', true],
+    ]);
     expect(warningsOf(result)).toEqual([
       'skills/latin/SKILL.md: invalid UTF-8, read with replacement characters',
       'skills/latin/notes.txt: invalid UTF-8, stored with replacement characters',
@@ -100,10 +113,19 @@ describe('a hostile repository', () => {
 
   it('treats a file with NUL bytes as binary: a SKILL.md skipped, a bundled file not stored', async () => {
     const fixture = repo();
-    fixture.write({ 'skills/bin/SKILL.md': Buffer.from('---\nname: bin\ndescription: D.\n---\n\0\0'), 'skills/good/SKILL.md': skill('good'), 'skills/good/blob.dat': Buffer.from([0, 1, 2, 3]) }).commit();
+    fixture
+      .write({
+        'skills/bin/SKILL.md': Buffer.from('---\nname: bin\ndescription: D.\n---\n\0\0'),
+        'skills/good/SKILL.md': skill('good'),
+        'skills/good/blob.dat': Buffer.from([0, 1, 2, 3]),
+      })
+      .commit();
     const result = await collect(fixture);
     expect(result.candidates.map((c) => c.path)).toEqual(['skills/good/SKILL.md']);
-    expect(warningsOf(result)).toEqual(['skills/bin/SKILL.md: skipped: SKILL.md is binary (NUL bytes)', 'skills/good/SKILL.md: files not stored: 1 binary (NUL bytes) (blob.dat)']);
+    expect(warningsOf(result)).toEqual([
+      'skills/bin/SKILL.md: skipped: SKILL.md is binary (NUL bytes)',
+      'skills/good/SKILL.md: files not stored: 1 binary (NUL bytes) (blob.dat)',
+    ]);
   });
 
   it('runs no hook and no command named by the repository configuration, local or cloned', async () => {
@@ -114,7 +136,12 @@ describe('a hostile repository', () => {
     for (const hook of ['reference-transaction', 'post-checkout', 'post-merge', 'pre-auto-gc', 'post-rewrite']) {
       writeFileSync(join(fixture.dir, '.git', 'hooks', hook), script, { mode: 0o755 });
     }
-    for (const [key, value] of [['core.fsmonitor', `touch ${marker}`], ['core.pager', `touch ${marker}`], ['uploadpack.packObjectsHook', `touch ${marker}; git`], ['core.sshCommand', `touch ${marker}`]]) {
+    for (const [key, value] of [
+      ['core.fsmonitor', `touch ${marker}`],
+      ['core.pager', `touch ${marker}`],
+      ['uploadpack.packObjectsHook', `touch ${marker}; git`],
+      ['core.sshCommand', `touch ${marker}`],
+    ]) {
       fixture.git('config', key!, value!);
     }
     const local = await collect(fixture);

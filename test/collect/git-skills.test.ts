@@ -13,7 +13,17 @@ const skillPaths = async (fixture: FixtureRepo) => (await collect(fixture)).cand
 
 describe('skill discovery', () => {
   it('reads every location the CLI reads, in its order', async () => {
-    const locations = ['', 'skills', 'skills/.curated', 'skills/.experimental', 'skills/.system', '.agent/skills', '.agents/skills', '.claude/skills', ...AGENT_FOLDERS.map((agent) => `.${agent}/skills`)];
+    const locations = [
+      '',
+      'skills',
+      'skills/.curated',
+      'skills/.experimental',
+      'skills/.system',
+      '.agent/skills',
+      '.agents/skills',
+      '.claude/skills',
+      ...AGENT_FOLDERS.map((agent) => `.${agent}/skills`),
+    ];
     const fixture = repo();
     const files: Record<string, string> = {};
     locations.forEach((dir, index) => {
@@ -61,7 +71,12 @@ describe('skill discovery', () => {
       .commit();
     // `custom/` is a child of the root too, but its SKILL.md is one level down: the manifest names it first; the
     // walk that follows finds the skill no location names.
-    expect(await skillPaths(fixture)).toEqual(['plugins/one/skills/alpha/SKILL.md', 'plugins/two/extra/listed/SKILL.md', 'custom/mine/SKILL.md', 'deep/nested/hidden/SKILL.md']);
+    expect(await skillPaths(fixture)).toEqual([
+      'plugins/one/skills/alpha/SKILL.md',
+      'plugins/two/extra/listed/SKILL.md',
+      'custom/mine/SKILL.md',
+      'deep/nested/hidden/SKILL.md',
+    ]);
   });
 
   it('walks the tree only when no location has a skill, to maxDepth, skipping node_modules, dist, build, __pycache__', async () => {
@@ -109,8 +124,20 @@ describe('SKILL.md read leniently, skipped only when unreadable', () => {
       description: 'Use when: the user asks for more',
       warning: "unquoted ': ' in description: read as a quoted string",
     },
-    { case: 'a name that differs from its folder', text: skillMd({ name: 'other-name', description: 'D.' }), description: 'D.', name: 'other-name', warning: 'name other-name differs from its folder colon (kept)' },
-    { case: 'no name', text: skillMd({ description: 'D.' }), description: 'D.', name: 'colon', warning: 'no name in the front matter: named after its folder (colon)' },
+    {
+      case: 'a name that differs from its folder',
+      text: skillMd({ name: 'other-name', description: 'D.' }),
+      description: 'D.',
+      name: 'other-name',
+      warning: 'name other-name differs from its folder colon (kept)',
+    },
+    {
+      case: 'no name',
+      text: skillMd({ description: 'D.' }),
+      description: 'D.',
+      name: 'colon',
+      warning: 'no name in the front matter: named after its folder (colon)',
+    },
     { case: 'a block scalar description', text: '---\nname: colon\ndescription: |\n  Line one.\n  Line two.\n---\n', description: 'Line one.\nLine two.\n' },
     { case: 'a byte-order mark and CRLF lines', text: '\uFEFF---\r\nname: colon\r\ndescription: D.\r\n---\r\nBody\r\n', description: 'D.' },
   ])('accepts $case', async ({ text, description, name, warning }) => {
@@ -129,7 +156,11 @@ describe('SKILL.md read leniently, skipped only when unreadable', () => {
     { case: 'YAML that cannot be read', text: '---\nname: [unclosed\ndescription: D.\n---\n', why: /^skipped: front matter is not YAML \(.+\)$/ },
     { case: 'front matter that is a list', text: '---\n- a\n- b\n---\n', why: 'skipped: front matter is not YAML (front matter is not a mapping)' },
     { case: 'no front matter', text: '# Just a heading\n', why: 'skipped: no front matter (--- name/description ---)' },
-    { case: 'metadata.internal: true', text: '---\nname: bad\ndescription: D.\nmetadata:\n  internal: true\n---\n', why: 'skipped: metadata.internal is true (hidden by the skills CLI)' },
+    {
+      case: 'metadata.internal: true',
+      text: '---\nname: bad\ndescription: D.\nmetadata:\n  internal: true\n---\n',
+      why: 'skipped: metadata.internal is true (hidden by the skills CLI)',
+    },
   ])('skips $case with a warning naming the file', async ({ text, why }) => {
     const fixture = repo();
     fixture.write({ 'skills/bad/SKILL.md': text, 'skills/good/SKILL.md': skill('good') }).commit();
@@ -175,7 +206,9 @@ describe('stored files', () => {
     const stored = byPath(result, 'skill').get('skills/s/SKILL.md')!.files!;
     expect(stored.map((file) => file.path)).toEqual(['SKILL.md', 'README.md', 'scripts/run.sh']);
     expect(stored[0]!.content).toBe(skill('s'));
-    expect(warningsOf(result)).toContain('skills/s/SKILL.md: files not stored: 1 hidden or oddly named (.env); 1 not stored by extension (assets/logo.png); 1 binary (NUL bytes) (data.bin2)');
+    expect(warningsOf(result)).toContain(
+      'skills/s/SKILL.md: files not stored: 1 hidden or oddly named (.env); 1 not stored by extension (assets/logo.png); 1 binary (NUL bytes) (data.bin2)',
+    );
   });
 
   it('keeps within maxFilesPerSkill, maxSkillBytes and maxFileBytes', async () => {
@@ -191,14 +224,24 @@ describe('stored files', () => {
       })
       .commit();
     const result = await collect(fixture, { bounds: { maxFilesPerSkill: 3, maxSkillBytes: 2000, maxFileBytes: 4000 } });
-    expect(byPath(result, 'skill').get('skills/s/SKILL.md')!.files!.map((file) => file.path)).toEqual(['SKILL.md', 'a.md', 'c.md']);
-    expect(warningsOf(result)).toContain('skills/s/SKILL.md: files not stored: 1 beyond maxSkillBytes (2000) (b.md); 2 beyond maxFilesPerSkill (3) (d.md, e.md)');
+    expect(
+      byPath(result, 'skill')
+        .get('skills/s/SKILL.md')!
+        .files!.map((file) => file.path),
+    ).toEqual(['SKILL.md', 'a.md', 'c.md']);
+    expect(warningsOf(result)).toContain(
+      'skills/s/SKILL.md: files not stored: 1 beyond maxSkillBytes (2000) (b.md); 2 beyond maxFilesPerSkill (3) (d.md, e.md)',
+    );
   });
 
   it('stores only SKILL.md of a root skill: its folder is the whole repository', async () => {
     const fixture = repo();
     fixture.write({ 'SKILL.md': skill('root'), 'README.md': 'project readme', 'src/index.ts': 'code' }).commit();
     const result = await collect(fixture);
-    expect(byPath(result, 'skill').get('SKILL.md')!.files!.map((file) => file.path)).toEqual(['SKILL.md']);
+    expect(
+      byPath(result, 'skill')
+        .get('SKILL.md')!
+        .files!.map((file) => file.path),
+    ).toEqual(['SKILL.md']);
   });
 });

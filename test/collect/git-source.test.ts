@@ -20,7 +20,12 @@ const skill = (name: string, description = `The ${name} skill.`) => skillMd({ na
 
 beforeAll(() => {
   fixture = new FixtureRepo();
-  fixture.write({ 'skills/alpha/SKILL.md': skill('alpha'), 'skills/beta/SKILL.md': skill('beta'), 'skills/gamma/SKILL.md': skill('gamma'), 'skills/gamma/notes.md': 'notes' });
+  fixture.write({
+    'skills/alpha/SKILL.md': skill('alpha'),
+    'skills/beta/SKILL.md': skill('beta'),
+    'skills/gamma/SKILL.md': skill('gamma'),
+    'skills/gamma/notes.md': 'notes',
+  });
   first = fixture.commit('first');
   fixture.git('tag', 'v1');
   // The second commit renames beta's folder, removes gamma, edits alpha and leaves nothing else touched.
@@ -47,7 +52,12 @@ describe('a repository read at a commit', () => {
     expect(result.stats.requests).toBe(0);
     const skills = byPath(result, 'skill');
     expect([...skills.keys()]).toEqual(['skills/alpha/SKILL.md', 'skills/beta-renamed/SKILL.md']);
-    expect(skills.get('skills/alpha/SKILL.md')).toMatchObject({ repo: 'acme/tools', commit: second.slice(0, 12), description: 'Alpha, edited.', updatedAt: '2026-01-02T12:00:00Z' });
+    expect(skills.get('skills/alpha/SKILL.md')).toMatchObject({
+      repo: 'acme/tools',
+      commit: second.slice(0, 12),
+      description: 'Alpha, edited.',
+      updatedAt: '2026-01-02T12:00:00Z',
+    });
     // A rename is a commit touching the new path.
     expect(skills.get('skills/beta-renamed/SKILL.md')).toMatchObject({ name: 'beta', updatedAt: '2026-01-02T12:00:00Z' });
   });

@@ -16,7 +16,8 @@ describe('gh-aw workflows', () => {
     fixtures.push(fixture);
     fixture
       .write({
-        'workflows/ci-doctor.md': '---\non:\n  workflow_run:\n    workflows: [CI]\n  workflow_dispatch:\npermissions: read-all\n---\n# CI Failure Doctor\n\nYou are the CI doctor.\nInvestigate failures.\n\nMore.\n',
+        'workflows/ci-doctor.md':
+          '---\non:\n  workflow_run:\n    workflows: [CI]\n  workflow_dispatch:\npermissions: read-all\n---\n# CI Failure Doctor\n\nYou are the CI doctor.\nInvestigate failures.\n\nMore.\n',
         'workflows/triage.md': '---\nname: Issue Triage\ndescription: Triages new issues\non: issues\n---\n\nBody\n',
         'workflows/listed.md': '---\non: [push, pull_request]\n---\n```yaml\ncode\n```\n\n| a | b |\n\n<div>x</div>\n\nThe first prose paragraph.\n',
         'workflows/shared/fragment.md': '---\non: push\n---\nA shared import.\n',
@@ -38,9 +39,21 @@ describe('gh-aw workflows', () => {
       tags: ['github-agentic-workflow', 'trigger:workflow_dispatch', 'trigger:workflow_run'],
       updatedAt: '2026-01-01T12:00:00Z',
     });
-    expect(workflows.get('workflows/triage.md')).toMatchObject({ name: 'Issue Triage', description: 'Triages new issues', tags: ['github-agentic-workflow', 'trigger:issues'] });
-    expect(workflows.get('workflows/listed.md')).toMatchObject({ name: 'listed', description: 'The first prose paragraph.', tags: ['github-agentic-workflow', 'trigger:push', 'trigger:pull_request'] });
-    expect(workflows.get('.github/workflows/maintainer.md')).toMatchObject({ name: 'maintainer', description: 'Maintains.', tags: ['github-agentic-workflow', 'trigger:schedule'] });
+    expect(workflows.get('workflows/triage.md')).toMatchObject({
+      name: 'Issue Triage',
+      description: 'Triages new issues',
+      tags: ['github-agentic-workflow', 'trigger:issues'],
+    });
+    expect(workflows.get('workflows/listed.md')).toMatchObject({
+      name: 'listed',
+      description: 'The first prose paragraph.',
+      tags: ['github-agentic-workflow', 'trigger:push', 'trigger:pull_request'],
+    });
+    expect(workflows.get('.github/workflows/maintainer.md')).toMatchObject({
+      name: 'maintainer',
+      description: 'Maintains.',
+      tags: ['github-agentic-workflow', 'trigger:schedule'],
+    });
     expect(warningsOf(result)).toEqual([
       'workflows/moved.md: skipped: no `on:` in the front matter (not a runnable workflow)',
       '.github/workflows/ci-doctor.md: a workflow named ci-doctor is listed from workflows/ci-doctor.md; this one is not',

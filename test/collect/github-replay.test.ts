@@ -32,11 +32,20 @@ const context = (env: Record<string, string> = {}, stateDir = mkdtempSync(join(r
   env,
 });
 const entryFor = (url: string, extra: Record<string, unknown> = {}) => GithubSourceSchema.parse({ kind: 'github', url, concurrency: 1, retries: 1, ...extra });
-const SKILLS: Omit<RepoMeta, 'asOf'> = { repo: 'anthropics/skills', fullName: 'anthropics/skills', stars: 41280, archived: false, pushedAt: '2026-11-25T09:41:03Z', license: 'Apache-2.0' };
+const SKILLS: Omit<RepoMeta, 'asOf'> = {
+  repo: 'anthropics/skills',
+  fullName: 'anthropics/skills',
+  stars: 41280,
+  archived: false,
+  pushedAt: '2026-11-25T09:41:03Z',
+  license: 'Apache-2.0',
+};
 
 describe('REST, without a token', () => {
   it('reads a repository, then confirms it with a 304 on its ETag: figures kept, date moved', async () => {
-    server = await startGithubReplay({ 'GET /repos/anthropics/skills': ['rest-anthropics-skills.200', 'rest-anthropics-skills.304', 'rest-anthropics-skills.304'] });
+    server = await startGithubReplay({
+      'GET /repos/anthropics/skills': ['rest-anthropics-skills.200', 'rest-anthropics-skills.304', 'rest-anthropics-skills.304'],
+    });
     const entry = entryFor(server.origin);
     const first = await fetchGithubMetadata(['anthropics/skills'], entry, context({}, join(root, 'etag')), new Map(), TUNING);
     expect(first.meta.get('anthropics/skills')).toEqual({ ...SKILLS, asOf: '2026-11-27' });
@@ -49,7 +58,9 @@ describe('REST, without a token', () => {
     expect(sent['if-none-match']).toBeUndefined();
 
     const second = await fetchGithubMetadata(['anthropics/skills'], entry, context({}, join(root, 'etag'), '2026-11-28'), first.meta, TUNING);
-    expect(server.requests[1]!.headers['if-none-match']).toBe(JSON.parse(readFileSync(join(root, 'etag', 'github-etags.json'), 'utf8'))['anthropics/skills'].etag);
+    expect(server.requests[1]!.headers['if-none-match']).toBe(
+      JSON.parse(readFileSync(join(root, 'etag', 'github-etags.json'), 'utf8'))['anthropics/skills'].etag,
+    );
     expect(second.stats).toMatchObject({ requests: 1, notModified: 1 });
     expect(second.meta.get('anthropics/skills')).toEqual({ ...SKILLS, asOf: '2026-11-28' });
 
@@ -61,7 +72,13 @@ describe('REST, without a token', () => {
 
   it('sends the token and waits out a 403 secondary limit with retry-after', async () => {
     server = await startGithubReplay({ 'GET /repos/anthropics/skills': ['rest-secondary-limit.403', 'rest-anthropics-skills.200'] });
-    const result = await fetchGithubMetadata(['anthropics/skills'], entryFor(server.origin, { mode: 'rest' }), context({ GITHUB_TOKEN: 'ghp_test' }), new Map(), TUNING);
+    const result = await fetchGithubMetadata(
+      ['anthropics/skills'],
+      entryFor(server.origin, { mode: 'rest' }),
+      context({ GITHUB_TOKEN: 'ghp_test' }),
+      new Map(),
+      TUNING,
+    );
     expect(server.requests.map((r) => r.headers.authorization)).toEqual(['Bearer ghp_test', 'Bearer ghp_test']);
     expect(result.stats).toMatchObject({ requests: 2, rateLimitWaits: 1 });
     expect(result.meta.get('anthropics/skills')).toEqual({ ...SKILLS, asOf: '2026-11-27' });
@@ -78,7 +95,9 @@ describe('REST, without a token', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(result.stats.rateLimitWaits).toBe(0);
     expect([...result.meta.keys()]).toEqual(['anthropics/skills']);
-    expect(result.stoppedEarly).toMatch(/rate limited \(403\), asked to wait 3601 s, longer than the 2 s allowed; 2 repositories left at their last known figures/);
+    expect(result.stoppedEarly).toMatch(
+      /rate limited \(403\), asked to wait 3601 s, longer than the 2 s allowed; 2 repositories left at their last known figures/,
+    );
     expect(server.requests.map((r) => r.url)).toEqual(['/repos/anthropics/skills', '/repos/acme/second']);
   });
 
@@ -94,14 +113,27 @@ describe('REST, without a token', () => {
     server = await startGithubReplay({ 'GET /repos/ghost-owner/deleted-repo': ['rest-not-found.404'] });
     // The caller's figures may be keyed in another case than the repository is asked in.
     const last = { repo: 'ghost-owner/deleted-repo', fullName: 'ghost-owner/deleted-repo', stars: 77, archived: false, asOf: '2026-11-01' };
-    const result = await fetchGithubMetadata(['ghost-owner/deleted-repo'], entryFor(server.origin), context(), new Map([['Ghost-Owner/Deleted-Repo', last]]), TUNING);
+    const result = await fetchGithubMetadata(
+      ['ghost-owner/deleted-repo'],
+      entryFor(server.origin),
+      context(),
+      new Map([['Ghost-Owner/Deleted-Repo', last]]),
+      TUNING,
+    );
     expect(result.meta.get('ghost-owner/deleted-repo')).toEqual({ ...last, missing: true });
   });
 
   it('follows a renamed repository and reports its new full name', async () => {
     server = await startGithubReplay({ 'GET /repos/old-owner/old-name': ['rest-renamed.301'], 'GET /repositories/123456789': ['rest-renamed-target.200'] });
     const result = await fetchGithubMetadata(['old-owner/old-name'], entryFor(server.origin), context(), new Map(), TUNING);
-    expect(result.meta.get('old-owner/old-name')).toEqual({ repo: 'old-owner/old-name', fullName: 'new-owner/new-name', stars: 812, archived: true, pushedAt: '2025-03-01T10:00:00Z', asOf: '2026-11-27' });
+    expect(result.meta.get('old-owner/old-name')).toEqual({
+      repo: 'old-owner/old-name',
+      fullName: 'new-owner/new-name',
+      stars: 812,
+      archived: true,
+      pushedAt: '2025-03-01T10:00:00Z',
+      asOf: '2026-11-27',
+    });
     expect(result.stats.requests).toBe(2);
   });
 
@@ -118,7 +150,13 @@ describe('REST, without a token', () => {
 describe('GraphQL, with a token', () => {
   it('asks for a batch in one query, and reads a partial NOT_FOUND as missing', async () => {
     server = await startGithubReplay({ 'POST /graphql': ['graphql-partial.200'] });
-    const result = await fetchGithubMetadata(['anthropics/skills', 'ghost-owner/deleted-repo'], entryFor(server.origin), context({ GITHUB_TOKEN: 'ghp_test' }), new Map(), TUNING);
+    const result = await fetchGithubMetadata(
+      ['anthropics/skills', 'ghost-owner/deleted-repo'],
+      entryFor(server.origin),
+      context({ GITHUB_TOKEN: 'ghp_test' }),
+      new Map(),
+      TUNING,
+    );
     expect(server.requests).toHaveLength(1);
     expect(server.requests[0]!.headers.authorization).toBe('Bearer ghp_test');
     expect(JSON.parse(server.requests[0]!.body)).toEqual({ query: batchQuery(['anthropics/skills', 'ghost-owner/deleted-repo']) });
@@ -136,7 +174,10 @@ describe('GraphQL, with a token', () => {
     await server.close();
 
     server = await startGithubReplay({ 'POST /graphql': ['graphql-rate-limited.200', 'graphql-partial.200'] });
-    const near = await fetchGithubMetadata(['anthropics/skills'], entryFor(server.origin), context({ GITHUB_TOKEN: 't' }), new Map(), { ...TUNING, clock: () => RECORDED_RESET * 1000 - 200 });
+    const near = await fetchGithubMetadata(['anthropics/skills'], entryFor(server.origin), context({ GITHUB_TOKEN: 't' }), new Map(), {
+      ...TUNING,
+      clock: () => RECORDED_RESET * 1000 - 200,
+    });
     expect(near.stats).toMatchObject({ requests: 2, rateLimitWaits: 1 });
     expect(near.meta.get('anthropics/skills')?.stars).toBe(41280);
   });
@@ -167,7 +208,13 @@ describe('GitHub unreachable', () => {
     const repos = Array.from({ length: 40 }, (_, i) => `acme/repo-${i}`);
     const last = new Map([['acme/repo-7', { ...SKILLS, repo: 'acme/repo-7', fullName: 'acme/repo-7', asOf: '2026-11-20' }]]);
     // Port 9 (discard) on loopback: nothing listens, every request is refused at once.
-    const result = await fetchGithubMetadata(repos, entryFor('http://127.0.0.1:9', { mode, batch: 5, retries: 0 }), context({ GITHUB_TOKEN: 'token' }), last, TUNING);
+    const result = await fetchGithubMetadata(
+      repos,
+      entryFor('http://127.0.0.1:9', { mode, batch: 5, retries: 0 }),
+      context({ GITHUB_TOKEN: 'token' }),
+      last,
+      TUNING,
+    );
     expect(result.stoppedEarly).toMatch(/unreachable/);
     expect(result.stats.requests).toBeLessThanOrEqual(UNREACHABLE_AFTER);
     // What it could not read is not answered: the collector keeps the last known figures (state) for it.

@@ -37,7 +37,13 @@ describe('rate-limit signals', () => {
     ['429 with retry-after', 429, { 'retry-after': '7' }, '', 7_000],
     ['429 without a hint: the backoff delay', 429, {}, '', 42],
     ['403 secondary limit with retry-after', 403, { 'retry-after': '60' }, '{"message":"You have exceeded a secondary rate limit."}', 60_000],
-    ['403 primary limit: until x-ratelimit-reset', 403, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset }, '{"message":"API rate limit exceeded"}', 601_000],
+    [
+      '403 primary limit: until x-ratelimit-reset',
+      403,
+      { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset },
+      '{"message":"API rate limit exceeded"}',
+      601_000,
+    ],
     ['429 primary limit: until x-ratelimit-reset', 429, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset }, '', 601_000],
     ['403 secondary limit without retry-after: one minute', 403, {}, '{"message":"You have exceeded a secondary rate limit"}', 60_000],
     ['403 forbidden without any limit signal: not a limit', 403, { 'x-ratelimit-remaining': '4999' }, '{"message":"Repository access blocked"}', undefined],
@@ -83,7 +89,12 @@ describe('requests', () => {
   });
 
   it('waits out a short 429 and counts the wait; a 304 is counted as not modified', async () => {
-    const server = await startScriptServer(sequence([{ status: 429, headers: { 'retry-after': '0' } }, { status: 304, headers: { etag: '"a"' } }]));
+    const server = await startScriptServer(
+      sequence([
+        { status: 429, headers: { 'retry-after': '0' } },
+        { status: 304, headers: { etag: '"a"' } },
+      ]),
+    );
     const { client, stats } = fast();
     const answer = await client.request(`${server.origin}/x`);
     await server.close();
@@ -122,8 +133,12 @@ describe('requests', () => {
 
 describe('property: any sequence of answers ends in an answer or a failure, never a throw', () => {
   const reply = fc.oneof(
-    fc.constantFrom(200, 201, 204, 301, 304, 400, 401, 403, 404, 410, 418, 429, 451, 500, 502, 503, 504).map((status): Reply => ({ status, body: status === 204 || status === 304 ? undefined : '{}' })),
-    fc.record({ status: fc.constantFrom(403, 429), retryAfter: fc.constantFrom('0', '1', '999', 'garbage', '') }).map(({ status, retryAfter }): Reply => ({ status, headers: retryAfter ? { 'retry-after': retryAfter } : {} })),
+    fc
+      .constantFrom(200, 201, 204, 301, 304, 400, 401, 403, 404, 410, 418, 429, 451, 500, 502, 503, 504)
+      .map((status): Reply => ({ status, body: status === 204 || status === 304 ? undefined : '{}' })),
+    fc
+      .record({ status: fc.constantFrom(403, 429), retryAfter: fc.constantFrom('0', '1', '999', 'garbage', '') })
+      .map(({ status, retryAfter }): Reply => ({ status, headers: retryAfter ? { 'retry-after': retryAfter } : {} })),
     fc.constant<Reply>({ status: 403, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '99999999999' } }),
     fc.constant<Reply>({ hang: true }),
     fc.constant<Reply>({ cut: true, body: 'x'.repeat(200) }),

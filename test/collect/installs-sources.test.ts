@@ -60,7 +60,10 @@ describe('files', () => {
   });
 
   it('reads a CSV with a header, quoted fields and CRLF', async () => {
-    const path = file('installs.csv', '\uFEFFSource,Skill,Installs,Note\r\nanthropics/skills,pdf,1200,"plain"\r\n"anthropics/skills","docx",800,"a ""quoted"", note"\r\nbad,row,x,\r\n');
+    const path = file(
+      'installs.csv',
+      '\uFEFFSource,Skill,Installs,Note\r\nanthropics/skills,pdf,1200,"plain"\r\n"anthropics/skills","docx",800,"a ""quoted"", note"\r\nbad,row,x,\r\n',
+    );
     const result = await fetchInstalls(entryFor(path), context());
     expect(result.counts).toEqual([count('anthropics/skills', 'docx', 800, 'installs.csv'), count('anthropics/skills', 'pdf', 1200, 'installs.csv')]);
     expect(result.stats.warnings).toEqual([{ where: `${path}:4`, message: 'no owner/repo (repo or source); skipped' }]);
@@ -81,12 +84,14 @@ describe('files', () => {
 });
 
 describe('the skills.sh API', () => {
-  const leaderboard = (pages: unknown[][], extra: (page: number) => Record<string, unknown>): Script => (request) => {
-    const url = new URL(request.url, 'http://x');
-    if (url.pathname !== '/api/v1/skills' || url.searchParams.get('view') !== 'all-time') return { status: 404, body: { error: 'not_found' } };
-    const page = Number(url.searchParams.get('page'));
-    return { body: { skills: pages[page - 1] ?? [], ...extra(page) } };
-  };
+  const leaderboard =
+    (pages: unknown[][], extra: (page: number) => Record<string, unknown>): Script =>
+    (request) => {
+      const url = new URL(request.url, 'http://x');
+      if (url.pathname !== '/api/v1/skills' || url.searchParams.get('view') !== 'all-time') return { status: 404, body: { error: 'not_found' } };
+      const page = Number(url.searchParams.get('page'));
+      return { body: { skills: pages[page - 1] ?? [], ...extra(page) } };
+    };
   const pages = [
     [
       { source: 'anthropics/skills', name: 'pdf', installs: 1200 },
@@ -101,7 +106,11 @@ describe('the skills.sh API', () => {
     expect(result.error).toBeUndefined();
     expect(server.requests.map((r) => r.url)).toEqual(['/api/v1/skills?view=all-time&page=1', '/api/v1/skills?view=all-time&page=2']);
     expect(server.requests.map((r) => r.headers.authorization)).toEqual(['Bearer sk_test', 'Bearer sk_test']);
-    expect(result.counts).toEqual([count('anthropics/skills', 'docx', 800, '127.0.0.1'), count('anthropics/skills', 'pdf', 1200, '127.0.0.1'), count('obra/superpowers', 'brainstorming', 90, '127.0.0.1')]);
+    expect(result.counts).toEqual([
+      count('anthropics/skills', 'docx', 800, '127.0.0.1'),
+      count('anthropics/skills', 'pdf', 1200, '127.0.0.1'),
+      count('obra/superpowers', 'brainstorming', 90, '127.0.0.1'),
+    ]);
     expect(result.stats.requests).toBe(2);
   });
 
@@ -128,7 +137,12 @@ describe('the skills.sh API', () => {
   it.each([
     ['a 401', sequence([{ status: 401, body: { error: 'unauthorized', message: 'API key required' } }]), /^page 1: .* answered 401 \(set SKILLS_API_KEY/],
     ['persistent 500s', sequence([{ status: 500 }]), /^page 1: .*answered 500 \(after 2 attempts\)/],
-    ['a failure on a later page', (request) => (request.url.endsWith('page=1') ? { body: { skills: pages[0], hasMore: true } } : { hang: true }), /^page 2: .*no complete answer/, 300],
+    [
+      'a failure on a later page',
+      (request) => (request.url.endsWith('page=1') ? { body: { skills: pages[0], hasMore: true } } : { hang: true }),
+      /^page 2: .*no complete answer/,
+      300,
+    ],
     ['truncated JSON', sequence([{ body: '{"skills": [{"source": "a/b", "na' }]), /^page 1: .*not a page of skills/],
     ['a long rate limit', sequence([{ status: 429, headers: { 'retry-after': '3600' } }]), /^page 1: .*rate limited \(429\)/],
   ] as Array<[string, Script, RegExp, number?]>)('returns an error and no counts on %s', async (_name, script, error, timeoutMs = TUNING.timeoutMs) => {

@@ -17,7 +17,7 @@ describe('LineFile and Spool', () => {
     file.close();
   });
 
-  it('finds lines that cross the reader\'s chunks', async () => {
+  it("finds lines that cross the reader's chunks", async () => {
     const path = join(scratch('lines-'), 'b.jsonl');
     const lines = Array.from({ length: 3000 }, (_, i) => JSON.stringify({ i, pad: 'x'.repeat(i % 97), text: 'ünïcödé' }));
     writeFileSync(path, `${lines.join('\n')}\n`);

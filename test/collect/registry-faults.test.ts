@@ -49,7 +49,9 @@ function row(name: string, options: { status?: string; isLatest?: boolean; updat
     },
   };
 }
-const page = (rows: unknown[], nextCursor?: string): Reply => ({ body: { servers: rows, metadata: { count: rows.length, ...(nextCursor ? { nextCursor } : {}) } } });
+const page = (rows: unknown[], nextCursor?: string): Reply => ({
+  body: { servers: rows, metadata: { count: rows.length, ...(nextCursor ? { nextCursor } : {}) } },
+});
 
 async function run(script: Script, ctx = context(), extra: Record<string, unknown> = {}, tuning = TUNING) {
   server = await startScriptServer(script);
@@ -73,7 +75,8 @@ describe('retries and limits', () => {
   });
 
   it('fails on persistent 500s, naming the page, and keeps no state', async () => {
-    const script: Script = (request) => (new URL(request.url, 'http://x').searchParams.get('cursor') ? { status: 500 } : page([row('io.github.acme/one')], 'c1'));
+    const script: Script = (request) =>
+      new URL(request.url, 'http://x').searchParams.get('cursor') ? { status: 500 } : page([row('io.github.acme/one')], 'c1');
     const { result, ctx } = await run(script);
     expect(result).toMatchObject({ status: 'failed', candidates: [], removed: [], absenceIsRemoval: false });
     expect(result.error).toMatch(/^page 2 .*answered 500 \(after 3 attempts\)/);
@@ -138,7 +141,12 @@ describe('incremental sync', () => {
 
   it('backfills, then asks for changes since the highest updatedAt, with deletions and deprecations', async () => {
     const { run: collect, requests, ctx } = await registry();
-    const first = await collect(sequence([page([row('io.github.acme/one', { updatedAt: '2026-10-01T00:00:00Z' })], 'next'), page([row('io.github.acme/two', { updatedAt: '2026-10-05T08:00:00.123456Z' })])]));
+    const first = await collect(
+      sequence([
+        page([row('io.github.acme/one', { updatedAt: '2026-10-01T00:00:00Z' })], 'next'),
+        page([row('io.github.acme/two', { updatedAt: '2026-10-05T08:00:00.123456Z' })]),
+      ]),
+    );
     expect(first).toMatchObject({ status: 'ok', absenceIsRemoval: true });
     expect(first.candidates).toHaveLength(2);
     expect(requests[1]!.url).toContain('cursor=next');
@@ -219,8 +227,17 @@ describe('records of every schema generation', () => {
         { type: 'sse', url: 'https://old.example/sse' },
       ],
     };
-    const noRepo = { server: { name: 'com.example/hosted', description: 'Hosted only', version: '1.0.0', remotes: [{ type: 'streamable-http', url: 'https://mcp.example.com' }] } };
-    const { result } = await run(sequence([{ body: { servers: [old], next_cursor: 'p2' } }, { body: { servers: [noRepo, row('io.github.acme/new')], metadata: { next_cursor: '' } } }]));
+    const noRepo = {
+      server: {
+        name: 'com.example/hosted',
+        description: 'Hosted only',
+        version: '1.0.0',
+        remotes: [{ type: 'streamable-http', url: 'https://mcp.example.com' }],
+      },
+    };
+    const { result } = await run(
+      sequence([{ body: { servers: [old], next_cursor: 'p2' } }, { body: { servers: [noRepo, row('io.github.acme/new')], metadata: { next_cursor: '' } } }]),
+    );
     expect(result.status).toBe('ok');
     const legacy = result.candidates.find((c) => c.registryName === 'io.github.legacy/old-server')!;
     expect(legacy).toEqual({
@@ -267,7 +284,10 @@ describe('records of every schema generation', () => {
         ),
         page([
           row('io.github.acme/multi', { version: '1.5.0', isLatest: false, updatedAt: '2026-09-15T00:00:00Z' }),
-          { ...row('io.github.acme/nolatest', { version: '1.0.0', updatedAt: '2026-01-01T00:00:00Z' }), _meta: { [OFFICIAL_META_KEY]: { updatedAt: '2026-01-01T00:00:00Z' } } },
+          {
+            ...row('io.github.acme/nolatest', { version: '1.0.0', updatedAt: '2026-01-01T00:00:00Z' }),
+            _meta: { [OFFICIAL_META_KEY]: { updatedAt: '2026-01-01T00:00:00Z' } },
+          },
           { ...row('io.github.acme/nolatest', { version: '1.1.0' }), _meta: { [OFFICIAL_META_KEY]: { updatedAt: '2026-02-01T00:00:00Z' } } },
           { ...row('io.github.acme/nolatest', { version: '0.9.0' }), _meta: { [OFFICIAL_META_KEY]: { updatedAt: '2025-12-01T00:00:00Z' } } },
         ]),

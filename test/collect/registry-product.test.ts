@@ -21,7 +21,9 @@ let records: ListingRecord[];
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'catalog-collect-registry-'));
   // 130 servers: two pages of 100, so the cursor is followed.
-  records = snapshotRecords().filter((r) => r.type === 'mcp').slice(0, 130);
+  records = snapshotRecords()
+    .filter((r) => r.type === 'mcp')
+    .slice(0, 130);
   const exportPath = writeExport(join(dataDir, 'export'), records);
   const { buildDir } = await runBuild({ dataDir, exportPath, baseUrl: TEST_BASE_URL, quiet: true, stages: [INDEX_STAGE] });
   server = await startServer({}, { buildDir }, { CATALOG_DATA_DIR: dataDir, SEARCH_SIGNALS: 'off' });

@@ -71,7 +71,11 @@ describe('exit codes', () => {
     writeExport(join(exportsDir, 'bad'), records);
     const bad = writeExport(join(exportsDir, 'bad'), lines);
     const dataDir = tempDir();
-    for (const args of [['ingest', bad], ['build', '--export', bad, '--quiet'], ['rebuild', '--export', bad, '--no-notify', '--quiet']]) {
+    for (const args of [
+      ['ingest', bad],
+      ['build', '--export', bad, '--quiet'],
+      ['rebuild', '--export', bad, '--no-notify', '--quiet'],
+    ]) {
       const result = await runCli(args, { CATALOG_DATA_DIR: dataDir });
       expect(result.code).toBe(2);
       expect(result.stderr).toContain(`${bad}:3: installs`);
@@ -202,7 +206,13 @@ describe('export', () => {
   it('--with-history carries every kept day, so a fresh store gets the whole history back', async () => {
     const dataDir = tempDir();
     await ingestJson(jsonl, dataDir);
-    await ingestJson(writeExport(join(tempDir(), 'day2'), records.map((r) => nextDay(r))), dataDir);
+    await ingestJson(
+      writeExport(
+        join(tempDir(), 'day2'),
+        records.map((r) => nextDay(r)),
+      ),
+      dataDir,
+    );
     const out = join(tempDir(), 'full.jsonl.gz');
     expect((await runCli(['export', out, '--with-history'], { CATALOG_DATA_DIR: dataDir })).code).toBe(0);
     const fresh = tempDir();
@@ -225,7 +235,9 @@ describe('rebuild and a running shim', () => {
   const env = { CATALOG_DATA_DIR: dataDir, SEARCH_SIGNALS: 'off', STAFF_JWT_ISSUER: ISSUER, STAFF_JWT_SECRET: SECRET };
   let shim: ChildProcess | undefined;
   let origin: string;
-  const extra: ListingRecord[] = snapshotRecords().filter((r) => r.type === 'mcp' && !records.some((s) => s.id === r.id)).slice(0, 2);
+  const extra: ListingRecord[] = snapshotRecords()
+    .filter((r) => r.type === 'mcp' && !records.some((s) => s.id === r.id))
+    .slice(0, 2);
 
   const total = async () => ((await (await fetch(`${origin}/api/v1/catalog/stats`)).json()) as { total: number }).total;
   const pidFile = join(dataDir, 'shim.pid');
@@ -277,7 +289,10 @@ describe('rebuild and a running shim', () => {
 
   it('rebuild --url switches it through the staff reload route and confirms the build', async () => {
     const token = await mint(new TextEncoder().encode(SECRET), { roles: ['staff'] }, { alg: 'HS256' });
-    const result = await runCli(['rebuild', '--export', writeExport(join(tempDir(), 'more2'), [...records, ...extra]), '--url', origin, '--json', '--quiet'], { ...env, CATALOG_STAFF_TOKEN: token });
+    const result = await runCli(['rebuild', '--export', writeExport(join(tempDir(), 'more2'), [...records, ...extra]), '--url', origin, '--json', '--quiet'], {
+      ...env,
+      CATALOG_STAFF_TOKEN: token,
+    });
     expect(result.code, result.stderr).toBe(0);
     const report = jsonOf<{ build: { dir: string }; notify: { via: string; status: { build: string; count: number } } }>(result);
     expect(report.notify.via).toBe('http');

@@ -54,7 +54,8 @@ const trendingIds = async (s: TestServer, limit: number) =>
 const historyOf = (id: string) => {
   const db = openCatalogDb(join(dataDir, 'catalog.db'));
   try {
-    const row = db.prepare('SELECT first_day AS firstDay, daily FROM install_history WHERE listing_id = ?').get(id) as { firstDay: string; daily: string } | undefined;
+    const row = db.prepare('SELECT first_day AS firstDay, daily FROM install_history WHERE listing_id = ?').get(id) as
+      { firstDay: string; daily: string } | undefined;
     return row && { firstDay: row.firstDay, daily: JSON.parse(row.daily) as number[] };
   } finally {
     db.close();
@@ -80,7 +81,7 @@ describe('three daily exports', () => {
     expect(first.stdout).toMatch(new RegExp(`added ${day1.length}, changed 0, removed 0`));
   });
 
-  it('day 1: one build with the exports\' 30 days of history', async () => {
+  it("day 1: one build with the exports' 30 days of history", async () => {
     expect(historyOf(steady.id)!.daily).toEqual(steady.installsHistory);
     const s = await serve(join(dataDir, 'current'));
     const stats = await json<{ total: number }>(await s.fetch('/api/v1/catalog/stats'));
@@ -103,7 +104,15 @@ describe('three daily exports', () => {
     const result = await runCli(['rebuild', '--export', writeExport(join(exportsDir, 'day2'), day2), '--no-notify', '--json', '--quiet'], env);
     expect(result.code, result.stderr).toBe(0);
     const report = jsonOf<RebuildJson>(result);
-    expect(report.ingest).toMatchObject({ listings: day1.length, added: 0, removed: 0, changed: day1.length, unchanged: 0, rejected: 0, snapshotUnchanged: false });
+    expect(report.ingest).toMatchObject({
+      listings: day1.length,
+      added: 0,
+      removed: 0,
+      changed: day1.length,
+      unchanged: 0,
+      rejected: 0,
+      snapshotUnchanged: false,
+    });
     expect(report.notify.via).toBe('none');
     day2Build = report.build.dir;
 
@@ -131,7 +140,13 @@ describe('three daily exports', () => {
     const result = await runCli(['rebuild', '--export', writeExport(join(exportsDir, 'day3'), day3Records), '--no-notify', '--json', '--quiet'], env);
     expect(result.code, result.stderr).toBe(0);
     day3 = jsonOf<RebuildJson>(result);
-    expect(day3.ingest).toMatchObject({ listings: day1.length - removed.length + 1, added: 1, removed: removed.length, changed: day1.length - removed.length, unchanged: 0 });
+    expect(day3.ingest).toMatchObject({
+      listings: day1.length - removed.length + 1,
+      added: 1,
+      removed: removed.length,
+      changed: day1.length - removed.length,
+      unchanged: 0,
+    });
     expect(new Set(day3.ingest.changes.removed)).toEqual(removedIds);
     expect(day3.ingest.changes.added).toEqual([newcomer.id]);
 
@@ -163,7 +178,11 @@ describe('three daily exports', () => {
       expect(ofType.items.map((l) => l.id)).not.toContain(r.id);
     }
     const batch = await json<{ items: Listing[]; notFound: string[] }>(
-      await s.fetch('/api/v1/listings/batch', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ids: removed.map((r) => r.id) }) }),
+      await s.fetch('/api/v1/listings/batch', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ ids: removed.map((r) => r.id) }),
+      }),
     );
     expect(batch.notFound.sort()).toEqual(removed.map((r) => r.id).sort());
     expect((await s.fetch(`/api/v1/listings/${encodeURIComponent(newcomer.id)}`)).status).toBe(200);

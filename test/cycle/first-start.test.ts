@@ -61,7 +61,15 @@ describe('the first start on a fresh data directory', () => {
     const dir = tempDir('catalog-first-start-');
     const exportPath = writeExport(join(dir, 'export'), sampleRecords(6));
     shim = spawn(process.execPath, ['server/start.ts'], {
-      env: { PATH: process.env.PATH ?? '', TMPDIR: process.env.TMPDIR ?? '', CATALOG_DATA_DIR: join(dir, 'data'), CATALOG_EXPORT: exportPath, PORT: '0', LOG_LEVEL: 'warn', SEARCH_SIGNALS: 'off' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        TMPDIR: process.env.TMPDIR ?? '',
+        CATALOG_DATA_DIR: join(dir, 'data'),
+        CATALOG_EXPORT: exportPath,
+        PORT: '0',
+        LOG_LEVEL: 'warn',
+        SEARCH_SIGNALS: 'off',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     shim.stdout!.on('data', (chunk: Buffer) => (seen.stdout += chunk.toString()));
@@ -85,7 +93,12 @@ describe('the first start on a fresh data directory', () => {
     // At once, while the build writes the rest of the site: the pages, and files of the later stages.
     const askNow = async (name: string, path: string, accept: string) => {
       const response = await fetch(`${origin}${path}`, { headers: { accept, 'accept-encoding': 'br, gzip' } });
-      pagesFirst[name] = { status: response.status, retryAfter: response.headers.get('retry-after'), encoding: response.headers.get('content-encoding'), body: await response.text() };
+      pagesFirst[name] = {
+        status: response.status,
+        retryAfter: response.headers.get('retry-after'),
+        encoding: response.headers.get('content-encoding'),
+        body: await response.text(),
+      };
     };
     await Promise.all([
       askNow('home', '/', 'text/html'),

@@ -117,12 +117,15 @@ describe('mirror', () => {
     // from what the manifest promises come from a stand-in in front of it that alters that one file.
     const proxy = createServer((req, res) => {
       const url = req.url ?? '/';
-      fetch(origin.origin + url, { headers: { 'Accept-Encoding': 'identity' } }).then(async (upstream) => {
-        let body = Buffer.from(await upstream.arrayBuffer());
-        if (url.split('?')[0] === target.path) body = Buffer.from(body.toString('utf8').replace(/"path"/, '"paht"'));
-        res.writeHead(upstream.status, { 'Content-Type': upstream.headers.get('content-type') ?? 'application/octet-stream' });
-        res.end(body);
-      }, () => res.writeHead(502).end());
+      fetch(origin.origin + url, { headers: { 'Accept-Encoding': 'identity' } }).then(
+        async (upstream) => {
+          let body = Buffer.from(await upstream.arrayBuffer());
+          if (url.split('?')[0] === target.path) body = Buffer.from(body.toString('utf8').replace(/"path"/, '"paht"'));
+          res.writeHead(upstream.status, { 'Content-Type': upstream.headers.get('content-type') ?? 'application/octet-stream' });
+          res.end(body);
+        },
+        () => res.writeHead(502).end(),
+      );
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     const tampering = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
@@ -158,10 +161,13 @@ describe('mirror', () => {
         return;
       }
       seen.add(url);
-      fetch(origin.origin + url).then(async (upstream) => {
-        res.writeHead(upstream.status, { 'Content-Type': upstream.headers.get('content-type') ?? 'application/octet-stream' });
-        res.end(Buffer.from(await upstream.arrayBuffer()));
-      }, () => res.writeHead(502).end());
+      fetch(origin.origin + url).then(
+        async (upstream) => {
+          res.writeHead(upstream.status, { 'Content-Type': upstream.headers.get('content-type') ?? 'application/octet-stream' });
+          res.end(Buffer.from(await upstream.arrayBuffer()));
+        },
+        () => res.writeHead(502).end(),
+      );
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     try {
@@ -250,7 +256,9 @@ describe('serve <mirror>', () => {
   });
 
   it('serves every route of SERVICE.md, page and error as the origin does: status, media type and body', async () => {
-    const page = (await (await fetch(`${origin.origin}/api/v1/listings?limit=3&types=mcp`)).json()) as { items: Array<{ id: string; slug: string; type: string }> };
+    const page = (await (await fetch(`${origin.origin}/api/v1/listings?limit=3&types=mcp`)).json()) as {
+      items: Array<{ id: string; slug: string; type: string }>;
+    };
     const requests = probeRequests({ ids: page.items.map((item) => item.id), slug: page.items[0]!.slug, type: page.items[0]!.type });
     expect(requests.length).toBeGreaterThan(70);
     const uuid = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
@@ -263,12 +271,20 @@ describe('serve <mirror>', () => {
           let body = '';
           if (request.stream) controller.abort();
           else body = sameAcrossBuilds(request.path, (await res.text()).replace(uuid, '<uuid>'));
-          return { status: res.status, type: res.headers.get('content-type'), mode: res.headers.get('search-mode'), location: res.headers.get('location'), body };
+          return {
+            status: res.status,
+            type: res.headers.get('content-type'),
+            mode: res.headers.get('search-mode'),
+            location: res.headers.get('location'),
+            body,
+          };
         }),
       );
       const [want, got] = [{ ...answers[0]!, body: asMirror(answers[0]!.body) }, answers[1]!];
       if (JSON.stringify(got) !== JSON.stringify(want)) {
-        differences.push(`${request.name}: ${JSON.stringify({ ...want, body: want.body.slice(0, 160) })} / ${JSON.stringify({ ...got, body: got.body.slice(0, 160) })}`);
+        differences.push(
+          `${request.name}: ${JSON.stringify({ ...want, body: want.body.slice(0, 160) })} / ${JSON.stringify({ ...got, body: got.body.slice(0, 160) })}`,
+        );
       }
     }
     expect(differences).toEqual([]);
@@ -306,7 +322,7 @@ describe('serve <mirror>', () => {
 });
 
 describe('a mirror fetched with PORT set for the origin', () => {
-  it('is not built for the origin\'s address; serve builds it for its own, and again for another local port', async () => {
+  it("is not built for the origin's address; serve builds it for its own, and again for another local port", async () => {
     const dir = join(tempDir('catalog-mirror-port-'), 'm');
     const port = new URL(origin.origin).port;
     // What a person gets who mirrors from the shell that started the origin: PORT names the origin's port.
@@ -322,7 +338,11 @@ describe('a mirror fetched with PORT set for the origin', () => {
     const served = await resolveServeTarget(dir, { defaultPublicUrl: own });
     expect(served.built).toBe(true);
     const absoluteUrls = (buildDir: string) =>
-      ['llms.txt', 'sitemap.xml', 'index.html'].map((file) => join(buildDir, 'site', file)).filter((file) => existsSync(file)).map((file) => readFileSync(file, 'utf8')).join('\n');
+      ['llms.txt', 'sitemap.xml', 'index.html']
+        .map((file) => join(buildDir, 'site', file))
+        .filter((file) => existsSync(file))
+        .map((file) => readFileSync(file, 'utf8'))
+        .join('\n');
     expect(absoluteUrls(served.buildDir)).toContain(`${own}/`);
     expect(absoluteUrls(served.buildDir)).not.toContain(`:${port}`);
     // A build for one local port is never served on another: its links would reach nothing, or the origin.
@@ -351,14 +371,20 @@ describe('mirror of a new snapshot', () => {
     origin.app.reload(rebuilt.buildDir);
     const manifestNext = JSON.parse(readFileSync(join(rebuilt.buildDir, 'site/shards/manifest.json'), 'utf8')) as ShardManifest;
     expect(manifestNext.changes.from).toBe(manifest.snapshotHash);
-    const log = JSON.parse(readFileSync(join(rebuilt.buildDir, 'site/shards/changes.json'), 'utf8')) as { added: unknown[]; changed: unknown[]; removed: unknown[] };
+    const log = JSON.parse(readFileSync(join(rebuilt.buildDir, 'site/shards/changes.json'), 'utf8')) as {
+      added: unknown[];
+      changed: unknown[];
+      removed: unknown[];
+    };
     expect([log.added.length, log.changed.length, log.removed.length]).toEqual([1, 1, 2]);
 
     const outcomes = new Map<string, string>();
     const report = await mirror({ baseUrl: origin.origin, dir: mirrorDir, publicUrl: MIRROR_URL, onFile: (path, outcome) => outcomes.set(path, outcome) });
     expect(report).toMatchObject({ patchedRecords: 2, built: true, snapshotHash: manifestNext.snapshotHash });
     expect(outcomes.get('/shards/export/listings.jsonl')).toBe('kept');
-    expect(readFileSync(join(mirrorDir, 'site/shards/export/listings.jsonl'))).toEqual(readFileSync(join(rebuilt.buildDir, 'site/shards/export/listings.jsonl')));
+    expect(readFileSync(join(mirrorDir, 'site/shards/export/listings.jsonl'))).toEqual(
+      readFileSync(join(rebuilt.buildDir, 'site/shards/export/listings.jsonl')),
+    );
     expect(report.bytesFetched).toBeLessThan(manifestEntries(manifestNext).reduce((sum, entry) => sum + entry.bytes, 0));
     const mirrored = JSON.parse(readFileSync(join(mirrorBuild()!, 'runtime/manifest.json'), 'utf8')) as { snapshotHash: string; count: number };
     expect(mirrored).toMatchObject({ snapshotHash: manifestNext.snapshotHash, count: manifestNext.count });

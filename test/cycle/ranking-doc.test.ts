@@ -29,7 +29,7 @@ function documentedTrending(history: readonly number[]): number {
 }
 
 let seed = 7;
-const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 const history = (days: number, pace: number, burst: number): number[] => {
   const h: number[] = [Math.floor(random() * 1000)];
   for (let i = 1; i < days; i++) h.push(h[i - 1]! + Math.floor(random() * pace) + (i >= days - TRENDING_WINDOW_DAYS ? burst : 0));
@@ -38,10 +38,15 @@ const history = (days: number, pace: number, burst: number): number[] => {
 
 describe('/docs/ranking', () => {
   it('has the trending formula block with three definitions', () => {
-    expect(formula.trim().split('\n').map((line) => line.split('=')[0]!.trim())).toEqual(['recent', 'expected', 'trending']);
+    expect(
+      formula
+        .trim()
+        .split('\n')
+        .map((line) => line.split('=')[0]!.trim()),
+    ).toEqual(['recent', 'expected', 'trending']);
   });
 
-  it('names the code\'s constants: history length, window and damping', () => {
+  it("names the code's constants: history length, window and damping", () => {
     expect(trendingSection).toContain(`the newest ${TRENDING_HISTORY_DAYS} days`);
     expect(formula).toContain(`installs[today - ${TRENDING_WINDOW_DAYS}]`);
     expect(formula).toContain(`installs[today - ${TRENDING_HISTORY_DAYS - 1}]`);

@@ -25,7 +25,8 @@ const SECRET = 'a-test-secret-of-at-least-thirty-two-bytes';
 const staffEnv = { STAFF_JWT_ISSUER: ISSUER, STAFF_JWT_SECRET: SECRET };
 const records = sampleRecords(30, ['pdf']);
 /** searchTrend lives in the runtime artifacts: the index stage is the whole build these tests need. */
-const build = (options: Omit<BuildOptions, 'baseUrl' | 'quiet' | 'stages'>) => runBuild({ ...options, baseUrl: TEST_BASE_URL, quiet: true, stages: [INDEX_STAGE] });
+const build = (options: Omit<BuildOptions, 'baseUrl' | 'quiet' | 'stages'>) =>
+  runBuild({ ...options, baseUrl: TEST_BASE_URL, quiet: true, stages: [INDEX_STAGE] });
 
 /** What the test itself saw the shim return: the expected counters, per listing id. */
 class Tally {
@@ -108,7 +109,10 @@ describe('searchTrend through SQLite', () => {
     for (const item of deeper) expect(tally.counts.has(item.id)).toBe(false);
     expect(tally.counts.get(quiet.id)).toEqual({ appeared: 0, opened: 7 });
 
-    const stored = await waitFor(() => readSignalWindow({ dataDir }), (counts) => sameCounts(counts, tally.counts));
+    const stored = await waitFor(
+      () => readSignalWindow({ dataDir }),
+      (counts) => sameCounts(counts, tally.counts),
+    );
     expect(Object.fromEntries(stored)).toEqual(Object.fromEntries(tally.counts));
   });
 
@@ -174,7 +178,10 @@ describe('searchTrend through Redis', () => {
     const target = records.find((r) => r.type === 'marketplace')!;
     for (let i = 0; i < 3; i++) await tally.open(server, target.id, target.id);
 
-    const stored = await waitFor(() => readSignalWindow({ dataDir, redisUrl: redis.url }), (counts) => sameCounts(counts, tally.counts));
+    const stored = await waitFor(
+      () => readSignalWindow({ dataDir, redisUrl: redis.url }),
+      (counts) => sameCounts(counts, tally.counts),
+    );
     expect(Object.fromEntries(stored)).toEqual(Object.fromEntries(tally.counts));
     // Nothing was written beside the snapshot: Redis holds the counters.
     expect((await readSignalWindow({ dataDir })).size).toBe(0);

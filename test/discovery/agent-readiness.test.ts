@@ -103,7 +103,8 @@ describe('Link headers on pages and the API root', () => {
     expect(res.status).toBe(200);
     const link = res.headers.get('link') ?? '';
     const targets = new Map<string, string>();
-    for (const match of link.matchAll(/<([^>]+)>;\s*rel="([^"]+)"(?:;\s*type="([^"]+)")?/g)) targets.set(match[3] && match[2] === 'describedby' ? match[3] : match[2]!, match[1]!);
+    for (const match of link.matchAll(/<([^>]+)>;\s*rel="([^"]+)"(?:;\s*type="([^"]+)")?/g))
+      targets.set(match[3] && match[2] === 'describedby' ? match[3] : match[2]!, match[1]!);
     expect(targets.get('api-catalog')).toBe(`${TEST_BASE_URL}/.well-known/api-catalog`);
     expect(targets.get('service-desc')).toBe(`${TEST_BASE_URL}/openapi.json`);
     expect(targets.get('application/mcp-server-card+json')).toBe(`${TEST_BASE_URL}/.well-known/mcp/server-card.json`);
@@ -119,7 +120,11 @@ describe('Link headers on pages and the API root', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('link')).toBe(`<${TEST_BASE_URL}/.well-known/api-catalog>; rel="api-catalog"; type="application/linkset+json"`);
     const linkset = await json<{ linkset: Array<Record<string, Array<{ href: string }>>> }>(await server.fetch('/.well-known/api-catalog'));
-    const targets = linkset.linkset.flatMap((context) => Object.values(context).flat().map((target) => (typeof target === 'object' ? target.href : undefined)));
+    const targets = linkset.linkset.flatMap((context) =>
+      Object.values(context)
+        .flat()
+        .map((target) => (typeof target === 'object' ? target.href : undefined)),
+    );
     expect(targets).toContain(`${TEST_BASE_URL}/openapi.json`);
   });
 
@@ -159,7 +164,9 @@ describe('Accept: text/markdown on a listing page', () => {
     // The same URL answers Markdown by Accept: a cache must key the HTML on Accept too.
     expect(res.headers.get('vary')).toBe('Accept, Accept-Encoding');
     for (const path of ['/listings/find-skills', '/types/skill/']) {
-      expect((await server.fetch(path, { headers: { Accept: browser } })).headers.get('vary'), path).toBe(path.startsWith('/listings/') ? 'Accept, Accept-Encoding' : 'Accept-Encoding');
+      expect((await server.fetch(path, { headers: { Accept: browser } })).headers.get('vary'), path).toBe(
+        path.startsWith('/listings/') ? 'Accept, Accept-Encoding' : 'Accept-Encoding',
+      );
     }
     expect((await server.fetch('/listings/no-such-listing-here/', { headers: { Accept: 'text/markdown' } })).status).toBe(404);
   });

@@ -99,7 +99,11 @@ describe('/.well-known/api-catalog', () => {
   });
 
   it('says the right media type for every target served here', async () => {
-    for (const target of linkset.flatMap((c) => Object.entries(c).filter(([rel]) => rel !== 'anchor').flatMap(([, v]) => v as Target[]))) {
+    for (const target of linkset.flatMap((c) =>
+      Object.entries(c)
+        .filter(([rel]) => rel !== 'anchor')
+        .flatMap(([, v]) => v as Target[]),
+    )) {
       if (!target.type || target.type === 'text/html') continue; // HTML pages are the site stage's (see links.test.ts)
       const res = await server.fetch(target.href.slice(TEST_BASE_URL.length), { headers: { Accept: target.type } });
       expect(res.status, target.href).toBe(200);
@@ -161,7 +165,16 @@ describe('/.well-known/ai-catalog.json', () => {
     expect(front.description.length).toBeGreaterThan(20);
     expect(front.description.length).toBeLessThanOrEqual(1024);
     expect(entry?.description).toBe(front.description);
-    for (const topic of ['/api/v1/listings?q=', 'cursor', '{type}:{owner}/{repo}#{slug}', '/ask?q=', '/.well-known/mcp', '/a2a/v1', 'synthetic', 'Retry-After']) {
+    for (const topic of [
+      '/api/v1/listings?q=',
+      'cursor',
+      '{type}:{owner}/{repo}#{slug}',
+      '/ask?q=',
+      '/.well-known/mcp',
+      '/a2a/v1',
+      'synthetic',
+      'Retry-After',
+    ]) {
       expect(text, topic).toContain(topic);
     }
   });

@@ -76,13 +76,16 @@ describe('/feeds/listings.json', () => {
     }
   });
 
-  it('holds the API\'s first 100 listings, then the top 20 of each type (two per repository), each listing once', async () => {
+  it("holds the API's first 100 listings, then the top 20 of each type (two per repository), each listing once", async () => {
     const ids = feed.dataFeedElement.map((e) => e.item.identifier);
     expect(new Set(ids).size).toBe(ids.length);
     const overall = await listings(`limit=${TOP_SIZES.overall}`);
     expect(ids.slice(0, overall.length)).toEqual(overall.map((l) => l.id));
     for (const type of LISTING_TYPES) {
-      const top = twoPerRepository((await listings(`type=${type}&sort=${RANKING_METRIC[type]}&limit=200`)).filter((l) => !l.archived)).slice(0, TOP_SIZES.perType);
+      const top = twoPerRepository((await listings(`type=${type}&sort=${RANKING_METRIC[type]}&limit=200`)).filter((l) => !l.archived)).slice(
+        0,
+        TOP_SIZES.perType,
+      );
       for (const listing of top) expect(ids, `${type} ${listing.id}`).toContain(listing.id);
     }
     expect(ids.length).toBeLessThanOrEqual(TOP_SIZES.overall + LISTING_TYPES.length * TOP_SIZES.perType);
@@ -91,7 +94,11 @@ describe('/feeds/listings.json', () => {
   it('carries each listing as the API has it, and an interaction statistic only for a real figure', async () => {
     const sample = feed.dataFeedElement.slice(0, 25);
     const batch = await json<{ items: ApiListing[] }>(
-      await server.fetch('/api/v1/listings/batch', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ids: sample.map((e) => e.item.identifier) }) }),
+      await server.fetch('/api/v1/listings/batch', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ ids: sample.map((e) => e.item.identifier) }),
+      }),
     );
     const byId = new Map(batch.items.map((l) => [l.id, l]));
     let stated = 0;

@@ -35,7 +35,10 @@ async function mentioned(): Promise<Map<string, string>> {
   for (const { loc } of index.sitemapindex.sitemap) {
     add([loc], '/sitemap.xml');
     const shard = parser.parse(await (await server.fetch(loc.slice(TEST_BASE_URL.length))).text()) as { urlset: { url: Array<{ loc: string }> } };
-    add(shard.urlset.url.map((u) => u.loc), loc);
+    add(
+      shard.urlset.url.map((u) => u.loc),
+      loc,
+    );
   }
   return found;
 }

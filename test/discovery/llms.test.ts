@@ -69,17 +69,40 @@ describe('/llms.txt', () => {
   });
 
   it('has its sections in order, each a list of links', () => {
-    expect(headings(llms.split('\n')).filter(([, level]) => level === 2).map(([, , title]) => title)).toEqual([...LLMS_SECTIONS]);
+    expect(
+      headings(llms.split('\n'))
+        .filter(([, level]) => level === 2)
+        .map(([, , title]) => title),
+    ).toEqual([...LLMS_SECTIONS]);
     for (const title of LLMS_SECTIONS) expect(linksIn(section(llms, title)).length, title).toBeGreaterThan(0);
   });
 
   it.each([
     ['API', ['/docs/api/', '/openapi.json', '/openapi.yaml', '/api/v1/listings?', '/api/v1/meta', '/api/v1/catalog/stats', '/shards/manifest.json']],
-    ['Agents', ['/.well-known/mcp', '/.well-known/mcp/server-card.json', '/mcp.json', '/.well-known/mcp/docs', '/.well-known/agent-card.json', '/a2a/v1', '/ask?', '/skills/catalog/SKILL.md']],
-    ['Discovery files', ['/.well-known/api-catalog', '/.well-known/ai-catalog.json', '/sitemap.xml', '/feeds/listings.json', '/llms-full.txt', '/pricing.md', '/auth.md']],
+    [
+      'Agents',
+      [
+        '/.well-known/mcp',
+        '/.well-known/mcp/server-card.json',
+        '/mcp.json',
+        '/.well-known/mcp/docs',
+        '/.well-known/agent-card.json',
+        '/a2a/v1',
+        '/ask?',
+        '/skills/catalog/SKILL.md',
+      ],
+    ],
+    [
+      'Discovery files',
+      ['/.well-known/api-catalog', '/.well-known/ai-catalog.json', '/sitemap.xml', '/feeds/listings.json', '/llms-full.txt', '/pricing.md', '/auth.md'],
+    ],
   ])('section %s links %j', (title, paths) => {
     const links = linksIn(section(llms, title)).map((url) => url.slice(TEST_BASE_URL.length));
-    for (const path of paths) expect(links.some((link) => link === path || (path.endsWith('?') && link.startsWith(path))), path).toBe(true);
+    for (const path of paths)
+      expect(
+        links.some((link) => link === path || (path.endsWith('?') && link.startsWith(path))),
+        path,
+      ).toBe(true);
   });
 
   it('links every docs page, every type page and every category page', async () => {
@@ -116,7 +139,10 @@ describe('/llms-full.txt', () => {
     for (const doc of loadDocs()) {
       expect(docs).toContain(`### ${doc.title}`);
       // Each paragraph of the page is there (links made absolute, headings moved under the section).
-      const firstParagraph = doc.body.split('\n\n').find((p) => !p.startsWith('#'))!.replace(/\]\(\//g, `](${TEST_BASE_URL}/`);
+      const firstParagraph = doc.body
+        .split('\n\n')
+        .find((p) => !p.startsWith('#'))!
+        .replace(/\]\(\//g, `](${TEST_BASE_URL}/`);
       expect(docs).toContain(firstParagraph);
     }
     expect(docs).toContain('metricsSource');
@@ -124,7 +150,9 @@ describe('/llms-full.txt', () => {
   });
 
   it('has a comparison table for every (type, category) with enough listings, equal to the API shortlist', async () => {
-    const categories = await json<Array<{ type: (typeof LISTING_TYPES)[number]; name: string; label: string; count: number }>>(await server.fetch('/api/v1/categories'));
+    const categories = await json<Array<{ type: (typeof LISTING_TYPES)[number]; name: string; label: string; count: number }>>(
+      await server.fetch('/api/v1/categories'),
+    );
     const eligible = categories.filter((c) => c.count >= SHORTLIST.minListings);
     expect(eligible.length).toBeGreaterThan(10);
     const shortlists = section(full, 'Comparison shortlists');
@@ -140,8 +168,13 @@ describe('/llms-full.txt', () => {
         eligible.slice(i, i + 16).map(async (c) => {
           const rows = tables.get(`${TYPE_LABELS[c.type].plural}: ${c.label}`);
           expect(rows, `${c.type}/${c.name}`).toBeDefined();
-          const api = twoPerRepository((await listings(`type=${c.type}&category=${c.name}&sort=${RANKING_METRIC[c.type]}&limit=200`)).filter((l) => !l.archived)).slice(0, SHORTLIST.size);
-          expect(rows!.map((row) => /\]\(([^)]+)\)/.exec(row)?.[1]), `${c.type}/${c.name}`).toEqual(api.map((l) => l.url));
+          const api = twoPerRepository(
+            (await listings(`type=${c.type}&category=${c.name}&sort=${RANKING_METRIC[c.type]}&limit=200`)).filter((l) => !l.archived),
+          ).slice(0, SHORTLIST.size);
+          expect(
+            rows!.map((row) => /\]\(([^)]+)\)/.exec(row)?.[1]),
+            `${c.type}/${c.name}`,
+          ).toEqual(api.map((l) => l.url));
           // Installs and stars side by side, each saying whether it is real.
           for (const row of rows!) expect(row).toMatch(/\| [\d,]+ \((real|synthetic)\) \| [\d,]+ \((real|synthetic)\) \|/);
         }),

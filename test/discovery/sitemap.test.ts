@@ -20,7 +20,12 @@ interface UrlSet {
 interface SitemapIndex {
   sitemapindex: { '@_xmlns': string; sitemap: SitemapUrl[] };
 }
-const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@_', parseTagValue: false, isArray: (name) => name === 'url' || name === 'sitemap' });
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  parseTagValue: false,
+  isArray: (name) => name === 'url' || name === 'sitemap',
+});
 const parse = <T>(xml: string): T => {
   expect(XMLValidator.validate(xml)).toBe(true);
   return parser.parse(xml) as T;
@@ -62,7 +67,12 @@ describe('/sitemap.xml over HTTP', () => {
       expect(shard.urls.length).toBeLessThanOrEqual(SITEMAP_LIMITS.urls);
       expect(shard.bytes).toBeLessThanOrEqual(SITEMAP_LIMITS.bytes);
       // A shard's lastmod is the latest of its URLs'.
-      expect(entry.lastmod).toBe(shard.urls.map((u) => u.lastmod).sort().at(-1));
+      expect(entry.lastmod).toBe(
+        shard.urls
+          .map((u) => u.lastmod)
+          .sort()
+          .at(-1),
+      );
     }
   });
 
@@ -101,8 +111,13 @@ describe('/sitemap.xml over HTTP', () => {
     const page = await json<{ items: Array<{ url: string; updatedAt: string }> }>(await server.fetch('/api/v1/listings?limit=200&sort=trending'));
     for (const listing of page.items) expect(byLoc.get(listing.url), listing.url).toBe(w3cDatetime(listing.updatedAt));
     // An owner page changes with its newest listing.
-    const owned = (await json<{ items: Array<{ repo: string; updatedAt: string }> }>(await server.fetch('/api/v1/listings?owner=vercel-labs&limit=2000'))).items.filter((l) => l.repo.startsWith('vercel-labs/'));
-    const newest = owned.map((l) => w3cDatetime(l.updatedAt)!).sort().at(-1);
+    const owned = (
+      await json<{ items: Array<{ repo: string; updatedAt: string }> }>(await server.fetch('/api/v1/listings?owner=vercel-labs&limit=2000'))
+    ).items.filter((l) => l.repo.startsWith('vercel-labs/'));
+    const newest = owned
+      .map((l) => w3cDatetime(l.updatedAt)!)
+      .sort()
+      .at(-1);
     expect(byLoc.get(TEST_BASE_URL + SITE_PATHS.owner('vercel-labs'))).toBe(newest);
     expect(byLoc.get(TEST_BASE_URL + SITE_PATHS.home)).toBe(w3cDatetime(meta.lastUpdated));
     for (const lastmod of byLoc.values()) expect(lastmod).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
@@ -111,7 +126,8 @@ describe('/sitemap.xml over HTTP', () => {
 
 describe('splitting into shards (the pure generator)', () => {
   const synthetic = function* (n: number): Generator<SitemapUrl> {
-    for (let i = 0; i < n; i++) yield { loc: `https://example.org/listings/listing-${i}/`, lastmod: `2026-01-${String((i % 28) + 1).padStart(2, '0')}T00:00:00Z` };
+    for (let i = 0; i < n; i++)
+      yield { loc: `https://example.org/listings/listing-${i}/`, lastmod: `2026-01-${String((i % 28) + 1).padStart(2, '0')}T00:00:00Z` };
   };
   const urlCount = (file: GeneratedFile) => String(file.body).split('<url>').length - 1;
 
@@ -123,12 +139,23 @@ describe('splitting into shards (the pure generator)', () => {
     expect(last.urlset.url[0]!.loc).toBe('https://example.org/listings/listing-100000/');
     expect(last.urlset.url.at(-1)!.loc).toBe('https://example.org/listings/listing-120000/');
     const indexDoc = parse<SitemapIndex>(String(files[3]!.body));
-    expect(indexDoc.sitemapindex.sitemap).toEqual([1, 2, 3].map((n) => ({ loc: `https://example.org/sitemaps/listings-${n}.xml`, lastmod: '2026-01-28T00:00:00Z' })));
+    expect(indexDoc.sitemapindex.sitemap).toEqual(
+      [1, 2, 3].map((n) => ({ loc: `https://example.org/sitemaps/listings-${n}.xml`, lastmod: '2026-01-28T00:00:00Z' })),
+    );
   });
 
   it('closes a shard before it would pass the byte limit, and never writes one over it', async () => {
     const limits = { urls: SITEMAP_LIMITS.urls, bytes: 20_000 };
-    const files = await Array.fromAsync(sitemapFilesFrom('https://example.org', [{ name: 'a', urls: synthetic(1000) }, { name: 'b', urls: synthetic(3) }], limits));
+    const files = await Array.fromAsync(
+      sitemapFilesFrom(
+        'https://example.org',
+        [
+          { name: 'a', urls: synthetic(1000) },
+          { name: 'b', urls: synthetic(3) },
+        ],
+        limits,
+      ),
+    );
     const shards = files.filter((f) => f.path !== '/sitemap.xml');
     expect(shards.length).toBeGreaterThan(4);
     for (const shard of shards) expect(Buffer.byteLength(String(shard.body))).toBeLessThanOrEqual(limits.bytes);

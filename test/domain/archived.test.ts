@@ -29,9 +29,14 @@ describe('archivedReason', () => {
 
 describe('the embedded snapshot', () => {
   it('marks the servers that moved out of modelcontextprotocol/servers, and leaves its live ones alone', () => {
-    const records = readFileSync('data/listings.jsonl', 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as ArchivableListing & { id: string });
+    const records = readFileSync('data/listings.jsonl', 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as ArchivableListing & { id: string });
     const index = archiveIndex(records);
-    const moved = records.filter((r) => r.repo === 'modelcontextprotocol/servers' && archivedReason(r, index) === 'moved to modelcontextprotocol/servers-archived').map((r) => r.name);
+    const moved = records
+      .filter((r) => r.repo === 'modelcontextprotocol/servers' && archivedReason(r, index) === 'moved to modelcontextprotocol/servers-archived')
+      .map((r) => r.name);
     expect(moved).toEqual(expect.arrayContaining(['PostgreSQL', 'SQLite', 'Sentry', 'Puppeteer']));
     const live = records.filter((r) => r.repo === 'modelcontextprotocol/servers' && !archivedReason(r, index)).map((r) => r.name);
     expect(live).toEqual(expect.arrayContaining(['Everything', 'Fetch', 'Git', 'Time']));

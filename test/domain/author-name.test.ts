@@ -25,7 +25,10 @@ describe('authorName', () => {
 
 describe('the embedded snapshot', () => {
   it('has 0 authors shown as a URL or an address', () => {
-    const records = readFileSync('data/listings.jsonl', 'utf8').split('\n').filter(Boolean).map((line) => ListingRecordSchema.parse(JSON.parse(line)));
+    const records = readFileSync('data/listings.jsonl', 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => ListingRecordSchema.parse(JSON.parse(line)));
     const urls = records.map((r) => toStoredListing(r, { trending: 0, searchTrend: 0 }).author).filter((a) => /:\/\/|github\.com\/|@/.test(a));
     expect(urls).toEqual([]);
     expect(records.filter((r) => /^(https?:\/\/|github\.com\/)/.test(r.author)).length).toBeGreaterThan(50);

@@ -7,7 +7,13 @@ import { installLineOf, mcpLaunches, packageOf, shellWord, THIRD_PARTY_SKILLS_IN
 import { toStoredListing } from '../../src/domain/listing/listing-view.ts';
 import { ListingRecordSchema, type McpPackage } from '../../src/domain/schemas.ts';
 
-const mcp = (installCommand?: string, extra: { packages?: McpPackage[]; remotes?: { type: string; url: string }[] } = {}) => ({ type: 'mcp' as const, repo: 'a/b', name: 'B', installCommand, ...extra });
+const mcp = (installCommand?: string, extra: { packages?: McpPackage[]; remotes?: { type: string; url: string }[] } = {}) => ({
+  type: 'mcp' as const,
+  repo: 'a/b',
+  name: 'B',
+  installCommand,
+  ...extra,
+});
 
 describe('a skill', () => {
   it.each([
@@ -16,7 +22,10 @@ describe('a skill', () => {
     ['frontend responsive design', "npx skills add vercel-labs/agent-browser --skill 'frontend responsive design'"],
     ["it's", "npx skills add vercel-labs/agent-browser --skill 'it'\\''s'"],
   ])('%j is installed by its own name through the third-party skills CLI', (name, command) => {
-    expect(installLineOf({ type: 'skill', repo: 'vercel-labs/agent-browser', name, installCommand: 'npx skills add vercel-labs/agent-browser' })).toEqual({ command, installer: THIRD_PARTY_SKILLS_INSTALLER });
+    expect(installLineOf({ type: 'skill', repo: 'vercel-labs/agent-browser', name, installCommand: 'npx skills add vercel-labs/agent-browser' })).toEqual({
+      command,
+      installer: THIRD_PARTY_SKILLS_INSTALLER,
+    });
   });
 });
 
@@ -49,10 +58,21 @@ describe('an MCP server', () => {
 
   it('prefers the packages a source published over the export line, with their variables', () => {
     const packages: McpPackage[] = [
-      { registryType: 'npm', identifier: '@acme/mcp', version: '2.0.0', transport: { type: 'stdio' }, environmentVariables: [{ name: 'ACME_TOKEN', isRequired: true, isSecret: true }] },
+      {
+        registryType: 'npm',
+        identifier: '@acme/mcp',
+        version: '2.0.0',
+        transport: { type: 'stdio' },
+        environmentVariables: [{ name: 'ACME_TOKEN', isRequired: true, isSecret: true }],
+      },
     ];
     const [launch] = mcpLaunches(mcp('npx -y something-else', { packages }));
-    expect(launch).toMatchObject({ transport: 'stdio', command: 'npx', args: ['-y', '@acme/mcp@2.0.0'], env: [{ name: 'ACME_TOKEN', required: true, secret: true }] });
+    expect(launch).toMatchObject({
+      transport: 'stdio',
+      command: 'npx',
+      args: ['-y', '@acme/mcp@2.0.0'],
+      env: [{ name: 'ACME_TOKEN', required: true, secret: true }],
+    });
     expect(installLineOf(mcp(undefined, { packages }))).toEqual({ command: 'npx -y @acme/mcp@2.0.0' });
   });
 
@@ -81,13 +101,21 @@ describe('marketplaces, plugins and workflows', () => {
 });
 
 describe('shell words', () => {
-  it.each([['plain-word_1.2', 'plain-word_1.2'], ['two words', "'two words'"], ['', "''"], ['$HOME', "'$HOME'"]])('%j → %s', (word, quoted) => {
+  it.each([
+    ['plain-word_1.2', 'plain-word_1.2'],
+    ['two words', "'two words'"],
+    ['', "''"],
+    ['$HOME', "'$HOME'"],
+  ])('%j → %s', (word, quoted) => {
     expect(shellWord(word)).toBe(quoted);
   });
 });
 
 describe('the embedded snapshot', () => {
-  const records = readFileSync('data/listings.jsonl', 'utf8').split('\n').filter(Boolean).map((line) => ListingRecordSchema.parse(JSON.parse(line)));
+  const records = readFileSync('data/listings.jsonl', 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => ListingRecordSchema.parse(JSON.parse(line)));
   const served = records.map((record) => ({ record, listing: toStoredListing(record, { trending: 0, searchTrend: 0 }) }));
 
   it('has 0 skills whose install line leaves out the skill', () => {

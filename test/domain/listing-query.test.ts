@@ -3,7 +3,14 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../src/domain/contract/limits.ts';
 import { LISTING_TYPES } from '../../src/domain/listing/listing-types.ts';
-import { checkedParam, LISTING_QUERY_PARAMS, paramRules, parseListingQuery, queryFingerprint, type ParamSpec } from '../../src/domain/contract/listing-query.ts';
+import {
+  checkedParam,
+  LISTING_QUERY_PARAMS,
+  paramRules,
+  parseListingQuery,
+  queryFingerprint,
+  type ParamSpec,
+} from '../../src/domain/contract/listing-query.ts';
 import { ASK_PARAMS } from '../../src/domain/agents/ask-input.ts';
 import { OPERATIONS } from '../../src/domain/contract/operations.ts';
 import { encodePageToken } from '../../src/domain/contract/page-token.ts';
@@ -21,7 +28,19 @@ const refusal = (query: string, versioned = true) => {
 
 describe('parseListingQuery', () => {
   it('has the defaults of the table', () => {
-    expect(parse('')).toEqual({ q: undefined, semantic: undefined, types: undefined, category: undefined, owner: undefined, updatedSince: undefined, risk: undefined, distinct: false, sort: undefined, limit: LIMITS.pageSize.default, offset: 0 });
+    expect(parse('')).toEqual({
+      q: undefined,
+      semantic: undefined,
+      types: undefined,
+      category: undefined,
+      owner: undefined,
+      updatedSince: undefined,
+      risk: undefined,
+      distinct: false,
+      sort: undefined,
+      limit: LIMITS.pageSize.default,
+      offset: 0,
+    });
   });
 
   it('reads every parameter, trimming text and treating blanks as absent', () => {
@@ -35,7 +54,8 @@ describe('parseListingQuery', () => {
   it('enforces each spec of the table: length, enum and integer range', () => {
     for (const spec of LISTING_QUERY_PARAMS) {
       const rules = paramRules(spec);
-      if (rules.maxLength !== undefined) expect(refusal(`${spec.name}=${'a'.repeat(rules.maxLength + 1)}`).message).toContain(`'${spec.name}' must be at most ${rules.maxLength} characters`);
+      if (rules.maxLength !== undefined)
+        expect(refusal(`${spec.name}=${'a'.repeat(rules.maxLength + 1)}`).message).toContain(`'${spec.name}' must be at most ${rules.maxLength} characters`);
       if (rules.enum) expect(refusal(`${spec.name}=nope`).message).toContain(`must be one of ${rules.enum.join(', ')}`);
       if (rules.kind === 'integer') {
         expect(refusal(`${spec.name}=1.5`).message).toContain('must be an integer');
@@ -47,7 +67,7 @@ describe('parseListingQuery', () => {
     expect(SORTS.map((sort) => parse(`sort=${sort}`).sort)).toEqual([...SORTS]);
   });
 
-  it('reads each rule off the parameter\'s zod schema', () => {
+  it("reads each rule off the parameter's zod schema", () => {
     const byName = new Map(LISTING_QUERY_PARAMS.map((spec) => [spec.name, paramRules(spec)]));
     expect(byName.get('limit')).toEqual({ kind: 'integer', min: LIMITS.pageSize.min, max: LIMITS.pageSize.max, default: LIMITS.pageSize.default });
     expect(byName.get('offset')).toEqual({ kind: 'integer', min: 0, max: undefined, default: 0 });
@@ -95,12 +115,28 @@ describe('parseListingQuery', () => {
 describe('checkedParam against the zod schemas', () => {
   // checkedParam applies the rules paramRules reads off each schema, without running zod per request: the two must
   // never disagree, on any parameter of any operation.
-  it('accepts exactly what each spec\'s schema accepts, and returns what it parses', () => {
+  it("accepts exactly what each spec's schema accepts, and returns what it parses", () => {
     const specs = new Set<ParamSpec>([...LISTING_QUERY_PARAMS, ...ASK_PARAMS, ...OPERATIONS.flatMap((operation) => operation.query ?? [])]);
     expect(specs.size).toBeGreaterThan(LISTING_QUERY_PARAMS.length);
     for (const spec of specs) {
       const rules = paramRules(spec);
-      const probes = ['a', 'nope', 'STARS', 'true', '1', '0', '-1', '20', '1.5', '1e3', '0x10', '2000', '2001', '9007199254740993', ...(rules.enum ?? []).flatMap((value) => [value, value.toUpperCase(), `${value}x`])];
+      const probes = [
+        'a',
+        'nope',
+        'STARS',
+        'true',
+        '1',
+        '0',
+        '-1',
+        '20',
+        '1.5',
+        '1e3',
+        '0x10',
+        '2000',
+        '2001',
+        '9007199254740993',
+        ...(rules.enum ?? []).flatMap((value) => [value, value.toUpperCase(), `${value}x`]),
+      ];
       if (rules.maxLength !== undefined) probes.push('a'.repeat(rules.maxLength), 'a'.repeat(rules.maxLength + 1));
       if (rules.min !== undefined) probes.push(String(rules.min - 1), String(rules.min));
       if (rules.max !== undefined) probes.push(String(rules.max), String(rules.max + 1));

@@ -4,15 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gaussianFill } from '../../src/search/random.ts';
-import {
-  QUANTIZATION,
-  VECTORS_FILE,
-  VECTORS_MANIFEST,
-  VectorIndex,
-  quantize,
-  readVectors,
-  writeVectors,
-} from '../../src/search/vectors.ts';
+import { QUANTIZATION, VECTORS_FILE, VECTORS_MANIFEST, VectorIndex, quantize, readVectors, writeVectors } from '../../src/search/vectors.ts';
 
 /** Clustered unit vectors, so that neighbourhoods are meaningful (like real embeddings). */
 function clustered(n: number, dims: number, seed: number): Float32Array[] {

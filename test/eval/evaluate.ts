@@ -96,7 +96,12 @@ export function systems(semantic: SemanticSource): SystemUnderTest[] {
   ];
 }
 
-export async function runQuery(snapshot: Snapshot, system: SystemUnderTest, judged: Pick<JudgedQuery, 'query' | 'kind' | 'type'>, limit = CUTOFF): Promise<{ ids: string[]; mode: string }> {
+export async function runQuery(
+  snapshot: Snapshot,
+  system: SystemUnderTest,
+  judged: Pick<JudgedQuery, 'query' | 'kind' | 'type'>,
+  limit = CUTOFF,
+): Promise<{ ids: string[]; mode: string }> {
   const types = judged.kind === 'filtered' && judged.type ? [judged.type] : undefined;
   const query: ListingQuery = listingQuery({ limit, types, ...system.query(judged.query) });
   const { result, headers } = await system.search(snapshot, query);
@@ -124,7 +129,12 @@ function aggregate(rows: ReadonlyArray<{ ndcg: number; recall: number; rr: numbe
   return { n: rows.length, ndcg: mean((r) => r.ndcg), recall: mean((r) => r.recall), mrr: mean((r) => r.rr) };
 }
 
-export async function evaluate(snapshot: Snapshot, semantic: SemanticSource, queries: readonly JudgedQuery[], list: SystemUnderTest[] = systems(semantic)): Promise<SystemScore[]> {
+export async function evaluate(
+  snapshot: Snapshot,
+  semantic: SemanticSource,
+  queries: readonly JudgedQuery[],
+  list: SystemUnderTest[] = systems(semantic),
+): Promise<SystemScore[]> {
   const scores: SystemScore[] = [];
   for (const system of list) {
     let fallbacks = 0;
@@ -132,7 +142,15 @@ export async function evaluate(snapshot: Snapshot, semantic: SemanticSource, que
     for (const judged of queries) {
       const { ids, mode } = await runQuery(snapshot, system, judged);
       if (mode === 'keyword-fallback' && system.name !== 'keywords') fallbacks++;
-      perQuery.push({ qid: judged.qid, query: judged.query, kind: judged.kind, ndcg: ndcgAt(ids, judged.relevant), recall: recallAt(ids, judged.relevant), rr: reciprocalRank(ids, judged.relevant), ids });
+      perQuery.push({
+        qid: judged.qid,
+        query: judged.query,
+        kind: judged.kind,
+        ndcg: ndcgAt(ids, judged.relevant),
+        recall: recallAt(ids, judged.relevant),
+        rr: reciprocalRank(ids, judged.relevant),
+        ids,
+      });
     }
     const byKind: Record<string, Metrics> = {};
     for (const kind of ['nl', 'keyword', 'filtered'] as const) {

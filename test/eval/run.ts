@@ -45,12 +45,29 @@ async function evalBuild(): Promise<string> {
   const { size, mtimeMs } = statSync(exportPath);
   // A new default encoder (or a configured model) makes a new build, as does a build this code cannot read.
   const encoder = readFileSync(join(DEFAULT_ENCODER_DIR, STATIC_ENCODER_MANIFEST), 'utf8');
-  const stamp = `${size}-${mtimeMs}-${createHash('sha256').update(encoder).update(process.env.CATALOG_EMBEDDING_MODEL_DIR ?? '').digest('hex')}`;
+  const stamp = `${size}-${mtimeMs}-${createHash('sha256')
+    .update(encoder)
+    .update(process.env.CATALOG_EMBEDDING_MODEL_DIR ?? '')
+    .digest('hex')}`;
   const stampPath = join(dataDir, 'export.stamp');
   const existing = currentBuild(buildDirs(dataDir));
-  if (existing && isCurrentRuntime(existing) && existsSync(stampPath) && readFileSync(stampPath, 'utf8') === stamp && existsSync(join(existing, 'runtime', 'embeddings'))) return existing;
+  if (
+    existing &&
+    isCurrentRuntime(existing) &&
+    existsSync(stampPath) &&
+    readFileSync(stampPath, 'utf8') === stamp &&
+    existsSync(join(existing, 'runtime', 'embeddings'))
+  )
+    return existing;
   console.error(`building ${exportPath} into ${dataDir} (index + embeddings stages)…`);
-  const { buildDir } = await runBuild({ dataDir, exportPath, baseUrl: 'http://catalog.test', quiet: true, stages: [INDEX_STAGE, EMBEDDINGS_STAGE], embeddingModelDir: process.env.CATALOG_EMBEDDING_MODEL_DIR });
+  const { buildDir } = await runBuild({
+    dataDir,
+    exportPath,
+    baseUrl: 'http://catalog.test',
+    quiet: true,
+    stages: [INDEX_STAGE, EMBEDDINGS_STAGE],
+    embeddingModelDir: process.env.CATALOG_EMBEDDING_MODEL_DIR,
+  });
   writeFileSync(stampPath, stamp);
   return buildDir;
 }
@@ -71,7 +88,9 @@ try {
     };
     for (const judged of sets.flatMap((set) => set.queries)) {
       const seen = new Set<string>();
-      console.log(`\n### ${judged.qid} ${judged.query}  (${judged.kind}${judged.type ? ` ${judged.type}` : ''}; ${Object.keys(judged.relevant).length} judged relevant)`);
+      console.log(
+        `\n### ${judged.qid} ${judged.query}  (${judged.kind}${judged.type ? ` ${judged.type}` : ''}; ${Object.keys(judged.relevant).length} judged relevant)`,
+      );
       for (const system of systems(semantic)) {
         for (const id of (await runQuery(snapshot, system, judged, depth)).ids) {
           if (seen.has(id)) continue;

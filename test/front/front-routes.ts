@@ -14,7 +14,8 @@ const rpc = (method: string, params?: unknown) => JSON.stringify({ jsonrpc: '2.0
 
 function postBody(path: string, ids: string[]): string {
   if (path.endsWith('/listings/batch')) return JSON.stringify({ ids });
-  if (path === '/a2a/v1') return rpc('message/send', { message: { kind: 'message', messageId: 'm1', contextId: 'c1', role: 'user', parts: [{ kind: 'text', text: 'pdf' }] } });
+  if (path === '/a2a/v1')
+    return rpc('message/send', { message: { kind: 'message', messageId: 'm1', contextId: 'c1', role: 'user', parts: [{ kind: 'text', text: 'pdf' }] } });
   if (path === '/ask') return JSON.stringify({ query: 'pdf tools' });
   if (path.includes('mcp')) return rpc('tools/list');
   return '{}';
@@ -32,12 +33,25 @@ export function probeRequests(sample: { ids: string[]; slug: string; type: strin
         requests.push({
           name: `POST ${template}`,
           path,
-          init: { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: postBody(template, sample.ids) },
+          init: {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+            body: postBody(template, sample.ids),
+          },
         });
       }
     }
   }
-  const pages = ['/', `/listings/${sample.slug}/`, `/listings/${sample.slug}`, `/types/${sample.type}/`, '/docs/', '/login', '/mcp', '/browse?q=pdf&types=nope'];
+  const pages = [
+    '/',
+    `/listings/${sample.slug}/`,
+    `/listings/${sample.slug}`,
+    `/types/${sample.type}/`,
+    '/docs/',
+    '/login',
+    '/mcp',
+    '/browse?q=pdf&types=nope',
+  ];
   for (const page of pages) requests.push({ name: `page ${page}`, path: page, init: { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } } });
   // A listing page answers Markdown to an Accept that prefers it, HTML to any other (the front sends those naming it to the shim).
   for (const accept of ['text/markdown', 'text/markdown;q=0.5, text/html', 'text/*', 'TEXT/MARKDOWN, */*;q=0.1']) {

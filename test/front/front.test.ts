@@ -13,13 +13,26 @@ import { tempDir } from '../support/fixtures.ts';
 import { probeRequests, type ProbeRequest } from './front-routes.ts';
 import { freePort } from '../../src/net/free-port.ts';
 
-
 /**
  * Headers that name the server or the connection rather than describe the answer. The RateLimit headers too:
  * files the front serves are not counted (nor, through the shim, are /_astro/ and /shards/); that the API keeps
  * them through the front is checked below.
  */
-const PER_SERVER = new Set(['date', 'connection', 'keep-alive', 'server', 'accept-ranges', 'transfer-encoding', 'etag', 'last-modified', 'ratelimit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-limit', 'ratelimit-policy']);
+const PER_SERVER = new Set([
+  'date',
+  'connection',
+  'keep-alive',
+  'server',
+  'accept-ranges',
+  'transfer-encoding',
+  'etag',
+  'last-modified',
+  'ratelimit',
+  'ratelimit-remaining',
+  'ratelimit-reset',
+  'ratelimit-limit',
+  'ratelimit-policy',
+]);
 /** Ids minted per answer (A2A message ids). */
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 
@@ -31,7 +44,12 @@ interface Answer {
 
 async function answer(origin: string, request: ProbeRequest, extra: Record<string, string> = {}): Promise<Answer> {
   const controller = new AbortController();
-  const res = await fetch(origin + request.path, { ...request.init, headers: { ...request.init.headers, ...extra }, signal: controller.signal, redirect: 'manual' });
+  const res = await fetch(origin + request.path, {
+    ...request.init,
+    headers: { ...request.init.headers, ...extra },
+    signal: controller.signal,
+    redirect: 'manual',
+  });
   const headers: Record<string, string> = {};
   res.headers.forEach((value, name) => {
     if (!PER_SERVER.has(name)) headers[name] = value;
@@ -89,15 +107,28 @@ describe('the generated front against the shim alone', () => {
       const direct = await answer(shim.origin, request);
       const fronted = await answer(frontOrigin, request);
       if (JSON.stringify(fronted) !== JSON.stringify(direct)) {
-        const headers = [...new Set([...Object.keys(direct.headers), ...Object.keys(fronted.headers)])].filter((name) => direct.headers[name] !== fronted.headers[name]);
-        differences.push(`${request.name}: status ${direct.status}/${fronted.status}, headers ${headers.map((name) => `${name}: ${direct.headers[name]} / ${fronted.headers[name]}`).join('; ')}, body ${direct.body === fronted.body ? 'same' : `${direct.body.slice(0, 120)} / ${fronted.body.slice(0, 120)}`}`);
+        const headers = [...new Set([...Object.keys(direct.headers), ...Object.keys(fronted.headers)])].filter(
+          (name) => direct.headers[name] !== fronted.headers[name],
+        );
+        differences.push(
+          `${request.name}: status ${direct.status}/${fronted.status}, headers ${headers.map((name) => `${name}: ${direct.headers[name]} / ${fronted.headers[name]}`).join('; ')}, body ${direct.body === fronted.body ? 'same' : `${direct.body.slice(0, 120)} / ${fronted.body.slice(0, 120)}`}`,
+        );
       }
     }
     expect(differences).toEqual([]);
   });
 
   it('serves the precompressed variants the shim serves, with the same bytes', async () => {
-    const files = ['/llms.txt', '/openapi.json', '/.well-known/api-catalog', '/feeds/listings.json', '/', `/listings/${sample.slug}/`, '/sitemap.xml', '/pricing.md'];
+    const files = [
+      '/llms.txt',
+      '/openapi.json',
+      '/.well-known/api-catalog',
+      '/feeds/listings.json',
+      '/',
+      `/listings/${sample.slug}/`,
+      '/sitemap.xml',
+      '/pricing.md',
+    ];
     for (const path of files) {
       for (const encoding of ['br', 'gzip', 'identity', 'gzip, br']) {
         const request: ProbeRequest = { name: path, path, init: { headers: { 'accept-encoding': encoding } } };
@@ -213,7 +244,15 @@ describe('npm run start:front', () => {
     symlinkSync(join('builds', 'shared'), join(dataDir, 'current'));
     const port = await freePort();
     const child = spawn(process.execPath, [resolve('server/front/start-front.ts')], {
-      env: { ...process.env, CATALOG_DATA_DIR: dataDir, PORT: String(port), CATALOG_BUILD_ON_START: 'false', LOG_LEVEL: 'warn', SEARCH_SIGNALS: 'off', FRONT_SHIMS: '2' },
+      env: {
+        ...process.env,
+        CATALOG_DATA_DIR: dataDir,
+        PORT: String(port),
+        CATALOG_BUILD_ON_START: 'false',
+        LOG_LEVEL: 'warn',
+        SEARCH_SIGNALS: 'off',
+        FRONT_SHIMS: '2',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

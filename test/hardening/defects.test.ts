@@ -21,7 +21,11 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}, target = server) =>
-  target.fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  target.fetch(path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 
 const topCatalog = (id: number, limit = 50) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'top_catalog', arguments: { limit } } });
 
@@ -29,7 +33,11 @@ const topCatalog = (id: number, limit = 50) => ({ jsonrpc: '2.0', id, method: 't
 async function rpcPayload(res: Response): Promise<unknown> {
   const text = await res.text();
   if (!(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) return JSON.parse(text);
-  const data = text.split('\n').filter((line) => line.startsWith('data: ')).map((line) => line.slice(6)).join('\n');
+  const data = text
+    .split('\n')
+    .filter((line) => line.startsWith('data: '))
+    .map((line) => line.slice(6))
+    .join('\n');
   return JSON.parse(data);
 }
 
@@ -38,7 +46,10 @@ describe('defect 1: JSON-RPC batches are bounded', () => {
 
   it.each(JSON_RPC_PATHS)('%s refuses a batch of 600 calls with one clear JSON-RPC error, without running them', async (path) => {
     const started = performance.now();
-    const res = await post(path, Array.from({ length: 600 }, (_, i) => topCatalog(i + 1)));
+    const res = await post(
+      path,
+      Array.from({ length: 600 }, (_, i) => topCatalog(i + 1)),
+    );
     const elapsed = performance.now() - started;
     const reply = (await rpcPayload(res)) as RpcReply;
     expect(Array.isArray(reply)).toBe(false);
@@ -49,7 +60,10 @@ describe('defect 1: JSON-RPC batches are bounded', () => {
   });
 
   it('keeps the answers of a batch within the byte budget; entries past it get an error each', async () => {
-    const res = await post('/mcp', Array.from({ length: LIMITS.jsonRpcBatch.entries }, (_, i) => topCatalog(i + 1, 50)));
+    const res = await post(
+      '/mcp',
+      Array.from({ length: LIMITS.jsonRpcBatch.entries }, (_, i) => topCatalog(i + 1, 50)),
+    );
     expect(res.status).toBe(200);
     const text = await res.text();
     const replies = JSON.parse(text) as RpcReply[];
@@ -58,7 +72,10 @@ describe('defect 1: JSON-RPC batches are bounded', () => {
     expect(replies[0]!.result).toBeDefined();
     const refused = replies.filter((reply) => reply.error);
     expect(refused.length).toBeGreaterThan(0);
-    expect(refused[0]!.error).toMatchObject({ code: JSON_RPC_CODES.invalidRequest, message: expect.stringContaining(`${LIMITS.jsonRpcBatch.responseBytes} bytes`) });
+    expect(refused[0]!.error).toMatchObject({
+      code: JSON_RPC_CODES.invalidRequest,
+      message: expect.stringContaining(`${LIMITS.jsonRpcBatch.responseBytes} bytes`),
+    });
     expect(replies.map((reply) => reply.id)).toEqual(Array.from({ length: LIMITS.jsonRpcBatch.entries }, (_, i) => i + 1));
   });
 
@@ -119,21 +136,36 @@ describe('defect 3: security headers and CORS per route family', () => {
     expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
   });
 
-  it.each(['/api/v1/listings?limit=1', '/api/v1/listings/batch', '/openapi.json', '/mcp', '/a2a/v1', '/ask?q=x', '/.well-known/oauth-protected-resource'])('%s is open to every origin', async (path) => {
-    const res = await server.fetch(path, { method: path.endsWith('batch') || path === '/a2a/v1' ? 'OPTIONS' : 'GET', headers: { Origin: 'https://elsewhere.example' } });
-    expect(res.headers.get('access-control-allow-origin')).toBe('*');
-  });
+  it.each(['/api/v1/listings?limit=1', '/api/v1/listings/batch', '/openapi.json', '/mcp', '/a2a/v1', '/ask?q=x', '/.well-known/oauth-protected-resource'])(
+    '%s is open to every origin',
+    async (path) => {
+      const res = await server.fetch(path, {
+        method: path.endsWith('batch') || path === '/a2a/v1' ? 'OPTIONS' : 'GET',
+        headers: { Origin: 'https://elsewhere.example' },
+      });
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    },
+  );
 
-  it.each(['/api/v1/auth/me', '/api/v1/staff/build', '/v1/staff/reload', '/oauth/resource', '/agent/auth', '/oauth/token', '/metrics'])('%s sends no CORS headers, and its preflight allows nothing', async (path) => {
-    const res = await server.fetch(path, { headers: { Origin: 'https://elsewhere.example', Authorization: 'Bearer x' } });
-    expect(res.headers.get('access-control-allow-origin')).toBeNull();
-    const preflight = await server.fetch(path, { method: 'OPTIONS', headers: { Origin: 'https://elsewhere.example', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'authorization' } });
-    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
-    expect(preflight.headers.get('access-control-allow-headers')).toBeNull();
-  });
+  it.each(['/api/v1/auth/me', '/api/v1/staff/build', '/v1/staff/reload', '/oauth/resource', '/agent/auth', '/oauth/token', '/metrics'])(
+    '%s sends no CORS headers, and its preflight allows nothing',
+    async (path) => {
+      const res = await server.fetch(path, { headers: { Origin: 'https://elsewhere.example', Authorization: 'Bearer x' } });
+      expect(res.headers.get('access-control-allow-origin')).toBeNull();
+      const preflight = await server.fetch(path, {
+        method: 'OPTIONS',
+        headers: { Origin: 'https://elsewhere.example', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'authorization' },
+      });
+      expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+      expect(preflight.headers.get('access-control-allow-headers')).toBeNull();
+    },
+  );
 
   it('no preflight allows Authorization', async () => {
-    const preflight = await server.fetch('/api/v1/listings', { method: 'OPTIONS', headers: { Origin: 'https://elsewhere.example', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'authorization' } });
+    const preflight = await server.fetch('/api/v1/listings', {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://elsewhere.example', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'authorization' },
+    });
     expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
     expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase()).not.toContain('authorization');
   });
@@ -142,7 +174,17 @@ describe('defect 3: security headers and CORS per route family', () => {
 describe('defect 4: slow clients', () => {
   let slow: TestServer;
   beforeAll(async () => {
-    slow = await startServer({}, {}, { HTTP_BODY_TIMEOUT_MS: '400', HTTP_HEADERS_TIMEOUT_MS: '400', HTTP_REQUEST_TIMEOUT_MS: '5000', SSE_KEEP_ALIVE_SECONDS: '1', SSE_MAX_LIFETIME_SECONDS: '2' });
+    slow = await startServer(
+      {},
+      {},
+      {
+        HTTP_BODY_TIMEOUT_MS: '400',
+        HTTP_HEADERS_TIMEOUT_MS: '400',
+        HTTP_REQUEST_TIMEOUT_MS: '5000',
+        SSE_KEEP_ALIVE_SECONDS: '1',
+        SSE_MAX_LIFETIME_SECONDS: '2',
+      },
+    );
   });
   afterAll(() => slow?.close());
 
@@ -155,7 +197,11 @@ describe('defect 4: slow clients', () => {
   });
 
   it('headers sent slowly are answered 408 (not a 400 after a minute)', async () => {
-    const answer = await rawRequest(slow.origin, ['GET /api/v1/meta HTTP/1.1\r\n', 'Host: 127.0.0.1\r\n', 'X-A: 1\r\n', 'X-B: 1\r\n', 'X-C: 1\r\n', 'X-D: 1\r\n'], { gapMs: 300, timeoutMs: 4000 });
+    const answer = await rawRequest(
+      slow.origin,
+      ['GET /api/v1/meta HTTP/1.1\r\n', 'Host: 127.0.0.1\r\n', 'X-A: 1\r\n', 'X-B: 1\r\n', 'X-C: 1\r\n', 'X-D: 1\r\n'],
+      { gapMs: 300, timeoutMs: 4000 },
+    );
     expect(answer.status).toBe(408);
     expect(ErrorSchema.parse(JSON.parse(answer.body)).code).toBe('request_timeout');
     expect(answer.ms).toBeLessThan(3000);

@@ -20,7 +20,13 @@ describe('request metrics', () => {
     const metrics = createMetrics({ processMetrics: false });
     const reference = new Registry();
     const requests = new Counter({ name: 'catalog_http_requests_total', help: 'h', labelNames: ['route', 'method', 'status'], registers: [reference] });
-    const latency = new Histogram({ name: 'catalog_http_request_duration_seconds', help: 'h', labelNames: ['route', 'method'], buckets: BUCKETS, registers: [reference] });
+    const latency = new Histogram({
+      name: 'catalog_http_request_duration_seconds',
+      help: 'h',
+      labelNames: ['route', 'method'],
+      buckets: BUCKETS,
+      registers: [reference],
+    });
     const routes = ['/api/v1/listings', '/api/v1/listings/:id', 'static', 'not_found'];
     const methods = ['GET', 'HEAD', 'POST'];
     const statuses = [200, 304, 404, 429];
@@ -52,7 +58,11 @@ describe('request metrics', () => {
     // And the JSON form splays the labels as prom-client's does.
     const json = await metrics.registry.getMetricsAsJSON();
     const histogram = json.find((metric) => metric.name === 'catalog_http_request_duration_seconds')!;
-    expect(histogram.values[0]).toEqual({ labels: { le: 0.001, route: '/api/v1/listings', method: 'GET' }, value: expect.any(Number), metricName: 'catalog_http_request_duration_seconds_bucket' });
+    expect(histogram.values[0]).toEqual({
+      labels: { le: 0.001, route: '/api/v1/listings', method: 'GET' },
+      value: expect.any(Number),
+      metricName: 'catalog_http_request_duration_seconds_bucket',
+    });
   });
 
   it('count cache results, search modes and rate-limit decisions, with the cache pair shown from the start', async () => {
@@ -72,8 +82,14 @@ describe('request metrics', () => {
     metrics.rateLimit(false, 'redis');
     metrics.rateLimit(true, 'memory');
     const text = (await metrics.render()).body;
-    expect(lines(text, 'catalog_search_cache')).toEqual(['catalog_search_cache_requests_total{result="hit"} 1', 'catalog_search_cache_requests_total{result="miss"} 2']);
-    expect(lines(text, 'catalog_search_requests')).toEqual(['catalog_search_requests_total{mode="hybrid"} 1', 'catalog_search_requests_total{mode="keyword"} 2']);
+    expect(lines(text, 'catalog_search_cache')).toEqual([
+      'catalog_search_cache_requests_total{result="hit"} 1',
+      'catalog_search_cache_requests_total{result="miss"} 2',
+    ]);
+    expect(lines(text, 'catalog_search_requests')).toEqual([
+      'catalog_search_requests_total{mode="hybrid"} 1',
+      'catalog_search_requests_total{mode="keyword"} 2',
+    ]);
     expect(lines(text, 'catalog_rate_limit')).toEqual([
       'catalog_rate_limit_decisions_total{decision="allowed",store="memory"} 2',
       'catalog_rate_limit_decisions_total{decision="allowed",store="redis"} 1',

@@ -89,7 +89,14 @@ describe('health, readiness, request ids and metrics', () => {
       await logged.fetch('/api/v1/listings/vercel-react-best-practices', { headers: { 'X-Request-Id': 'req-42' } });
       await new Promise((resolve) => setTimeout(resolve, 50));
       const line = lines.find((entry) => entry.reqId === 'req-42');
-      expect(line).toMatchObject({ msg: 'request', method: 'GET', url: '/api/v1/listings/vercel-react-best-practices', route: '/api/v1/listings/:id', status: 200, completed: true });
+      expect(line).toMatchObject({
+        msg: 'request',
+        method: 'GET',
+        url: '/api/v1/listings/vercel-react-best-practices',
+        route: '/api/v1/listings/:id',
+        status: 200,
+        completed: true,
+      });
       expect(typeof line?.ms).toBe('number');
     } finally {
       await logged.close();

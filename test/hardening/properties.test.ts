@@ -43,7 +43,8 @@ function expectSane(outcome: Outcome, what: string): void {
   if (outcome.status >= 400 && outcome.contentType.startsWith('application/json') && outcome.body !== '') {
     const parsed = JSON.parse(outcome.body) as unknown;
     // JSON-RPC endpoints answer their own envelope; everything else the documented error shape.
-    if (!(typeof parsed === 'object' && parsed !== null && 'jsonrpc' in parsed)) expect(ErrorSchema.safeParse(parsed).success, `${what}: ${outcome.body.slice(0, 300)}`).toBe(true);
+    if (!(typeof parsed === 'object' && parsed !== null && 'jsonrpc' in parsed))
+      expect(ErrorSchema.safeParse(parsed).success, `${what}: ${outcome.body.slice(0, 300)}`).toBe(true);
   }
 }
 
@@ -51,7 +52,35 @@ function expectSane(outcome: Outcome, what: string): void {
 const nasty = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 20 }),
-  fc.constantFrom('', ' ', '%', '%zz', '%00', '..', '../../etc/passwd', '\u0000', '\uD800', '\u202E', '-1', '0', '1e309', 'NaN', 'null', '[]', '{}', '"', "'", '\\', 'a'.repeat(5000), '9'.repeat(400), '  postgres  ', 'skill,mcp,', ',,,', 'A%2FB', '%2e%2e%2f'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '%',
+    '%zz',
+    '%00',
+    '..',
+    '../../etc/passwd',
+    '\u0000',
+    '\uD800',
+    '\u202E',
+    '-1',
+    '0',
+    '1e309',
+    'NaN',
+    'null',
+    '[]',
+    '{}',
+    '"',
+    "'",
+    '\\',
+    'a'.repeat(5000),
+    '9'.repeat(400),
+    '  postgres  ',
+    'skill,mcp,',
+    ',,,',
+    'A%2FB',
+    '%2e%2e%2f',
+  ),
   fc.integer().map(String),
   fc.double().map(String),
 );
@@ -59,10 +88,46 @@ const nasty = fc.oneof(
 /** Valid header values (fetch refuses CR, LF and non-Latin-1): printable ASCII, often edge-like. */
 const headerValue = fc.oneof(
   fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 200 }),
-  fc.constantFrom('', '1', '2', '0', 'application/json', 'text/event-stream', '*/*', 'text/html;q=0', 'Bearer ', 'Bearer a.b.c', 'Basic eA==', '2025-03-26', '2026-07-28', '9999-99-99', 'W/"x"', '"x"', 'br, gzip', 'x'.repeat(4000)),
+  fc.constantFrom(
+    '',
+    '1',
+    '2',
+    '0',
+    'application/json',
+    'text/event-stream',
+    '*/*',
+    'text/html;q=0',
+    'Bearer ',
+    'Bearer a.b.c',
+    'Basic eA==',
+    '2025-03-26',
+    '2026-07-28',
+    '9999-99-99',
+    'W/"x"',
+    '"x"',
+    'br, gzip',
+    'x'.repeat(4000),
+  ),
 );
 
-const HEADER_NAMES = ['Accept', 'API-Version', 'Content-Type', 'Idempotency-Key', 'MCP-Protocol-Version', 'Mcp-Method', 'Mcp-Session-Id', 'X-Request-Id', 'X-Forwarded-For', 'Authorization', 'If-None-Match', 'Accept-Encoding', 'Last-Event-ID', 'Origin', 'Sec-Fetch-Mode', 'Sec-Fetch-Dest'];
+const HEADER_NAMES = [
+  'Accept',
+  'API-Version',
+  'Content-Type',
+  'Idempotency-Key',
+  'MCP-Protocol-Version',
+  'Mcp-Method',
+  'Mcp-Session-Id',
+  'X-Request-Id',
+  'X-Forwarded-For',
+  'Authorization',
+  'If-None-Match',
+  'Accept-Encoding',
+  'Last-Event-ID',
+  'Origin',
+  'Sec-Fetch-Mode',
+  'Sec-Fetch-Dest',
+];
 const headers = fc.dictionary(fc.constantFrom(...HEADER_NAMES), headerValue, { maxKeys: 4 });
 
 const fill = (path: string, id: string) => path.replace('{id}', id);
@@ -93,7 +158,9 @@ describe('the interface under arbitrary input: no 5xx, no hang', () => {
       fc.asyncProperty(fc.constantFrom(...idOps), nasty, fc.boolean(), async (op, id, encode) => {
         // Raw: only what a URL can carry unencoded (the rest is encoded anyway by URL parsing).
         const wellFormed = id.toWellFormed();
-        const segment = encode ? encodeURIComponent(wellFormed) : wellFormed.replace(/[^\x21-\x7e]/gu, (c) => encodeURIComponent(c)).replace(/[?#]/g, encodeURIComponent);
+        const segment = encode
+          ? encodeURIComponent(wellFormed)
+          : wellFormed.replace(/[^\x21-\x7e]/gu, (c) => encodeURIComponent(c)).replace(/[?#]/g, encodeURIComponent);
         const path = fill(op.paths[0]!, segment);
         expectSane(await send(path), `${op.method} ${path}`);
       }),
@@ -118,12 +185,30 @@ describe('the interface under arbitrary input: no 5xx, no hang', () => {
       {
         jsonrpc: fc.oneof(fc.constant('2.0'), fc.jsonValue()),
         id: fc.oneof(fc.integer(), fc.string({ maxLength: 8 }), fc.constant(null), fc.jsonValue()),
-        method: fc.oneof(fc.constantFrom('initialize', 'ping', 'tools/list', 'tools/call', 'resources/list', 'resources/read', 'message/send', 'SendMessage', 'tasks/get'), fc.string({ maxLength: 12 })),
+        method: fc.oneof(
+          fc.constantFrom('initialize', 'ping', 'tools/list', 'tools/call', 'resources/list', 'resources/read', 'message/send', 'SendMessage', 'tasks/get'),
+          fc.string({ maxLength: 12 }),
+        ),
         params: fc.oneof(
           fc.jsonValue(),
-          fc.record({ name: fc.constantFrom('search_catalog', 'load_skill', 'top_catalog', 'get_catalog_stats', 'search_docs', 'get_doc', 'nope'), arguments: fc.dictionary(fc.constantFrom('query', 'limit', 'type', 'slug', 'id', 'sort', 'category'), fc.oneof(nasty, fc.jsonValue())) }, { requiredKeys: [] }),
+          fc.record(
+            {
+              name: fc.constantFrom('search_catalog', 'load_skill', 'top_catalog', 'get_catalog_stats', 'search_docs', 'get_doc', 'nope'),
+              arguments: fc.dictionary(fc.constantFrom('query', 'limit', 'type', 'slug', 'id', 'sort', 'category'), fc.oneof(nasty, fc.jsonValue())),
+            },
+            { requiredKeys: [] },
+          ),
           fc.record({ _meta: fc.dictionary(fc.constantFrom('protocolVersion', 'io.modelcontextprotocol/protocolVersion', 'progressToken'), fc.jsonValue()) }),
-          fc.record({ message: fc.record({ role: fc.constantFrom('user', 'agent', 'x'), messageId: fc.string(), parts: fc.array(fc.record({ kind: fc.constantFrom('text', 'data', 'file'), text: nasty }), { maxLength: 3 }) }, { requiredKeys: [] }) }),
+          fc.record({
+            message: fc.record(
+              {
+                role: fc.constantFrom('user', 'agent', 'x'),
+                messageId: fc.string(),
+                parts: fc.array(fc.record({ kind: fc.constantFrom('text', 'data', 'file'), text: nasty }), { maxLength: 3 }),
+              },
+              { requiredKeys: [] },
+            ),
+          }),
         ),
       },
       { requiredKeys: [] },
@@ -133,14 +218,27 @@ describe('the interface under arbitrary input: no 5xx, no hang', () => {
       rpcShaped.map((v) => JSON.stringify(v)),
       fc.array(rpcShaped, { maxLength: 25 }).map((v) => JSON.stringify(v)),
       fc.record({ ids: fc.oneof(fc.array(nasty, { maxLength: 30 }), fc.jsonValue()) }, { requiredKeys: [] }).map((v) => JSON.stringify(v)),
-      fc.record({ query: fc.oneof(nasty, fc.jsonValue()), q: nasty, question: nasty, stream: fc.jsonValue(), limit: fc.jsonValue() }, { requiredKeys: [] }).map((v) => JSON.stringify(v)),
+      fc
+        .record({ query: fc.oneof(nasty, fc.jsonValue()), q: nasty, question: nasty, stream: fc.jsonValue(), limit: fc.jsonValue() }, { requiredKeys: [] })
+        .map((v) => JSON.stringify(v)),
       fc.string({ maxLength: 200 }),
       fc.constantFrom('', '{', '[', 'null', '[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]', '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{}}}'),
     );
-    const contentType = fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'application/problem+json', '');
+    const contentType = fc.constantFrom(
+      'application/json',
+      'application/json; charset=utf-8',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'application/problem+json',
+      '',
+    );
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...postOps), body, contentType, async (op, text, type) => {
-        const init: RequestInit = { method: 'POST', body: text, headers: type ? { 'Content-Type': type, Accept: 'application/json, text/event-stream' } : { Accept: 'application/json, text/event-stream' } };
+        const init: RequestInit = {
+          method: 'POST',
+          body: text,
+          headers: type ? { 'Content-Type': type, Accept: 'application/json, text/event-stream' } : { Accept: 'application/json, text/event-stream' },
+        };
         expectSane(await send(op.paths[0]!, init), `POST ${op.paths[0]} ${type} ${text.slice(0, 200)}`);
       }),
       { numRuns: RUNS * 4 },
@@ -151,7 +249,11 @@ describe('the interface under arbitrary input: no 5xx, no hang', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'),
-        fc.oneof(fc.constantFrom(...OPERATIONS.flatMap((op) => op.paths)).map((p) => fill(p, 'x')), fc.webPath(), fc.constantFrom('/_astro/../../package.json', '/%2e%2e/%2e%2e/etc/passwd', '/listings/%00/', '//x', '/shards/../catalog.db')),
+        fc.oneof(
+          fc.constantFrom(...OPERATIONS.flatMap((op) => op.paths)).map((p) => fill(p, 'x')),
+          fc.webPath(),
+          fc.constantFrom('/_astro/../../package.json', '/%2e%2e/%2e%2e/etc/passwd', '/listings/%00/', '//x', '/shards/../catalog.db'),
+        ),
         async (method, path) => {
           expectSane(await send(path.startsWith('/') ? path : `/${path}`, { method }), `${method} ${path}`);
         },

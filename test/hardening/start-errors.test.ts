@@ -32,7 +32,9 @@ describe('a port already in use', () => {
     );
     await second.close();
     expect((error as { code?: string }).code).toBe('EADDRINUSE');
-    expect(startErrorMessage(error, config)).toBe(`Port ${port} on 127.0.0.1 is already in use (another catalog or another program). Stop it, or start on a free port: PORT=${port + 1} npm start`);
+    expect(startErrorMessage(error, config)).toBe(
+      `Port ${port} on 127.0.0.1 is already in use (another catalog or another program). Stop it, or start on a free port: PORT=${port + 1} npm start`,
+    );
   });
 });
 

@@ -54,14 +54,18 @@ describe('concurrent requests for one search page', () => {
     // Had the waiter been given that same memory, its queued answer would now hold another page.
     // Enough large pages to fill the socket's buffers (megabytes), asked twice beforehand: kept by the answer cache,
     // so the pipeline's fillers make no search and lease nothing.
-    const fillers = ['pdf', 'github', 'database', 'browser', 'test', 'docker', 'python', 'api'].flatMap((word) => [100, 99, 98, 97, 96, 95].map((limit) => `/api/v1/listings?q=${word}&limit=${limit}`));
+    const fillers = ['pdf', 'github', 'database', 'browser', 'test', 'docker', 'python', 'api'].flatMap((word) =>
+      [100, 99, 98, 97, 96, 95].map((limit) => `/api/v1/listings?q=${word}&limit=${limit}`),
+    );
     for (const path of [...fillers, ...fillers]) await text(path);
     // The other searches lease blocks of the shared page's size class (pool blocks are powers of two): the first
     // response's block, given back, is the next one leased.
     const sizeClass = (body: string) => Math.ceil(Math.log2(Buffer.byteLength(body)));
     const shared = '/api/v1/listings?q=react&limit=100&sort=stars';
     const sharedClass = sizeClass(await text(shared + '&offset=0'));
-    const candidates = ['security', 'search', 'design', 'agent', 'code', 'data', 'file', 'web', 'cloud', 'git', 'chat', 'image'].map((word) => `/api/v1/listings?q=${word}&limit=100&sort=stars`);
+    const candidates = ['security', 'search', 'design', 'agent', 'code', 'data', 'file', 'web', 'cloud', 'git', 'chat', 'image'].map(
+      (word) => `/api/v1/listings?q=${word}&limit=100&sort=stars`,
+    );
     const others: string[] = [];
     for (const path of candidates) if (sizeClass(await text(path)) === sharedClass) others.push(path);
     expect(others.length).toBeGreaterThanOrEqual(3);

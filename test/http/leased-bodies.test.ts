@@ -5,7 +5,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../support/server.ts';
 import { unreadPipeline } from '../support/raw-http.ts';
 
-const WORDS = ['pdf', 'github', 'database', 'browser', 'test', 'docker', 'python', 'react', 'api', 'security', 'search', 'data', 'code', 'file', 'agent', 'design'];
+const WORDS = [
+  'pdf',
+  'github',
+  'database',
+  'browser',
+  'test',
+  'docker',
+  'python',
+  'react',
+  'api',
+  'security',
+  'search',
+  'data',
+  'code',
+  'file',
+  'agent',
+  'design',
+];
 const SEARCHES = WORDS.flatMap((word) => [`/api/v1/listings?q=${word}&limit=50`, `/v1/listings?q=${word}&limit=40`]);
 const OTHERS = WORDS.map((word) => `/api/v1/listings?q=${word}&limit=45&type=skill`);
 
@@ -51,7 +68,9 @@ describe('bodies in leased memory', () => {
     const groups = Array.from({ length: 12 }, (_, g) => ids.slice(g * 8, g * 8 + 25));
     for (let round = 0; round < 3; round++) {
       const bodies = await Promise.all(
-        groups.map((group) => text('/api/v1/listings/batch', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ids: group }) })),
+        groups.map((group) =>
+          text('/api/v1/listings/batch', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ids: group }) }),
+        ),
       );
       bodies.forEach((body, g) => expect((JSON.parse(body) as { items: Array<{ id: string }> }).items.map((item) => item.id)).toEqual(groups[g]));
     }

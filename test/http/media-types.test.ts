@@ -44,8 +44,10 @@ describe('Accept', () => {
 
 describe('JSON bodies', () => {
   it('counts application/json, any +json type and an undeclared body as JSON; nothing else', () => {
-    for (const type of [undefined, 'application/json', 'Application/JSON; charset=utf-8', 'application/merge-patch+json', ['application/json']]) expect(isJsonBody(request(type)), String(type)).toBe(true);
-    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) expect(isJsonBody(request(type)), type).toBe(false);
+    for (const type of [undefined, 'application/json', 'Application/JSON; charset=utf-8', 'application/merge-patch+json', ['application/json']])
+      expect(isJsonBody(request(type)), String(type)).toBe(true);
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x'])
+      expect(isJsonBody(request(type)), type).toBe(false);
     expect(contentType(request('Text/Plain; charset=utf-8'))).toBe('text/plain');
   });
 });

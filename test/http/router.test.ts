@@ -31,7 +31,12 @@ describe('the route table', () => {
 
   it('registers every path and alias of every route operation, and nothing else', () => {
     const expected = OPERATIONS.filter((op) => op.servedBy === 'route').flatMap((op) => op.paths.map((path) => `${op.method} ${routePath(path)} ${op.id}`));
-    expect(router.list().map((route) => `${route.method} ${route.path} ${route.operation}`).sort()).toEqual(expected.sort());
+    expect(
+      router
+        .list()
+        .map((route) => `${route.method} ${route.path} ${route.operation}`)
+        .sort(),
+    ).toEqual(expected.sort());
   });
 
   it('sends each path and alias to its own operation, with the path parameters', async () => {
@@ -58,7 +63,10 @@ describe('the route table', () => {
     for (const path of ['/api/v1/listings/batch', '/v1/listings/batch', '/api/upstream/listings/batch']) {
       const match = router.find('GET', path)!;
       expect(match.operation).toBeUndefined();
-      await expect(Promise.resolve().then(() => match.handler(ctx('GET', path)))).rejects.toMatchObject({ code: 'method_not_allowed', headers: { Allow: 'POST' } });
+      await expect(Promise.resolve().then(() => match.handler(ctx('GET', path)))).rejects.toMatchObject({
+        code: 'method_not_allowed',
+        headers: { Allow: 'POST' },
+      });
       expect(router.allowed(path)).toEqual(['POST']);
     }
     expect(router.list().some((route) => route.method === 'GET' && route.path.endsWith('/listings/batch'))).toBe(false);

@@ -74,7 +74,10 @@ describe('a write batch', () => {
     socket.write(paths.map((p, i) => `GET ${p} HTTP/1.1\r\nHost: x\r\n${i === paths.length - 1 ? 'Connection: close\r\n' : ''}\r\n`).join(''));
     let raw = '';
     for await (const chunk of socket) raw += String(chunk);
-    const bodies = raw.split('HTTP/1.1 200 OK').slice(1).map((part) => part.slice(part.indexOf('\r\n\r\n') + 4));
+    const bodies = raw
+      .split('HTTP/1.1 200 OK')
+      .slice(1)
+      .map((part) => part.slice(part.indexOf('\r\n\r\n') + 4));
     expect(bodies).toEqual(paths.map((p) => `<${p}>`));
   });
 

@@ -133,7 +133,9 @@ describe('GET /v0.1/servers/{serverName}/versions[/{version}]', () => {
   it('serves every read path of the official document, with answers of its schemas', async () => {
     const [entry] = (await list('?limit=1')).servers;
     const name = encodeURIComponent(entry!.server.name);
-    const readPaths = Object.entries(official.paths).filter(([, ops]) => 'get' in ops).map(([path]) => path);
+    const readPaths = Object.entries(official.paths)
+      .filter(([, ops]) => 'get' in ops)
+      .map(([path]) => path);
     expect(readPaths).toHaveLength(3);
     for (const path of readPaths) {
       const url = path.replace('{serverName}', name).replace('{version}', 'latest');

@@ -12,8 +12,23 @@ import path from 'node:path';
 import { generateCatalog, defaultSnapshotPath } from '../../build/scale/generate-catalog.ts';
 
 const TYPES = ['skill', 'mcp', 'marketplace', 'plugin', 'workflow'];
-const REQ = ['id', 'slug', 'type', 'name', 'description', 'repo', 'author', 'category', 'tags', 'installs', 'stars',
-  'metricsSource', 'installsHistory', 'updatedAt', 'source'];
+const REQ = [
+  'id',
+  'slug',
+  'type',
+  'name',
+  'description',
+  'repo',
+  'author',
+  'category',
+  'tags',
+  'installs',
+  'stars',
+  'metricsSource',
+  'installsHistory',
+  'updatedAt',
+  'source',
+];
 const SLUG_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const REPO_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]*\/[A-Za-z0-9_.-]+$/;
 const CATEGORY_RE = /^[a-z0-9-]+$/;
@@ -39,7 +54,10 @@ async function generateToMemory(count: number, seed: number): Promise<{ text: st
 
 function parseLines(text: string): Rec[] {
   expect(text.endsWith('\n')).toBe(true);
-  return text.slice(0, -1).split('\n').map((l) => JSON.parse(l));
+  return text
+    .slice(0, -1)
+    .split('\n')
+    .map((l) => JSON.parse(l));
 }
 
 /** The checks of validate_catalog.py, plus the synthetic labelling and text rules of the generator. */
@@ -54,10 +72,13 @@ function recordErrors(x: Rec, seed: number): string[] {
   if (x.id !== `${t}:${x.repo}#${x.slug}`) e.push('id not type:owner/repo#slug');
   const h = x.installsHistory;
   if (
-    !Array.isArray(h) || h.length !== 30 || h[29] !== x.installs ||
+    !Array.isArray(h) ||
+    h.length !== 30 ||
+    h[29] !== x.installs ||
     h.some((v: unknown) => !Number.isInteger(v) || (v as number) < 0) ||
     h.some((v: number, i: number) => i > 0 && v < h[i - 1])
-  ) e.push('bad installsHistory');
+  )
+    e.push('bad installsHistory');
   if (!Number.isInteger(x.installs) || !Number.isInteger(x.stars) || x.installs < 0 || x.stars < 0) e.push('metrics not int');
   if (typeof x.category !== 'string' || !CATEGORY_RE.test(x.category)) e.push('category');
   if (!Array.isArray(x.tags) || x.tags.some((g: unknown) => typeof g !== 'string')) e.push('tags');
@@ -76,7 +97,8 @@ function recordErrors(x: Rec, seed: number): string[] {
   if (typeof x.updatedAt !== 'string' || !ISO_RE.test(x.updatedAt) || Number.isNaN(Date.parse(x.updatedAt))) e.push('updatedAt');
   if ('categories' in x) {
     const c = x.categories;
-    if (!Array.isArray(c) || c.length < 2 || c[0] !== x.category || c.some((k: string) => !CATEGORY_RE.test(k)) || new Set(c).size !== c.length) e.push('categories');
+    if (!Array.isArray(c) || c.length < 2 || c[0] !== x.category || c.some((k: string) => !CATEGORY_RE.test(k)) || new Set(c).size !== c.length)
+      e.push('categories');
   }
   // installCommand per type (snapshot README)
   const cmd = x.installCommand;
@@ -93,7 +115,9 @@ async function snapshotStats(): Promise<{ n: number; types: Map<string, number>;
   const raw = createReadStream(file);
   const rl = createInterface({ input: file.endsWith('.gz') ? raw.pipe(createGunzip()) : raw, crlfDelay: Infinity });
   const types = new Map<string, number>();
-  let n = 0, empty = 0, multi = 0;
+  let n = 0,
+    empty = 0,
+    multi = 0;
   for await (const line of rl) {
     if (!line.trim()) continue;
     const x = JSON.parse(line);
@@ -122,7 +146,8 @@ describe('generate-catalog', () => {
     const { text } = await generateToMemory(2000, SEED);
     const recs = parseLines(text);
     expect(recs).toHaveLength(2000);
-    const ids = new Set<string>(), slugs = new Set<string>();
+    const ids = new Set<string>(),
+      slugs = new Set<string>();
     const errors: string[] = [];
     recs.forEach((x, i) => {
       for (const err of recordErrors(x, SEED)) errors.push(`line ${i + 1}: ${err}`);
@@ -177,13 +202,15 @@ describe('generate-catalog', () => {
       const sizes = [...owners.values()].sort((a, b) => b - a);
       expect(sizes[0]).toBeGreaterThan(recs.length * 0.02); // a few owners with many listings
       expect(sizes.filter((s) => s === 1).length).toBeGreaterThan(owners.size * 0.4); // and a long tail
-      let spurts = 0, eligible = 0;
+      let spurts = 0,
+        eligible = 0;
       for (const r of recs) {
         const h = r.installsHistory as number[];
         const [first, week, last] = [h[0]!, h[22]!, h[29]!];
         if (last < 50) continue;
         eligible++;
-        const late = last - week, early = week - first;
+        const late = last - week,
+          early = week - first;
         if (late > 3 * ((early / 22) * 7)) spurts++;
       }
       expect(spurts / eligible).toBeGreaterThan(0.02);

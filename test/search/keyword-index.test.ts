@@ -17,7 +17,13 @@ import { sampleRecords } from '../support/fixtures.ts';
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
-const listing = (name: string, description = '', repo = 'someone/something', tags: string[] = []): SearchableListing => ({ name, description, repo, author: repo.split('/')[0]!, tags });
+const listing = (name: string, description = '', repo = 'someone/something', tags: string[] = []): SearchableListing => ({
+  name,
+  description,
+  repo,
+  author: repo.split('/')[0]!,
+  tags,
+});
 
 function searcherOf(listings: SearchableListing[]): KeywordSearcher {
   const builder = new KeywordIndexBuilder();
@@ -43,7 +49,19 @@ describe('keyword index file', () => {
     const read = readKeywordIndex(dir);
     expect(read.count).toBe(records.length);
     expect(read.terms).toEqual(built.terms);
-    const arrays = ['offsets', 'docs', 'impacts', 'fields', 'nameKeys', 'nameOrder', 'blockTerms', 'blockStarts', 'blockImpacts', 'blockPopularity', 'blockScores'] as const;
+    const arrays = [
+      'offsets',
+      'docs',
+      'impacts',
+      'fields',
+      'nameKeys',
+      'nameOrder',
+      'blockTerms',
+      'blockStarts',
+      'blockImpacts',
+      'blockPopularity',
+      'blockScores',
+    ] as const;
     for (const name of arrays) expect(Array.from(read[name])).toEqual(Array.from(built[name]));
   });
 
@@ -59,7 +77,12 @@ describe('keyword index file', () => {
       const [owner, repoName] = r.repo.split('/');
       // A listing's categories count with its description (below its tags), one sentence each.
       const categories = [r.category, ...(r.categories ?? [])];
-      const texts = [indexTerms(r.name, true), indexTerms(`${owner} ${repoName} ${r.author}`), indexTerms(r.tags.join(' ')), indexTerms(`${r.description}\n${categories.join('.\n')}.`)];
+      const texts = [
+        indexTerms(r.name, true),
+        indexTerms(`${owner} ${repoName} ${r.author}`),
+        indexTerms(r.tags.join(' ')),
+        indexTerms(`${r.description}\n${categories.join('.\n')}.`),
+      ];
       for (const term of texts.flat()) (expected.get(term) ?? expected.set(term, new Set()).get(term)!).add(doc);
     });
     expect(index.terms.length).toBe(expected.size);
@@ -87,7 +110,9 @@ describe('keyword matching', () => {
   /** The listings matching every word (the ones a partial answer puts first). */
   const found = (query: string) => {
     const words = searcher.resolve(query).words.length;
-    return matches(searcher, query).docs.filter((doc) => searcher.hits[doc] === words).map((doc) => names[doc]);
+    return matches(searcher, query)
+      .docs.filter((doc) => searcher.hits[doc] === words)
+      .map((doc) => names[doc]);
   };
 
   it('finds whole words only, never a word that merely shares a stem prefix', () => {
@@ -165,7 +190,10 @@ describe('word pairs of descriptions', () => {
 
   it('indexes a pair joined, as a description term, when some name writes it in parts', () => {
     const s = searcher(true);
-    expect(postings(s, 'codereview')).toEqual([[0, 1], [1, DESCRIPTION_BIT]]);
+    expect(postings(s, 'codereview')).toEqual([
+      [0, 1],
+      [1, DESCRIPTION_BIT],
+    ]);
     expect(postings(s, 'setup')).toEqual([[4, 1]]);
     expect(matches(s, 'codereview').docs).toEqual([0, 1]);
   });
@@ -299,7 +327,10 @@ describe('block maxima and the top of one word', () => {
     const odd = (doc: number) => doc % 2 === 1;
     expect(expected.slice(0, 2)).toEqual([2300, 2990]);
     for (const k of [1, 10, 21, 200]) {
-      expect(searcher.topOfWord(word, nameKey, () => true, k, ranking), `k=${k}`).toEqual(expected.slice(0, k));
+      expect(
+        searcher.topOfWord(word, nameKey, () => true, k, ranking),
+        `k=${k}`,
+      ).toEqual(expected.slice(0, k));
       expect(searcher.scored, `k=${k}`).toBeLessThan(word.cost);
       expect(searcher.topOfWord(word, nameKey, odd, k, ranking), `odd, k=${k}`).toEqual(expected.filter(odd).slice(0, k));
     }
@@ -314,7 +345,10 @@ describe('block maxima and the top of one word', () => {
     const expected = bruteForce('gadget');
     expect(Array.from(index.nameKeys).filter((key) => key === gadget).length).toBeGreaterThan(NAMED_MAX);
     for (const k of [1, 21, 400]) {
-      expect(searcher.topOfWord(words[0]!, gadget, () => true, k, rankingFor(gadget)), `k=${k}`).toEqual(expected.slice(0, k));
+      expect(
+        searcher.topOfWord(words[0]!, gadget, () => true, k, rankingFor(gadget)),
+        `k=${k}`,
+      ).toEqual(expected.slice(0, k));
     }
     searcher.topOfWord(words[0]!, gadget, () => true, 21, rankingFor(gadget));
     expect(searcher.scored).toBeLessThan(words[0]!.cost / 2);

@@ -48,7 +48,14 @@ async function walk(query: string, limit = 50): Promise<Item[]> {
 const NAME_JOINS = new Set(snapshotRecords().flatMap((record) => nameJoins(record.name)));
 
 /** The terms of a listing's searchable text (name, repo, author, tags, categories, description). */
-function termsOf(item: { name: string; repo: string; author: string; description: string; tags: readonly string[]; categories?: readonly string[] }): Set<string> {
+function termsOf(item: {
+  name: string;
+  repo: string;
+  author: string;
+  description: string;
+  tags: readonly string[];
+  categories?: readonly string[];
+}): Set<string> {
   const rest = [item.repo.replace('/', ' '), item.author, ...item.tags, ...(item.categories ?? []), item.description].join(' ');
   const pairs = wordPairs(item.description).filter((pair) => NAME_JOINS.has(pair));
   return new Set([...indexTerms(item.name, true), ...indexTerms(rest), ...pairs]);
@@ -69,12 +76,71 @@ function contains(item: Item, word: string, last: boolean): boolean {
 
 // Real words of the catalog: -ion, -ing, -ment words, short words and the words of the issue's report.
 const PRECISION_WORDS = [
-  'notion', 'drive', 'registration', 'remotion', 'automation', 'generation', 'integration', 'migration', 'documentation',
-  'validation', 'translation', 'transcription', 'testing', 'scraping', 'streaming', 'logging', 'monitoring', 'debugging',
-  'routing', 'caching', 'onboarding', 'deployment', 'management', 'environment', 'payment', 'document', 'agent', 'api',
-  'aws', 'git', 'sql', 'pdf', 'css', 'ui', 'seo', 'llm', 'mcp', 'ios', 'docker', 'kubernetes', 'postgres', 'redis',
-  'slack', 'github', 'figma', 'stripe', 'react', 'python', 'rust', 'browser', 'memory', 'search', 'email', 'calendar',
-  'video', 'voice', 'image', 'security', 'notes', 'skills', 'servers', 'excel', 'weather', 'crypto', 'shopify',
+  'notion',
+  'drive',
+  'registration',
+  'remotion',
+  'automation',
+  'generation',
+  'integration',
+  'migration',
+  'documentation',
+  'validation',
+  'translation',
+  'transcription',
+  'testing',
+  'scraping',
+  'streaming',
+  'logging',
+  'monitoring',
+  'debugging',
+  'routing',
+  'caching',
+  'onboarding',
+  'deployment',
+  'management',
+  'environment',
+  'payment',
+  'document',
+  'agent',
+  'api',
+  'aws',
+  'git',
+  'sql',
+  'pdf',
+  'css',
+  'ui',
+  'seo',
+  'llm',
+  'mcp',
+  'ios',
+  'docker',
+  'kubernetes',
+  'postgres',
+  'redis',
+  'slack',
+  'github',
+  'figma',
+  'stripe',
+  'react',
+  'python',
+  'rust',
+  'browser',
+  'memory',
+  'search',
+  'email',
+  'calendar',
+  'video',
+  'voice',
+  'image',
+  'security',
+  'notes',
+  'skills',
+  'servers',
+  'excel',
+  'weather',
+  'crypto',
+  'shopify',
 ];
 
 describe('precision: every result contains every query word', () => {
@@ -110,7 +176,11 @@ describe('precision: every result contains every query word', () => {
 
 describe('names match by their parts', () => {
   const records = snapshotRecords();
-  const multiPart = (pattern: RegExp) => records.filter((r) => pattern.test(r.name)).filter((_, i) => i % 25 === 0).slice(0, 12);
+  const multiPart = (pattern: RegExp) =>
+    records
+      .filter((r) => pattern.test(r.name))
+      .filter((_, i) => i % 25 === 0)
+      .slice(0, 12);
 
   it.each([
     ['hyphenated', /^[a-z0-9]+-[a-z0-9]+(-[a-z0-9]+)*$/],
@@ -123,7 +193,10 @@ describe('names match by their parts', () => {
       const owner = record.repo.split('/')[0]!;
       for (const part of parseQuery(record.name.replace(/([a-z])([A-Z])/g, '$1 $2')).tokens) {
         const items = await walk(`q=${encodeURIComponent(part.surface)}&owner=${encodeURIComponent(owner)}&type=${record.type}`, 100);
-        expect(items.map((item) => item.id), `${record.name} by "${part.surface}"`).toContain(record.id);
+        expect(
+          items.map((item) => item.id),
+          `${record.name} by "${part.surface}"`,
+        ).toContain(record.id);
       }
     }
   });
@@ -131,9 +204,17 @@ describe('names match by their parts', () => {
   it('find-skills is found by find and by skills; GitHubMCP by github and by mcp', async () => {
     const findSkills = records.find((r) => r.name === 'find-skills')!;
     const githubMcp = records.find((r) => r.name === 'GitHubMCP')!;
-    for (const [record, word] of [[findSkills, 'find'], [findSkills, 'skills'], [githubMcp, 'github'], [githubMcp, 'mcp']] as const) {
+    for (const [record, word] of [
+      [findSkills, 'find'],
+      [findSkills, 'skills'],
+      [githubMcp, 'github'],
+      [githubMcp, 'mcp'],
+    ] as const) {
       const items = await walk(`q=${word}&owner=${record.repo.split('/')[0]}`, 100);
-      expect(items.map((item) => item.id), `${record.name} by ${word}`).toContain(record.id);
+      expect(
+        items.map((item) => item.id),
+        `${record.name} by ${word}`,
+      ).toContain(record.id);
     }
   });
 });
@@ -149,7 +230,11 @@ describe('CJK words: found inside longer runs of text', () => {
     expect(expected.length, `listings writing ${word}`).toBeGreaterThan(3);
     const items = await walk(`q=${encodeURIComponent(word)}`);
     const pairs = parseQuery(word).tokens.map((t) => t.term);
-    for (const item of items) expect(pairs.every((pair) => fields(item).includes(pair)), `${item.name} for q=${word}`).toBe(true);
+    for (const item of items)
+      expect(
+        pairs.every((pair) => fields(item).includes(pair)),
+        `${item.name} for q=${word}`,
+      ).toBe(true);
     expect(items.map((item) => item.id)).toEqual(expect.arrayContaining(expected));
     if (pairs.length === 1) expect(items.length).toBe(expected.length);
   });
@@ -185,14 +270,18 @@ describe('symbol words: c#, c++, f#, .net', () => {
     const dotnet = records.filter((r) => written['.net']!.test(fields(r))).slice(0, 5);
     for (const record of dotnet) {
       const items = await walk(`q=net&owner=${encodeURIComponent(record.repo.split('/')[0]!)}`, 100);
-      expect(items.map((item) => item.id), record.name).toContain(record.id);
+      expect(
+        items.map((item) => item.id),
+        record.name,
+      ).toContain(record.id);
     }
   });
 });
 
 describe('numbers with dots are one word: 2.0, 3.12', () => {
   const records = snapshotRecords();
-  const fields = (r: { name: string; repo: string; author: string; description: string; tags: readonly string[] }) => normalize([r.name, r.repo, authorName(r.author, r.repo), ...r.tags, r.description].join(' \n '));
+  const fields = (r: { name: string; repo: string; author: string; description: string; tags: readonly string[] }) =>
+    normalize([r.name, r.repo, authorName(r.author, r.repo), ...r.tags, r.description].join(' \n '));
   const escaped = (number: string) => number.replaceAll('.', '\\.');
   // Holding the number, maybe as the start of a longer one (the last word is also a prefix): not 20 for 2.0.
   const holds = (number: string) => new RegExp(`(?<![\\p{N}.])${escaped(number)}`, 'u');
@@ -322,7 +411,10 @@ describe('ranking', () => {
         .filter((r) => indexTerms(r.name, true).includes(stem(word)))
         .sort((a, b) => popularity(b) - popularity(a) || (a.id < b.id ? -1 : 1))[0]!;
       const { page } = await search(`q=${word}`);
-      expect(page.items.map((item) => item.id), `${famous.id} (${famous.installs} installs)`).toContain(famous.id);
+      expect(
+        page.items.map((item) => item.id),
+        `${famous.id} (${famous.installs} installs)`,
+      ).toContain(famous.id);
     },
   );
 
@@ -330,12 +422,20 @@ describe('ranking', () => {
 
   it('answers partial matches only with Search-Match: partial, each result holding a query word', async () => {
     // Two words of the catalog that no listing has together (found from the records).
-    const pair = [['notion', 'kubernetes'], ['remotion', 'solana'], ['weather', 'figma']].find(([a, b]) => !records.some((r) => has(r, a!) && has(r, b!)))!;
+    const pair = [
+      ['notion', 'kubernetes'],
+      ['remotion', 'solana'],
+      ['weather', 'figma'],
+    ].find(([a, b]) => !records.some((r) => has(r, a!) && has(r, b!)))!;
     expect(pair).toBeDefined();
     const { page, match } = await search(`q=${pair.join('%20')}&limit=50`);
     expect(match).toBe('partial');
     expect(page.items.length).toBeGreaterThan(0);
-    for (const item of page.items) expect(pair.some((word) => contains(item, word, word === pair[1])), item.id).toBe(true);
+    for (const item of page.items)
+      expect(
+        pair.some((word) => contains(item, word, word === pair[1])),
+        item.id,
+      ).toBe(true);
     const { match: single } = await search(`q=${pair[0]}`);
     expect(single).toBeNull();
   });
@@ -343,7 +443,26 @@ describe('ranking', () => {
   it('ranks a partial answer by meaning (Search-Mode: hybrid) after the listings that hold every word', async () => {
     expect(await server.app.semantic.settled).toBe('ready');
     // Two catalog words that 1 to 9 listings hold together: fewer than PARTIAL_BELOW, so the answer is partial.
-    const words = ['slack', 'github', 'notion', 'figma', 'postgres', 'docker', 'kubernetes', 'stripe', 'pdf', 'excel', 'calendar', 'email', 'weather', 'jira', 'redis', 'gmail', 'discord', 'supabase'];
+    const words = [
+      'slack',
+      'github',
+      'notion',
+      'figma',
+      'postgres',
+      'docker',
+      'kubernetes',
+      'stripe',
+      'pdf',
+      'excel',
+      'calendar',
+      'email',
+      'weather',
+      'jira',
+      'redis',
+      'gmail',
+      'discord',
+      'supabase',
+    ];
     const holding = new Map(words.map((word) => [word, new Set<string>()]));
     for (const r of records) {
       const terms = termsOf({ ...r, categories: [r.category, ...(r.categories ?? [])] });
@@ -364,7 +483,11 @@ describe('ranking', () => {
     const { page: sentence, mode: sentenceMode } = await search(`q=${encodeURIComponent(text)}&limit=2000`);
     expect(sentenceMode).toBe('hybrid');
     expect(sentence.items.length).toBeGreaterThan(50);
-    for (const item of sentence.items) expect(tokens.some((token, i) => contains(item, token.surface, i === tokens.length - 1)), item.id).toBe(true);
+    for (const item of sentence.items)
+      expect(
+        tokens.some((token, i) => contains(item, token.surface, i === tokens.length - 1)),
+        item.id,
+      ).toBe(true);
     // An explicit sort orders every partial match by that sort, as keywords find them.
     const { page: sorted, mode: sortedMode } = await search(`q=${a}%20${b}&sort=stars&limit=50`);
     expect(sortedMode).toBeNull();
@@ -398,12 +521,20 @@ describe('sorts, filters and cursors with q', () => {
     const owner = first.items[0]!.repo.split('/')[0]!;
     const expectSubset = async (query: string, keep: (item: Item) => boolean) => {
       const filtered = await walk(`q=server&${query}`, 100);
-      expect(filtered.map((item) => item.id).sort(), query).toEqual(all.filter(keep).map((item) => item.id).sort());
+      expect(filtered.map((item) => item.id).sort(), query).toEqual(
+        all
+          .filter(keep)
+          .map((item) => item.id)
+          .sort(),
+      );
     };
     await expectSubset('type=mcp', (item) => item.type === 'mcp');
     await expectSubset('types=mcp,skill', (item) => item.type === 'mcp' || item.type === 'skill');
     await expectSubset(`category=${category}`, (item) => item.categories.includes(category));
-    await expectSubset(`owner=${owner}`, (item) => item.repo.split('/')[0]!.toLowerCase() === owner.toLowerCase() || item.author.toLowerCase() === owner.toLowerCase());
+    await expectSubset(
+      `owner=${owner}`,
+      (item) => item.repo.split('/')[0]!.toLowerCase() === owner.toLowerCase() || item.author.toLowerCase() === owner.toLowerCase(),
+    );
   });
 });
 
@@ -413,15 +544,17 @@ describe('category words', () => {
     expect(page.items.map((item) => item.repo)).toContain('microsoft/playwright-mcp');
   });
 
-  it('a category\'s words find every listing of the category, even one whose own text never writes them', async () => {
+  it("a category's words find every listing of the category, even one whose own text never writes them", async () => {
     const { page: all } = await search('type=mcp&category=browser-automation&limit=1');
     const { page: matched } = await search('q=browser%20automation&type=mcp&category=browser-automation&limit=1');
     expect(matched.total).toBe(all.total);
-    const silent = snapshotRecords().filter((r) => r.type === 'mcp' && (r.categories ?? [r.category]).includes('browser-automation') && !textOf(r).includes('browserautomation'));
+    const silent = snapshotRecords().filter(
+      (r) => r.type === 'mcp' && (r.categories ?? [r.category]).includes('browser-automation') && !textOf(r).includes('browserautomation'),
+    );
     expect(silent.length).toBeGreaterThan(0);
   });
 
-  it('counts below the listing\'s own words: a name that says it outranks a category that says it, popularity aside', async () => {
+  it("counts below the listing's own words: a name that says it outranks a category that says it, popularity aside", async () => {
     // Two listings of one type and near-equal popularity: the one naming the words comes first.
     const { items } = (await search('q=browser%20automation&type=skill&limit=200')).page;
     const named = items.filter((item) => /browser.?automation/i.test(item.name));

@@ -40,7 +40,11 @@ function bruteForce(q: string, filter: Filter, sort: SortKey | undefined, mode: 
   const category = filter.category ? new Set(store.posting(`c:${filter.category}`)) : undefined;
   const owner = filter.owner ? new Set(store.posting(`o:${filter.owner.toLowerCase()}`)) : undefined;
   const admitted = [...best.keys()].filter(
-    (doc) => (!filter.types || filter.types.some((t) => typeCode(t as never) === type[doc])) && (!category || category.has(doc)) && (!owner || owner.has(doc)) && updated[doc]! >= (filter.updatedSince ?? 0),
+    (doc) =>
+      (!filter.types || filter.types.some((t) => typeCode(t as never) === type[doc])) &&
+      (!category || category.has(doc)) &&
+      (!owner || owner.has(doc)) &&
+      updated[doc]! >= (filter.updatedSince ?? 0),
   );
   if (sort) {
     // A sort's order is its place in the build's order of that sort (real figures first; test/search/query-engine.test.ts
@@ -53,7 +57,10 @@ function bruteForce(q: string, filter: Filter, sort: SortKey | undefined, mode: 
     const relevance = relevanceScore(best.get(doc)!, nameKeys[doc] === nameKey, 0, popularity[doc]!);
     return relevanceKey(mode === 'any' ? partialMatchScore(relevance, 1, 1) : relevance, idRank[doc]!);
   };
-  return admitted.map((doc) => [key(doc), doc] as const).sort((a, b) => a[0] - b[0]).map(([, doc]) => doc);
+  return admitted
+    .map((doc) => [key(doc), doc] as const)
+    .sort((a, b) => a[0] - b[0])
+    .map(([, doc]) => doc);
 }
 
 /** The snapshot's terms by list length: the commonest words, middling ones and a few still being typed. */
@@ -68,17 +75,33 @@ function words(): string[] {
 
 describe('one-word keyword search', () => {
   it('pages, counts and orders matches exactly as ranking every match does, under every filter and sort', () => {
-    const owner = store.idOf(0).replace(/^[^:]*:/, '').split('/')[0]!;
+    const owner = store
+      .idOf(0)
+      .replace(/^[^:]*:/, '')
+      .split('/')[0]!;
     const since = [...store.columns.updated].sort((a, b) => a - b)[Math.floor(store.count / 2)]!;
     // Every kind of filter: none, types, a list (category, owner), both, and a date (the only one not counted as bits).
-    const filters: Filter[] = [{}, { types: ['skill'] }, { types: ['mcp', 'plugin'] }, { category: 'developer-tools' }, { owner }, { types: ['skill'], category: 'developer-tools' }, { updatedSince: since }];
+    const filters: Filter[] = [
+      {},
+      { types: ['skill'] },
+      { types: ['mcp', 'plugin'] },
+      { category: 'developer-tools' },
+      { owner },
+      { types: ['skill'], category: 'developer-tools' },
+      { updatedSince: since },
+    ];
     let compared = 0;
     for (const q of words()) {
       for (const filter of filters) {
         for (const sort of [undefined, 'installs', 'stars', 'trending'] as const) {
           for (const mode of sort ? (['all'] as const) : (['all', 'any'] as const)) {
             const expected = bruteForce(q, filter, sort, mode);
-            for (const [offset, limit] of [[0, 20], [0, 50], [20, 20], [180, 20]] as const) {
+            for (const [offset, limit] of [
+              [0, 20],
+              [0, 50],
+              [20, 20],
+              [180, 20],
+            ] as const) {
               const result = engine.search({ q, ...filter, sort, offset, limit, match: mode });
               const label = `${q} ${JSON.stringify(filter)} ${sort ?? 'relevance'} ${mode} @${offset}`;
               expect(result.docs, label).toEqual(expected.slice(offset, offset + limit));
@@ -100,15 +123,28 @@ describe('several common words', () => {
     // answered from their kept bits (strategies/all-common-words.ts). The general path ranks every match; a page ending
     // past 1,000 results takes it, so its first 1,000 are the reference.
     const common = words().slice(0, 6);
-    const queries = [`${common[0]} ${common[1]}`, `${common[2]} ${common[3]}`, `${common[1]} ${common[4]}`, `${common[0]} ${common[5]}`, `${common[0]} ${common[1]} ${common[2]}`];
-    const owner = store.idOf(0).replace(/^[^:]*:/, '').split('/')[0]!;
+    const queries = [
+      `${common[0]} ${common[1]}`,
+      `${common[2]} ${common[3]}`,
+      `${common[1]} ${common[4]}`,
+      `${common[0]} ${common[5]}`,
+      `${common[0]} ${common[1]} ${common[2]}`,
+    ];
+    const owner = store
+      .idOf(0)
+      .replace(/^[^:]*:/, '')
+      .split('/')[0]!;
     const filters: Filter[] = [{}, { types: ['skill'] }, { types: ['mcp', 'plugin'] }, { category: 'developer-tools' }, { owner }];
     let compared = 0;
     for (const q of queries) {
       for (const filter of filters) {
         for (const sort of [undefined, 'installs', 'stars'] as const) {
           const reference = engine.search({ q, ...filter, sort, offset: 0, limit: 1000 });
-          for (const [offset, limit] of [[0, 20], [20, 50], [200, 20]] as const) {
+          for (const [offset, limit] of [
+            [0, 20],
+            [20, 50],
+            [200, 20],
+          ] as const) {
             const result = engine.search({ q, ...filter, sort, offset, limit });
             const label = `${q} ${JSON.stringify(filter)} ${sort ?? 'relevance'} @${offset}`;
             expect(result.docs, label).toEqual(reference.docs.slice(offset, offset + limit));

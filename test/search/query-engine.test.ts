@@ -76,7 +76,17 @@ describe('the query engine', () => {
 
   it('answers any-word and all-word searches from one pass exactly as two searches do', () => {
     // Full matches many, few (partial fallback), one word, none, stop words only, and a prefix still being typed.
-    const queries = ['browser automation', 'let my agent run SQL against a Postgres database', 'convert pdf to markdown', 'postgres', 'google drive', 'zzzzqq xyzzy', 'the and', 'kubernetes deploy', 'slack notif'];
+    const queries = [
+      'browser automation',
+      'let my agent run SQL against a Postgres database',
+      'convert pdf to markdown',
+      'postgres',
+      'google drive',
+      'zzzzqq xyzzy',
+      'the and',
+      'kubernetes deploy',
+      'slack notif',
+    ];
     const filters = [{}, { types: ['mcp'] }, { types: ['skill', 'plugin'] }, { category: 'developer-tools' }];
     let partials = 0;
     for (const q of queries) {

@@ -30,12 +30,16 @@ describe('TermTable', () => {
   });
 
   it('places any key where a sorted array would', () => {
-    for (const key of ['', 'a', 'aa', 'ab', 'abz', 'b', 'ca', 'café', 'mcp', 'mcpz', 'zz', '\u{1F600}', '\uFB00', '\uFFFF', '数']) expect(table.lowerBound(key), key).toBe(lowerBound(key));
+    for (const key of ['', 'a', 'aa', 'ab', 'abz', 'b', 'ca', 'café', 'mcp', 'mcpz', 'zz', '\u{1F600}', '\uFB00', '\uFFFF', '数'])
+      expect(table.lowerBound(key), key).toBe(lowerBound(key));
   });
 
   it('tells which terms begin with a prefix', () => {
     for (const prefix of ['a', 'ab', 'abc', 'abcd', 'mcp', 'caf', '数', '']) {
-      expect(terms.map((_, i) => table.startsWith(i, prefix)), prefix).toEqual(terms.map((term) => term.startsWith(prefix)));
+      expect(
+        terms.map((_, i) => table.startsWith(i, prefix)),
+        prefix,
+      ).toEqual(terms.map((term) => term.startsWith(prefix)));
     }
   });
 
@@ -43,7 +47,10 @@ describe('TermTable', () => {
     for (const prefix of ['', 'a', 'ab', 'abc', 'abcd', 'b', 'caf', 'mcp', 'mcpz', 'z', '数', '\u{1F600}', '\uFFFF']) {
       const inside = terms.flatMap((term, i) => (term.startsWith(prefix) ? [i] : []));
       const [from, to] = table.prefixRange(prefix);
-      expect(Array.from({ length: to - from }, (_, k) => from + k), prefix).toEqual(inside);
+      expect(
+        Array.from({ length: to - from }, (_, k) => from + k),
+        prefix,
+      ).toEqual(inside);
       if (inside.length === 0) expect(from, prefix).toBe(lowerBound(prefix));
     }
     expect(TermTable.of([]).prefixRange('a')).toEqual([0, 0]);

@@ -93,7 +93,12 @@ describe('a misspelled q, through the listing route', () => {
   const swapped = (word: string, i: number) => word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2);
 
   it('searches the closest catalog word instead, says so, and answers as that word does', async () => {
-    for (const [word, at] of [['kubernetes', 4], ['telegram', 5], ['playwright', 3], ['elasticsearch', 6]] as const) {
+    for (const [word, at] of [
+      ['kubernetes', 4],
+      ['telegram', 5],
+      ['playwright', 3],
+      ['elasticsearch', 6],
+    ] as const) {
       expect(isTerm(word), word).toBe(true);
       const typo = swapped(word, at);
       expect(isTerm(typo), typo).toBe(false);
@@ -114,7 +119,10 @@ describe('a misspelled q, through the listing route', () => {
     expect(corrected).toBe('kubernetes mcp');
     expect(match).toBeNull();
     for (const item of page.items) {
-      const terms = new Set([...indexTerms(item.name, true), ...indexTerms([item.repo.replace('/', ' '), item.author, ...item.tags, ...(item.categories ?? []), item.description].join(' '))]);
+      const terms = new Set([
+        ...indexTerms(item.name, true),
+        ...indexTerms([item.repo.replace('/', ' '), item.author, ...item.tags, ...(item.categories ?? []), item.description].join(' ')),
+      ]);
       expect(terms.has('kubernetes') && terms.has('mcp'), item.id).toBe(true);
     }
   });
@@ -146,7 +154,10 @@ describe('a misspelled q, through the listing route', () => {
   it('documents Search-Corrected in the OpenAPI of both listing searches', async () => {
     const res = await server.fetch('/openapi.json');
     expect(res.status).toBe(200);
-    const spec = (await json(res)) as { components: { headers: Record<string, { description: string }> }; paths: Record<string, { get?: { responses: Record<string, { headers?: Record<string, unknown> }> } }> };
+    const spec = (await json(res)) as {
+      components: { headers: Record<string, { description: string }> };
+      paths: Record<string, { get?: { responses: Record<string, { headers?: Record<string, unknown> }> } }>;
+    };
     expect(spec.components.headers['Search-Corrected']?.description).toMatch(/closest word/);
     for (const path of ['/api/v1/listings', '/api/upstream/listings']) {
       expect(spec.paths[path]?.get?.responses['200']?.headers?.['Search-Corrected'], path).toEqual({ $ref: '#/components/headers/Search-Corrected' });

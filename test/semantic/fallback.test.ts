@@ -90,7 +90,12 @@ describe('a semantic index that has not loaded', () => {
     const snapshot = loadSnapshot(await sharedBuildDir());
     try {
       const search = createHybridSearch(new SemanticIndex());
-      for (const partial of [{ semantic: 'query a postgres database' }, { semantic: 'database', q: 'postgres' }, { semantic: 'images', types: ['mcp' as const] }, { q: 'turn a PDF into structured text' }]) {
+      for (const partial of [
+        { semantic: 'query a postgres database' },
+        { semantic: 'database', q: 'postgres' },
+        { semantic: 'images', types: ['mcp' as const] },
+        { q: 'turn a PDF into structured text' },
+      ]) {
         const hybrid = await search(snapshot, query(partial));
         expect(hybrid.headers['Search-Mode']).toBe('keyword-fallback');
         expect(hybrid.result).toEqual(keywordListingSearch(snapshot, query(partial)).result);

@@ -28,7 +28,12 @@ describe('fuse', () => {
       const popularity = round % 3 === 0 ? 0 : 0.3;
       expect(fuse({ count, idRank }, lists, popularity)).toEqual(reference(count, idRank, lists, popularity));
     }
-    expect(fuse({ count: 3, idRank: [2, 1, 0] }, [{ docs: [0], weight: 1 }, { docs: [2], weight: 1 }])).toEqual([2, 0]);
+    expect(
+      fuse({ count: 3, idRank: [2, 1, 0] }, [
+        { docs: [0], weight: 1 },
+        { docs: [2], weight: 1 },
+      ]),
+    ).toEqual([2, 0]);
     expect(fuse({ count: 3, idRank: [0, 1, 2] }, [])).toEqual([]);
   });
 

@@ -8,7 +8,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedBuildDir } from '../support/shared-build.ts';
 import { EMBEDDINGS_DIR, MODEL_SUBDIR, readQuantized } from '../../src/artifacts/embeddings.ts';
-import { HNSW_FILE, HNSW_ROWS_FILE, readHnsw, readHnswGraph, writeHnswForDocuments, writeHnswGraph, type HnswIndex, type HnswManifest } from '../../src/search/hnsw.ts';
+import {
+  HNSW_FILE,
+  HNSW_ROWS_FILE,
+  readHnsw,
+  readHnswGraph,
+  writeHnswForDocuments,
+  writeHnswGraph,
+  type HnswIndex,
+  type HnswManifest,
+} from '../../src/search/hnsw.ts';
 import { VectorIndex, type Quantized } from '../../src/search/vectors.ts';
 import { loadStaticEncoder } from '../../src/embeddings/static-encoder.ts';
 import { vectorCandidates } from '../../src/search/ranking/fusion.ts';

@@ -26,11 +26,19 @@ describe('the embedded default model', () => {
   });
 
   it.each([
-    ['something to let my agent query Postgres', 'MCP server for running SQL queries on a PostgreSQL database', 'Generate images from text prompts with Stable Diffusion'],
+    [
+      'something to let my agent query Postgres',
+      'MCP server for running SQL queries on a PostgreSQL database',
+      'Generate images from text prompts with Stable Diffusion',
+    ],
     ['turn a PDF into text', 'Extract text and tables from PDF documents', 'Control Spotify playback and manage playlists'],
     ['post a message to a Slack channel', 'Send messages to Slack channels and search conversations', 'Deploy containers to a Kubernetes cluster'],
     ['will it rain tomorrow', 'Weather forecasts and alerts from the National Weather Service', 'Write unit tests with pytest'],
-    ['automate a browser to fill web forms', 'Browser automation with Playwright: navigate pages, fill forms, take screenshots', 'Track crypto wallet balances'],
+    [
+      'automate a browser to fill web forms',
+      'Browser automation with Playwright: navigate pages, fill forms, take screenshots',
+      'Track crypto wallet balances',
+    ],
   ])('puts "%s" closer to a related listing than to an unrelated one', (query, related, unrelated) => {
     const [q, r, u] = [query, related, unrelated].map((text) => encoder.embed(text));
     expect(cosine(q!, r!)).toBeGreaterThan(cosine(q!, u!) + 0.05);

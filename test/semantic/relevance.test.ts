@@ -6,7 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedBuildDir } from '../support/shared-build.ts';
 import { loadSnapshot, type Snapshot } from '../../server/catalog/snapshot.ts';
 import { createHybridSearch, PARTIAL_VECTOR_POOL } from '../../server/search-runtime/hybrid-search.ts';
-import { allWordsBoost, FUSION_WEIGHTS, ONE_WORD_BOOST, POPULARITY_SPAN, RRF_K, SEMANTIC_CANDIDATES, SHORT_REQUEST_BOOST } from '../../src/search/ranking/fusion.ts';
+import {
+  allWordsBoost,
+  FUSION_WEIGHTS,
+  ONE_WORD_BOOST,
+  POPULARITY_SPAN,
+  RRF_K,
+  SEMANTIC_CANDIDATES,
+  SHORT_REQUEST_BOOST,
+} from '../../src/search/ranking/fusion.ts';
 import { listingQuery, type ListingQuery } from '../../src/domain/contract/listing-query.ts';
 
 import { SemanticIndex } from '../../server/search-runtime/semantic-index.ts';
@@ -86,7 +94,7 @@ describe('in-process evaluation of the judged set', () => {
     expect(shared / (10 * words.length)).toBeGreaterThanOrEqual(MIN_SHARED);
   });
 
-  it('ranks a one-word request as q does: the first page holds q\'s first page, give or take a neighbour', async () => {
+  it("ranks a one-word request as q does: the first page holds q's first page, give or take a neighbour", async () => {
     const hybrid = createHybridSearch(semantic);
     const words = ['postgres', 'slack', 'kubernetes', 'pdf', 'github', 'docker', 'figma', 'notion', 'playwright', 'solana'];
     let shared = 0;
@@ -119,7 +127,9 @@ describe('/docs/ranking', () => {
   it('has a Semantic search section with the fusion formula and the code’s constants', () => {
     const w = FUSION_WEIGHTS;
     expect(section).toContain(`${w.vectors} / (${RRF_K} + rank in vector candidates) + ${w.anyWord} / (${RRF_K} + rank in keyword candidates)`);
-    expect(section).toContain(`${w.allWords} / (${RRF_K} + rank in all-words keyword candidates) + ${w.popularity} / (${RRF_K} + 1 + ${POPULARITY_SPAN} × install rank / N)`);
+    expect(section).toContain(
+      `${w.allWords} / (${RRF_K} + rank in all-words keyword candidates) + ${w.popularity} / (${RRF_K} + 1 + ${POPULARITY_SPAN} × install rank / N)`,
+    );
     expect(section).toContain(`k = ${RRF_K}`);
     expect(section).toContain(`counts ${SHORT_REQUEST_BOOST} times\n(${SHORT_REQUEST_BOOST * w.allWords} instead of ${w.allWords})`);
     expect(section).toContain(`counts it ${ONE_WORD_BOOST} times\n(${ONE_WORD_BOOST * w.allWords} instead of ${w.allWords})`);

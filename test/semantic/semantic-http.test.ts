@@ -46,15 +46,22 @@ async function everything(query: string): Promise<Set<string>> {
 }
 
 describe('filters', () => {
-  it.each([['type=mcp'], ['types=skill,plugin'], ['type=workflow'], ['category=databases'], ['owner=anthropics'], ['type=mcp&category=databases'], ['types=plugin,marketplace&owner=ANTHROPICS'], [`updatedSince=${enc(SINCE)}`], [`type=mcp&updatedSince=${enc(SINCE)}`]])(
-    'with %s, every result is a listing the filter admits (the keyword engine’s own filter)',
-    async (filter) => {
-      const admitted = await everything(filter);
-      const body = await page(`semantic=${enc(TEXT)}&${filter}&limit=2000`);
-      expect(body.items.length).toBeGreaterThan(0);
-      for (const item of body.items) expect(admitted.has(item.id), item.id).toBe(true);
-    },
-  );
+  it.each([
+    ['type=mcp'],
+    ['types=skill,plugin'],
+    ['type=workflow'],
+    ['category=databases'],
+    ['owner=anthropics'],
+    ['type=mcp&category=databases'],
+    ['types=plugin,marketplace&owner=ANTHROPICS'],
+    [`updatedSince=${enc(SINCE)}`],
+    [`type=mcp&updatedSince=${enc(SINCE)}`],
+  ])('with %s, every result is a listing the filter admits (the keyword engine’s own filter)', async (filter) => {
+    const admitted = await everything(filter);
+    const body = await page(`semantic=${enc(TEXT)}&${filter}&limit=2000`);
+    expect(body.items.length).toBeGreaterThan(0);
+    for (const item of body.items) expect(admitted.has(item.id), item.id).toBe(true);
+  });
 
   it('answers an impossible filter with no results', async () => {
     const body = await page(`semantic=${enc(TEXT)}&category=databases&owner=no-such-owner-anywhere`);
@@ -145,7 +152,12 @@ describe('agent surfaces', () => {
     const res = await server.fetch('/.well-known/mcp', {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_catalog', arguments: { query: 'post a message to a Slack channel' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'search_catalog', arguments: { query: 'post a message to a Slack channel' } },
+      }),
     });
     expect(res.status).toBe(200);
     const reply = await json<{ result: { structuredContent: { searchMode: string; items: Array<{ id: string }> } } }>(res);

@@ -143,7 +143,10 @@ describe('the embeddings stage', () => {
 
   it('copies an operator-configured model into the build, embeds with it, and the shim answers through its worker', async () => {
     const configured = join(cacheDir(), '..', 'operator-model');
-    const { modelId, dims } = await writeTinyModel(configured, copy().map((r) => `${r.name}. ${r.description ?? ''}`));
+    const { modelId, dims } = await writeTinyModel(
+      configured,
+      copy().map((r) => `${r.name}. ${r.description ?? ''}`),
+    );
     const runtimeDir = join(latest, 'runtime');
     const report = await buildEmbeddings({ runtimeDir, cacheDir: cacheDir(), modelDir: configured });
     expect(report).toMatchObject({ model: 'configured', modelId, dims });

@@ -56,10 +56,12 @@ describe('the vector worker', () => {
     // Twenty searches at once: on this thread they would all finish within the microtasks of this turn, before the
     // loop's next turn; in the worker they queue there (milliseconds each) while the loop turns.
     let settled = false;
-    const searches = Promise.all(Array.from({ length: 20 }, (_, i) => search(snapshot, query({ semantic: `${REQUESTS[i % REQUESTS.length]} ${i}` })))).then((answers) => {
-      settled = true;
-      return answers;
-    });
+    const searches = Promise.all(Array.from({ length: 20 }, (_, i) => search(snapshot, query({ semantic: `${REQUESTS[i % REQUESTS.length]} ${i}` })))).then(
+      (answers) => {
+        settled = true;
+        return answers;
+      },
+    );
     await new Promise((resolve) => setImmediate(resolve));
     expect(settled).toBe(false);
     for (const { headers } of await searches) expect(headers['Search-Mode']).toBe('hybrid');

@@ -51,18 +51,28 @@ async function open(context: BrowserContext, path: string): Promise<Page> {
 /** The basic accessibility facts of a page, read from the live DOM. */
 async function accessibilityFacts(page: Page) {
   return page.evaluate(() => {
-    const labelled = (el: Element) =>
-      ((el as HTMLInputElement).labels?.length ?? 0) > 0 || el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby');
+    const labelled = (el: Element) => ((el as HTMLInputElement).labels?.length ?? 0) > 0 || el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby');
     const ids = Array.from(document.querySelectorAll('[id]')).map((el) => el.id);
     return {
       lang: document.documentElement.lang,
       title: document.title,
       h1: Array.from(document.querySelectorAll('h1')).map((h) => h.textContent?.trim()),
-      unlabelled: Array.from(document.querySelectorAll('input:not([type=hidden]), select, textarea')).filter((el) => !labelled(el)).map((el) => el.outerHTML),
-      imagesWithoutAlt: Array.from(document.querySelectorAll('img')).filter((img) => !img.hasAttribute('alt')).map((img) => img.outerHTML),
-      landmarks: { banner: document.querySelectorAll('header').length, nav: document.querySelectorAll('nav').length, main: document.querySelectorAll('main').length, contentinfo: document.querySelectorAll('footer').length },
+      unlabelled: Array.from(document.querySelectorAll('input:not([type=hidden]), select, textarea'))
+        .filter((el) => !labelled(el))
+        .map((el) => el.outerHTML),
+      imagesWithoutAlt: Array.from(document.querySelectorAll('img'))
+        .filter((img) => !img.hasAttribute('alt'))
+        .map((img) => img.outerHTML),
+      landmarks: {
+        banner: document.querySelectorAll('header').length,
+        nav: document.querySelectorAll('nav').length,
+        main: document.querySelectorAll('main').length,
+        contentinfo: document.querySelectorAll('footer').length,
+      },
       duplicateIds: ids.filter((id, i) => ids.indexOf(id) !== i),
-      emptyLinks: Array.from(document.querySelectorAll('a')).filter((a) => !a.textContent?.trim() && !a.getAttribute('aria-label')).map((a) => a.outerHTML),
+      emptyLinks: Array.from(document.querySelectorAll('a'))
+        .filter((a) => !a.textContent?.trim() && !a.getAttribute('aria-label'))
+        .map((a) => a.outerHTML),
     };
   });
 }
@@ -146,7 +156,9 @@ describe('what a person sees', () => {
     }));
     expect(sizes.heading).toBeGreaterThan(sizes.body);
     // And it is drawn: the screenshot of the rendered file holds a good deal of dark (text) pixels.
-    const { data, info } = await sharp(await rendered.screenshot()).raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp(await rendered.screenshot())
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     let dark = 0;
     for (let i = 0; i < data.length; i += info.channels) if (data[i]! + data[i + 1]! + data[i + 2]! < 200) dark++;
     expect(dark).toBeGreaterThan(1000);
@@ -186,7 +198,9 @@ describe('what a person sees', () => {
     const owner = await json<{ byType: { skill: { rank: number; owners: number } } }>(await server.fetch('/api/v1/owners/vercel-labs/stats'));
     const ownerPage = await open(withJs, SITE_PATHS.owner('vercel-labs'));
     const n = (x: number) => x.toLocaleString('en-US');
-    await expect.poll(() => ownerPage.locator('table.owner-figures').innerText()).toContain(`#${n(owner.byType.skill.rank)} of ${n(owner.byType.skill.owners)} by installs`);
+    await expect
+      .poll(() => ownerPage.locator('table.owner-figures').innerText())
+      .toContain(`#${n(owner.byType.skill.rank)} of ${n(owner.byType.skill.owners)} by installs`);
 
     // A modelled history is not drawn and gives no trending figure: the page says none was measured.
     const { items } = await json<{ items: Listing[] }>(await server.fetch('/api/v1/listings?type=mcp&limit=20'));
@@ -303,7 +317,9 @@ describe('content security policy', () => {
     await csp.addInitScript(() => {
       const seen: string[] = [];
       (window as unknown as { cspViolations: string[] }).cspViolations = seen;
-      document.addEventListener('securitypolicyviolation', (event) => seen.push(`${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}:${event.lineNumber}`));
+      document.addEventListener('securitypolicyviolation', (event) =>
+        seen.push(`${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}:${event.lineNumber}`),
+      );
     });
   });
   afterAll(() => csp?.close());

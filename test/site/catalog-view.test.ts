@@ -25,7 +25,11 @@ function catalog(count: number): Array<ViewListing & { id: string; type: Listing
     trending: next(5),
     searchTrend: 0,
     // Every mix of real and synthetic figures, so the lists hold each tier of ranking.ts.
-    metrics: { installs: next(3) === 0 ? 'synthetic' : 'real', stars: next(2) === 0 ? 'synthetic' : 'real', history: next(2) === 0 ? 'synthetic' : 'interpolated' } as const,
+    metrics: {
+      installs: next(3) === 0 ? 'synthetic' : 'real',
+      stars: next(2) === 0 ? 'synthetic' : 'real',
+      history: next(2) === 0 ? 'synthetic' : 'interpolated',
+    } as const,
   }));
   return listings.sort(compareBy('installs'));
 }
@@ -33,7 +37,11 @@ function catalog(count: number): Array<ViewListing & { id: string; type: Listing
 describe('catalog view', () => {
   const listings = catalog(3000);
   const categories = LISTING_TYPES.flatMap((type) =>
-    [...new Set(listings.filter((l) => l.type === type).flatMap((l) => l.categories))].map((name) => ({ type, name, count: listings.filter((l) => l.type === type && l.categories.includes(name)).length })),
+    [...new Set(listings.filter((l) => l.type === type).flatMap((l) => l.categories))].map((name) => ({
+      type,
+      name,
+      count: listings.filter((l) => l.type === type && l.categories.includes(name)).length,
+    })),
   );
   categories.push({ type: 'workflow', name: 'tiny', count: SHORTLIST.minListings - 1 });
   const collector = new TopListsCollector(categories, { item: (listing: (typeof listings)[number]) => ({ ...listing }), categoryTop: true });
@@ -44,11 +52,14 @@ describe('catalog view', () => {
   /** The full sort, each repository's first PER_REPO_IN_TOP_LISTS only, cut. */
   const capped = (list: typeof listings, sort: Parameters<typeof compareBy>[0], size: number) => {
     const seen = new Map<string, number>();
-    const kept = [...list].filter((l) => !l.archived).sort(compareBy(sort)).filter((l) => {
-      const n = seen.get(l.repo) ?? 0;
-      seen.set(l.repo, n + 1);
-      return n < PER_REPO_IN_TOP_LISTS;
-    });
+    const kept = [...list]
+      .filter((l) => !l.archived)
+      .sort(compareBy(sort))
+      .filter((l) => {
+        const n = seen.get(l.repo) ?? 0;
+        seen.set(l.repo, n + 1);
+        return n < PER_REPO_IN_TOP_LISTS;
+      });
     return ids(kept.slice(0, size));
   };
 
@@ -57,8 +68,20 @@ describe('catalog view', () => {
   });
 
   it.each(LISTING_TYPES)('the %s list is the full sort by its metric, two per repository, cut', (type) => {
-    expect(ids(view.byType[type])).toEqual(capped(listings.filter((l) => l.type === type), RANKING_METRIC[type], TOP_SIZES.perType));
-    expect(ids(view.byType[type])).not.toEqual(sorted(listings.filter((l) => l.type === type), RANKING_METRIC[type], TOP_SIZES.perType));
+    expect(ids(view.byType[type])).toEqual(
+      capped(
+        listings.filter((l) => l.type === type),
+        RANKING_METRIC[type],
+        TOP_SIZES.perType,
+      ),
+    );
+    expect(ids(view.byType[type])).not.toEqual(
+      sorted(
+        listings.filter((l) => l.type === type),
+        RANKING_METRIC[type],
+        TOP_SIZES.perType,
+      ),
+    );
   });
 
   it('each category list is the full sort, cut, and each shortlist two per repository; categories too small have no shortlist', () => {
@@ -66,7 +89,9 @@ describe('catalog view', () => {
       const members = listings.filter((l) => l.type === category.type && l.categories.includes(category.name));
       const key = categoryKey(category.type, category.name);
       expect(ids(view.categoryTop.get(key)!)).toEqual(sorted(members, RANKING_METRIC[category.type], TOP_SIZES.category));
-      expect(view.shortlists.get(key) && ids(view.shortlists.get(key)!)).toEqual(hasShortlist(category) ? capped(members, shortlistSort(category.type), SHORTLIST.size) : undefined);
+      expect(view.shortlists.get(key) && ids(view.shortlists.get(key)!)).toEqual(
+        hasShortlist(category) ? capped(members, shortlistSort(category.type), SHORTLIST.size) : undefined,
+      );
     }
   });
 
@@ -74,7 +99,11 @@ describe('catalog view', () => {
     let made = 0;
     const counting = new TopListsCollector(categories, { item: (listing: (typeof listings)[number]) => (made++, listing) });
     for (const listing of listings) counting.offer(listing);
-    const kept = new Set([...ids(counting.finish().overall), ...LISTING_TYPES.flatMap((type) => ids(counting.finish().byType[type])), ...[...counting.finish().shortlists.values()].flatMap(ids)]);
+    const kept = new Set([
+      ...ids(counting.finish().overall),
+      ...LISTING_TYPES.flatMap((type) => ids(counting.finish().byType[type])),
+      ...[...counting.finish().shortlists.values()].flatMap(ids),
+    ]);
     expect(made).toBeGreaterThanOrEqual(kept.size);
     expect(made).toBeLessThan(listings.length);
   });

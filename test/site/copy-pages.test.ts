@@ -21,7 +21,7 @@ const html = (slug: string) => readFileSync(join(buildDir, 'site', 'listings', s
 const byId = (id: string) => listings.find((listing) => listing.id === id)!;
 
 describe('copy pages', () => {
-  it('every copy\'s page names its origin and every origin\'s page its copies, whichever render process made them', () => {
+  it("every copy's page names its origin and every origin's page its copies, whichever render process made them", () => {
     // The site stage shares pages out between processes by owner; a copy group spans owners.
     const copies = listings.filter((listing) => listing.copyOf);
     expect(copies.length).toBeGreaterThan(100);

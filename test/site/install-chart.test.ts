@@ -20,7 +20,12 @@ function interpolated(knots: Array<[number, number]>): number[] {
 
 describe('dayKinds', () => {
   it('finds the snapshots of an interpolated history where its slope changes, and both ends', () => {
-    const history = interpolated([[0, 1000], [9, 1450], [21, 3300], [29, 3500]]);
+    const history = interpolated([
+      [0, 1000],
+      [9, 1450],
+      [21, 3300],
+      [29, 3500],
+    ]);
     expect(history).toHaveLength(30);
     const kinds = dayKinds(history, 'interpolated');
     const measured = kinds.flatMap((kind, day) => (kind === 'measured' ? [day] : []));
@@ -28,7 +33,10 @@ describe('dayKinds', () => {
   });
 
   it('calls every day synthetic or measured when the whole history is', () => {
-    const history = interpolated([[0, 10], [29, 200]]);
+    const history = interpolated([
+      [0, 10],
+      [29, 200],
+    ]);
     expect(new Set(dayKinds(history, 'synthetic'))).toEqual(new Set(['synthetic']));
     expect(new Set(dayKinds(history, 'real'))).toEqual(new Set(['measured']));
   });
@@ -50,7 +58,12 @@ describe('dayKinds', () => {
 });
 
 describe('installChartSvg', () => {
-  const history = interpolated([[0, 1000], [9, 1450], [21, 3300], [29, 3500]]);
+  const history = interpolated([
+    [0, 1000],
+    [9, 1450],
+    [21, 3300],
+    [29, 3500],
+  ]);
 
   it('draws one point per day, a dot per measured day, and says so in words', () => {
     const svg = installChartSvg(history, 'interpolated', 'pdf-tools');
@@ -64,7 +77,9 @@ describe('installChartSvg', () => {
     }
     expect(svg.match(/<circle class="day-measured"/g)).toHaveLength(4);
     expect(svg).toContain('<title id="install-chart-title">Cumulative installs of pdf-tools, last 30 days</title>');
-    expect(svg).toMatch(/<desc id="install-chart-desc">Cumulative installs \(the running total, not installs per day\) from 1,000 .* to 3,500 .*4 measured days \(dots\)/);
+    expect(svg).toMatch(
+      /<desc id="install-chart-desc">Cumulative installs \(the running total, not installs per day\) from 1,000 .* to 3,500 .*4 measured days \(dots\)/,
+    );
   });
 
   it('dates its axis from the day the history ends, and counts days back without it', () => {

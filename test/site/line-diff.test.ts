@@ -3,7 +3,11 @@
 import { describe, expect, it } from 'vitest';
 import { lineDiff } from '../../src/page-model/line-diff.ts';
 
-const replay = (diff: ReturnType<typeof lineDiff>, keep: ' ' | '-' | '+') => diff.filter((line) => line.op === ' ' || line.op === keep).map((line) => line.text).join('\n');
+const replay = (diff: ReturnType<typeof lineDiff>, keep: ' ' | '-' | '+') =>
+  diff
+    .filter((line) => line.op === ' ' || line.op === keep)
+    .map((line) => line.text)
+    .join('\n');
 
 describe('lineDiff', () => {
   it.each([

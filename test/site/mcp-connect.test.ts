@@ -6,7 +6,8 @@ import { connectionsOf } from '../../src/domain/listing/mcp-connect.ts';
 import type { Listing } from '../../src/domain/schemas.ts';
 import { json, startInProcess, type TestServer } from '../support/server.ts';
 
-const decode = (html: string) => html.replaceAll('&quot;', '"').replaceAll('&#34;', '"').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&').replaceAll('&#39;', "'");
+const decode = (html: string) =>
+  html.replaceAll('&quot;', '"').replaceAll('&#34;', '"').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&').replaceAll('&#39;', "'");
 const connectOf = (html: string) => decode(/<section class="connect"[^>]*>([\s\S]*?)<\/section>/.exec(html)?.[1] ?? '');
 
 describe('connections made from a listing', () => {
@@ -14,18 +15,31 @@ describe('connections made from a listing', () => {
 
   it('a package runs over stdio, its secret asked for by VS Code rather than written down', () => {
     const [connection] = connectionsOf({ ...base, installCommand: 'docker run -i --rm -e ACME_TOKEN acme/mcp:1.2' });
-    expect(connection).toMatchObject({ transport: 'stdio', target: 'docker run -i --rm -e ACME_TOKEN acme/mcp:1.2', variables: [{ name: 'ACME_TOKEN', required: true, secret: true }] });
-    expect(connection!.mcpServers).toEqual({ mcpServers: { acme: { command: 'docker', args: ['run', '-i', '--rm', '-e', 'ACME_TOKEN', 'acme/mcp:1.2'], env: { ACME_TOKEN: '<ACME_TOKEN>' } } } });
+    expect(connection).toMatchObject({
+      transport: 'stdio',
+      target: 'docker run -i --rm -e ACME_TOKEN acme/mcp:1.2',
+      variables: [{ name: 'ACME_TOKEN', required: true, secret: true }],
+    });
+    expect(connection!.mcpServers).toEqual({
+      mcpServers: { acme: { command: 'docker', args: ['run', '-i', '--rm', '-e', 'ACME_TOKEN', 'acme/mcp:1.2'], env: { ACME_TOKEN: '<ACME_TOKEN>' } } },
+    });
     expect(connection!.vscode).toEqual({
       inputs: [{ type: 'promptString', id: 'acme-token', description: 'ACME_TOKEN', password: true }],
-      servers: { acme: { type: 'stdio', command: 'docker', args: ['run', '-i', '--rm', '-e', 'ACME_TOKEN', 'acme/mcp:1.2'], env: { ACME_TOKEN: '${input:acme-token}' } } },
+      servers: {
+        acme: { type: 'stdio', command: 'docker', args: ['run', '-i', '--rm', '-e', 'ACME_TOKEN', 'acme/mcp:1.2'], env: { ACME_TOKEN: '${input:acme-token}' } },
+      },
     });
     expect(connection!.claudeCode).toBe("claude mcp add -e 'ACME_TOKEN=<ACME_TOKEN>' acme -- docker run -i --rm -e ACME_TOKEN acme/mcp:1.2");
   });
 
   it('a remote is reached by its URL', () => {
     const [connection] = connectionsOf({ ...base, remotes: [{ type: 'streamable-http', url: 'https://mcp.acme.dev/mcp' }] });
-    expect(connection).toMatchObject({ transport: 'streamable-http', target: 'https://mcp.acme.dev/mcp', mcpServers: { mcpServers: { acme: { type: 'http', url: 'https://mcp.acme.dev/mcp' } } }, vscode: { servers: { acme: { type: 'http', url: 'https://mcp.acme.dev/mcp' } } } });
+    expect(connection).toMatchObject({
+      transport: 'streamable-http',
+      target: 'https://mcp.acme.dev/mcp',
+      mcpServers: { mcpServers: { acme: { type: 'http', url: 'https://mcp.acme.dev/mcp' } } },
+      vscode: { servers: { acme: { type: 'http', url: 'https://mcp.acme.dev/mcp' } } },
+    });
     expect(connection!.claudeCode).toBe('claude mcp add --transport http acme https://mcp.acme.dev/mcp');
   });
 
@@ -80,6 +94,14 @@ describe('MCP pages and the registry API', () => {
     const { servers } = (await json(res)) as { servers: Array<{ server: { packages?: unknown[] }; _meta: Record<string, { slug: string }> }> };
     const everything = servers.find((s) => Object.values(s._meta)[0]!.slug === 'everything');
     expect(everything?.server.packages).toEqual((await listing('everything')).packages);
-    expect(everything?.server.packages).toEqual([{ registryType: 'npm', registryBaseUrl: 'https://registry.npmjs.org', identifier: '@modelcontextprotocol/server-everything', runtimeHint: 'npx', transport: { type: 'stdio' } }]);
+    expect(everything?.server.packages).toEqual([
+      {
+        registryType: 'npm',
+        registryBaseUrl: 'https://registry.npmjs.org',
+        identifier: '@modelcontextprotocol/server-everything',
+        runtimeHint: 'npx',
+        transport: { type: 'stdio' },
+      },
+    ]);
   });
 });

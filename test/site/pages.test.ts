@@ -44,7 +44,8 @@ describe('the build', () => {
   it('made one page per listing, the fixed pages and the server bundle of /browse', () => {
     const site = join(buildDir, 'site');
     expect(readdirSync(join(site, 'listings')).filter((slug) => existsSync(join(site, 'listings', slug, 'index.html')))).toHaveLength(catalog.count);
-    for (const file of ['index.html', '404.html', 'robots.txt', 'login/index.html', 'mcp/index.html', 'docs/index.html']) expect(existsSync(join(site, file)), file).toBe(true);
+    for (const file of ['index.html', '404.html', 'robots.txt', 'login/index.html', 'mcp/index.html', 'docs/index.html'])
+      expect(existsSync(join(site, file)), file).toBe(true);
     expect(readdirSync(join(site, '_astro')).some((name) => name.endsWith('.css'))).toBe(true);
     expect(existsSync(join(buildDir, 'astro', 'server', 'entry.mjs'))).toBe(true);
   });
@@ -72,9 +73,12 @@ describe('the render plan', () => {
     [1_000_000, 16, 16, undefined, 3, 20],
     [1_000_000, 16, 128, 4, 4, 20],
     [1_000_000, 2, 1, undefined, 1, 20],
-  ] as const)('%i listings, %i cores, %i GiB, --render-workers %s: %i at once over %i shares', (listings, cores, memoryGiB, workers, expectedWorkers, expectedShares) => {
-    expect(renderPlan(listings, { cores, memoryBytes: memoryGiB * GiB, workers })).toEqual({ workers: expectedWorkers, shares: expectedShares });
-  });
+  ] as const)(
+    '%i listings, %i cores, %i GiB, --render-workers %s: %i at once over %i shares',
+    (listings, cores, memoryGiB, workers, expectedWorkers, expectedShares) => {
+      expect(renderPlan(listings, { cores, memoryBytes: memoryGiB * GiB, workers })).toEqual({ workers: expectedWorkers, shares: expectedShares });
+    },
+  );
 
   it('never plans more renderers than half the memory holds, nor a share of more than LISTINGS_PER_SHARE listings', () => {
     for (const memoryBytes of [4 * GiB, 16 * GiB, 128 * GiB]) {
@@ -99,16 +103,23 @@ describe('every sitemap URL is a page', () => {
 
   it('lists every listing page and the other pages', () => {
     expect(urls.filter((path) => path.startsWith('/listings/'))).toHaveLength(catalog.count);
-    expect(urls.filter((path) => path.startsWith('/owners/'))).toHaveLength([...catalog.ownerListings.values()].filter((n) => n >= OWNER_PAGE_MIN_LISTINGS).length);
+    expect(urls.filter((path) => path.startsWith('/owners/'))).toHaveLength(
+      [...catalog.ownerListings.values()].filter((n) => n >= OWNER_PAGE_MIN_LISTINGS).length,
+    );
     expect(urls).toContain(SITE_PATHS.owner('vercel-labs'));
     expect(urls).toEqual(expect.arrayContaining([SITE_PATHS.home, SITE_PATHS.browse, SITE_PATHS.mcpHub, SITE_PATHS.docsIndex]));
   });
 
   it(`answers 200 HTML with the right h1 and the disclaimer for every non-listing page and ${LISTING_SAMPLE} listing pages across shards`, async () => {
-    const spread = (paths: string[], n: number) => Array.from({ length: Math.min(n, paths.length) }, (_, i) => paths[Math.floor((i * paths.length) / Math.min(n, paths.length))]!);
+    const spread = (paths: string[], n: number) =>
+      Array.from({ length: Math.min(n, paths.length) }, (_, i) => paths[Math.floor((i * paths.length) / Math.min(n, paths.length))]!);
     const listings = urls.filter((path) => path.startsWith('/listings/'));
     const owners = urls.filter((path) => path.startsWith('/owners/'));
-    const sample = [...urls.filter((path) => !path.startsWith('/listings/') && !path.startsWith('/owners/')), ...spread(listings, LISTING_SAMPLE), ...spread(owners, 100)];
+    const sample = [
+      ...urls.filter((path) => !path.startsWith('/listings/') && !path.startsWith('/owners/')),
+      ...spread(listings, LISTING_SAMPLE),
+      ...spread(owners, 100),
+    ];
     const failures: string[] = [];
     for (let i = 0; i < sample.length; i += 16) {
       await Promise.all(
@@ -129,7 +140,13 @@ describe('every sitemap URL is a page', () => {
 describe('links resolve', () => {
   it('every internal link of the home, a type, a category, a listing and an owner page answers 200', async () => {
     const category = catalog.categories.find((c) => c.count > 5)!;
-    const pages = [SITE_PATHS.home, SITE_PATHS.type('skill'), SITE_PATHS.category(category.type, category.name), SITE_PATHS.listing('find-skills'), SITE_PATHS.owner('vercel-labs')];
+    const pages = [
+      SITE_PATHS.home,
+      SITE_PATHS.type('skill'),
+      SITE_PATHS.category(category.type, category.name),
+      SITE_PATHS.listing('find-skills'),
+      SITE_PATHS.owner('vercel-labs'),
+    ];
     const links = new Set<string>();
     for (const path of pages) {
       const { status, html } = await page(path);
@@ -155,9 +172,11 @@ describe('links resolve', () => {
 describe('pages agree with the API', () => {
   it('an owner page shows the figures of GET /api/v1/owners/{owner}/stats and every listing of the owner, linked from each', async () => {
     for (const owner of ['vercel-labs', 'anthropics']) {
-      const stats = await json<{ owner: string; total: number; byType: Record<string, { count: number; installs: number; realInstalls: number; stars: number; rank: number; owners: number }> }>(
-        await server.fetch(`/api/v1/owners/${owner}/stats`),
-      );
+      const stats = await json<{
+        owner: string;
+        total: number;
+        byType: Record<string, { count: number; installs: number; realInstalls: number; stars: number; rank: number; owners: number }>;
+      }>(await server.fetch(`/api/v1/owners/${owner}/stats`));
       const { status, html } = await page(SITE_PATHS.owner(owner));
       expect(status).toBe(200);
       expect(headingsOf(html)).toEqual([stats.owner]);
@@ -167,7 +186,8 @@ describe('pages agree with the API', () => {
       const part = await json<RankPart>(await server.fetch(SITE_PATHS.ranks(rankPart(owner))));
       for (const [type, figures] of Object.entries(stats.byType)) {
         // Installs are the real ones only, with how many listings they cover.
-        const installs = figures.realInstalls > 0 ? `${figures.installs.toLocaleString('en-US')} (${figures.realInstalls.toLocaleString('en-US')} listed)` : 'none measured';
+        const installs =
+          figures.realInstalls > 0 ? `${figures.installs.toLocaleString('en-US')} (${figures.realInstalls.toLocaleString('en-US')} listed)` : 'none measured';
         expect(text).toContain(`${figures.count.toLocaleString('en-US')} ${installs} ${figures.stars.toLocaleString('en-US')} by `);
         expect(html).toContain(`data-ranks="${SITE_PATHS.ranks(rankPart(owner))}" data-owner="${owner}" data-type="${type}"`);
         expect(part.owners[owner]?.[type as ListingType]).toEqual([figures.rank, figures.owners]);
@@ -208,12 +228,18 @@ describe('pages agree with the API', () => {
       expect(status, `${category.type}/${category.name}`).toBe(hasShortlist(category) ? 200 : 404);
       if (!hasShortlist(category)) continue;
       const rows = [...html.matchAll(/<th scope="row"><a href="\/listings\/([^/]+)\/">/g)].map((m) => m[1]);
-      const { items } = await json<{ items: Listing[] }>(await server.fetch(`/api/v1/listings?type=${category.type}&category=${category.name}&sort=${RANKING_METRIC[category.type]}&limit=200`));
-      expect(rows).toEqual(twoPerRepository(items.filter((item) => !item.archived)).slice(0, SHORTLIST.size).map((item) => item.slug));
+      const { items } = await json<{ items: Listing[] }>(
+        await server.fetch(`/api/v1/listings?type=${category.type}&category=${category.name}&sort=${RANKING_METRIC[category.type]}&limit=200`),
+      );
+      expect(rows).toEqual(
+        twoPerRepository(items.filter((item) => !item.archived))
+          .slice(0, SHORTLIST.size)
+          .map((item) => item.slug),
+      );
     }
   });
 
-  it('the site\'s top lists (/, /mcp, /types/mcp/) show at most two listings of one repository and link to the rest', async () => {
+  it("the site's top lists (/, /mcp, /types/mcp/) show at most two listings of one repository and link to the rest", async () => {
     const { items } = await json<{ items: Listing[] }>(await server.fetch('/api/v1/listings?type=mcp&sort=stars&limit=200'));
     const expected = twoPerRepository(items.filter((item) => !item.archived));
     for (const path of [SITE_PATHS.home, SITE_PATHS.mcpHub, SITE_PATHS.type('mcp')]) {
@@ -240,7 +266,8 @@ describe('pages agree with the API', () => {
     expect(moved.archived).toBe('moved to modelcontextprotocol/servers-archived');
     expect(textOf((await page(SITE_PATHS.listing('postgresql-mcp'))).html)).toContain('Archived: moved to modelcontextprotocol/servers-archived.');
     for (const path of [SITE_PATHS.home, SITE_PATHS.mcpHub, SITE_PATHS.type('mcp')]) {
-      for (const slug of listedSlugs((await page(path)).html)) expect((await json<Listing>(await server.fetch(`/api/v1/listings/${slug}`))).archived, `${path} ${slug}`).toBeUndefined();
+      for (const slug of listedSlugs((await page(path)).html))
+        expect((await json<Listing>(await server.fetch(`/api/v1/listings/${slug}`))).archived, `${path} ${slug}`).toBeUndefined();
     }
   });
 
@@ -278,11 +305,13 @@ describe('pages agree with the API', () => {
     const { items } = await json<{ items: Listing[] }>(await server.fetch('/api/v1/listings?type=skill&sort=trending&limit=50'));
     const measured = items.find((l) => l.metrics.history !== 'synthetic')!;
     expect(textOf((await page(SITE_PATHS.listing(measured.slug))).html)).toMatch(
-      new RegExp(`Trending ${measured.trending.toFixed(2).replace('.', '\\.')} \\(z-score: standard deviations of install growth in the last 7 days above its earlier pace; history ${measured.metrics.history}\\)`),
+      new RegExp(
+        `Trending ${measured.trending.toFixed(2).replace('.', '\\.')} \\(z-score: standard deviations of install growth in the last 7 days above its earlier pace; history ${measured.metrics.history}\\)`,
+      ),
     );
   });
 
-  it('a listing page has its canonical URL, JSON-LD SoftwareApplication and the listing\'s own url', async () => {
+  it("a listing page has its canonical URL, JSON-LD SoftwareApplication and the listing's own url", async () => {
     const listing = await json<Listing>(await server.fetch('/api/v1/listings/vercel-react-best-practices'));
     const { html } = await page(SITE_PATHS.listing(listing.slug));
     expect(html).toContain(`<link rel="canonical" href="${listing.url}">`);
@@ -309,7 +338,9 @@ describe('/browse', () => {
   });
 
   it('shows the total, goes back with Previous, and honours offset= as the API does (folded, as distinct=true)', async () => {
-    const api = await json<{ items: Listing[]; total: number }>(await server.fetch(`/api/v1/listings?q=postgres&limit=${BROWSE_PAGE_SIZE}&offset=${2 * BROWSE_PAGE_SIZE}&distinct=true`));
+    const api = await json<{ items: Listing[]; total: number }>(
+      await server.fetch(`/api/v1/listings?q=postgres&limit=${BROWSE_PAGE_SIZE}&offset=${2 * BROWSE_PAGE_SIZE}&distinct=true`),
+    );
     const third = await page(`/browse?q=postgres&offset=${2 * BROWSE_PAGE_SIZE}`);
     expect(third.status).toBe(200);
     expect(listedSlugs(third.html)).toEqual(api.items.map((item) => item.slug));

@@ -22,7 +22,9 @@ export function decodeEntities(text: string): string {
 
 /** Visible-ish text of an HTML fragment: tags dropped, entities decoded, whitespace collapsed. */
 export function textOf(html: string): string {
-  return decodeEntities(html.replace(/<script[\s\S]*?<\/script>/g, ' ').replace(/<[^>]+>/g, ' ')).replace(/\s+/g, ' ').trim();
+  return decodeEntities(html.replace(/<script[\s\S]*?<\/script>/g, ' ').replace(/<[^>]+>/g, ' '))
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 export function headingsOf(html: string, level = 1): string[] {

@@ -10,7 +10,10 @@ let cached: ListingRecord[] | undefined;
 
 /** Every record of the embedded snapshot (parsed once per test file). */
 export function snapshotRecords(): ListingRecord[] {
-  cached ??= readFileSync(SNAPSHOT, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as ListingRecord);
+  cached ??= readFileSync(SNAPSHOT, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as ListingRecord);
   return cached;
 }
 

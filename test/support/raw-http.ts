@@ -22,7 +22,7 @@ export function parseRaw(text: string): Omit<RawAnswer, 'ms'> {
   let body = split < 0 ? '' : text.slice(split + 4);
   if (headers['transfer-encoding'] === 'chunked') {
     let decoded = '';
-    for (let rest = body; ; ) {
+    for (let rest = body; ;) {
       const eol = rest.indexOf('\r\n');
       const size = parseInt(rest.slice(0, eol), 16);
       if (!size) break;
@@ -93,7 +93,7 @@ export async function unreadPipeline(origin: string, paths: readonly string[]): 
       await new Promise((resolve) => socket.on('close', resolve));
       const raw = Buffer.concat(chunks);
       const bodies: string[] = [];
-      for (let at = 0; at < raw.length; ) {
+      for (let at = 0; at < raw.length;) {
         const end = raw.indexOf('\r\n\r\n', at);
         const length = Number(/content-length: (\d+)/i.exec(raw.toString('latin1', at, end))![1]);
         bodies.push(raw.toString('utf8', end + 4, end + 4 + length));

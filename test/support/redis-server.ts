@@ -9,7 +9,6 @@ export interface TestRedis {
   stop(): Promise<void>;
 }
 
-
 /** A new redis-server; `port` restarts one where a stopped one listened (the shims reconnect to it). */
 export async function startRedis(port?: number): Promise<TestRedis> {
   port ??= await freePort();

@@ -26,11 +26,7 @@ async function testApp(overrides: Partial<Config>, options: Partial<AppOptions>,
   return { app: createApp(config, { logger: pino({ level: 'silent' }), ...options, buildDir }), config };
 }
 
-export async function startServer(
-  overrides: Partial<Config> = {},
-  options: Partial<AppOptions> = {},
-  env: NodeJS.ProcessEnv = {},
-): Promise<TestServer> {
+export async function startServer(overrides: Partial<Config> = {}, options: Partial<AppOptions> = {}, env: NodeJS.ProcessEnv = {}): Promise<TestServer> {
   const { app, config } = await testApp(overrides, options, env);
   const address = await app.listen();
   const origin = `http://127.0.0.1:${address.port}`;
@@ -47,11 +43,7 @@ export async function startServer(
  * The same shim without a socket: requests go through the pipeline in-process (app.fetch). For every test that is
  * not about the wire; /browse (rendered by Astro's node middleware) and streaming over a socket need startServer.
  */
-export async function startInProcess(
-  overrides: Partial<Config> = {},
-  options: Partial<AppOptions> = {},
-  env: NodeJS.ProcessEnv = {},
-): Promise<TestServer> {
+export async function startInProcess(overrides: Partial<Config> = {}, options: Partial<AppOptions> = {}, env: NodeJS.ProcessEnv = {}): Promise<TestServer> {
   const { app, config } = await testApp(overrides, options, env);
   // What listen() starts once the socket is open: the embeddings load in the background.
   void app.semantic.load(app.services.catalog.current);

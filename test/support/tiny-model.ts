@@ -23,11 +23,27 @@ export async function writeTinyModel(outDir: string, texts: readonly string[], d
   await mkdir(join(outDir, 'onnx'), { recursive: true });
   await writeFile(
     join(outDir, 'config.json'),
-    json({ _name_or_path: modelId, architectures: ['BertModel'], model_type: 'bert', vocab_size: vocab.length, hidden_size: dims, num_hidden_layers: 0, num_attention_heads: 1, intermediate_size: dims, max_position_embeddings: 512, type_vocab_size: 1, pad_token_id: 0, 'transformers.js_config': { dtype: 'fp32' } }),
+    json({
+      _name_or_path: modelId,
+      architectures: ['BertModel'],
+      model_type: 'bert',
+      vocab_size: vocab.length,
+      hidden_size: dims,
+      num_hidden_layers: 0,
+      num_attention_heads: 1,
+      intermediate_size: dims,
+      max_position_embeddings: 512,
+      type_vocab_size: 1,
+      pad_token_id: 0,
+      'transformers.js_config': { dtype: 'fp32' },
+    }),
   );
   await writeFile(join(outDir, 'tokenizer.json'), json(tokenizerJson(vocab)));
   await writeFile(join(outDir, 'tokenizer_config.json'), json(tokenizerConfigJson(512)));
-  await writeFile(join(outDir, 'special_tokens_map.json'), json({ unk_token: '[UNK]', sep_token: '[SEP]', pad_token: '[PAD]', cls_token: '[CLS]', mask_token: '[MASK]' }));
+  await writeFile(
+    join(outDir, 'special_tokens_map.json'),
+    json({ unk_token: '[UNK]', sep_token: '[SEP]', pad_token: '[PAD]', cls_token: '[CLS]', mask_token: '[MASK]' }),
+  );
   await writeFile(join(outDir, 'onnx', 'model.onnx'), staticEmbeddingOnnx(table, vocab.length, dims, 'tiny-test-model'));
   return { modelId, dims };
 }

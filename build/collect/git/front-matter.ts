@@ -4,8 +4,7 @@
 import { parse } from 'yaml';
 
 export type FrontMatter =
-  | { ok: true; data: Record<string, unknown>; body: string; present: boolean; repaired: string[] }
-  | { ok: false; error: string; body: string };
+  { ok: true; data: Record<string, unknown>; body: string; present: boolean; repaired: string[] } | { ok: false; error: string; body: string };
 
 const FENCE = /^---[ \t]*\r?\n(?:([\s\S]*?)\r?\n)?---[ \t]*(?:\r?\n|$)/;
 

@@ -79,7 +79,8 @@ function locate(source: unknown, pluginRoot: string | undefined, warn: (message:
   }
   if (isRecord(source)) {
     const kind = source.source;
-    if (typeof kind !== 'string' || !REMOTE_KINDS.has(kind)) warn(`source kind ${JSON.stringify(kind)} is not one known (github, url, git-subdir, npm): recorded as given`);
+    if (typeof kind !== 'string' || !REMOTE_KINDS.has(kind))
+      warn(`source kind ${JSON.stringify(kind)} is not one known (github, url, git-subdir, npm): recorded as given`);
     return { remote: source };
   }
   warn(`source ${JSON.stringify(source)} is neither a path nor an object: recorded as given`);

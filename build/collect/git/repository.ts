@@ -51,14 +51,7 @@ export const isRemoteUrl = (url: string) => /^(https?|git|ssh|file):\/\//.test(u
 const isFileUrl = (url: string) => url.startsWith('file://');
 
 /** The configuration every git command runs under, whatever the repository's own says. */
-const SAFE_CONFIG = [
-  'core.hooksPath=/dev/null',
-  'core.fsmonitor=false',
-  'core.quotePath=false',
-  'gc.auto=0',
-  'maintenance.auto=false',
-  'credential.helper=',
-];
+const SAFE_CONFIG = ['core.hooksPath=/dev/null', 'core.fsmonitor=false', 'core.quotePath=false', 'gc.auto=0', 'maintenance.auto=false', 'credential.helper='];
 
 function gitEnvironment(): Record<string, string> {
   const env: Record<string, string> = {
@@ -144,7 +137,10 @@ function runGit(args: string[], options: RunOptions = {}): Promise<RunResult> {
 
 /** git's own reason, without its `fatal:`/`error:` prefixes and progress lines. */
 function gitMessage(stderr: string): string {
-  const lines = stderr.split('\n').map((line) => line.trim()).filter((line) => /^(fatal|error):/.test(line));
+  const lines = stderr
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => /^(fatal|error):/.test(line));
   return (lines[0] ?? stderr.trim().split('\n')[0] ?? '').replace(/^(fatal|error):\s*/, '');
 }
 
@@ -507,4 +503,3 @@ class BlobBatch {
     this.child.stdin.end();
   }
 }
-

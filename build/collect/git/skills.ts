@@ -19,8 +19,28 @@ import { describeRead, joinInside, type Snapshot, type Warn } from './commit-tre
 
 /** The agents whose `.<agent>/skills` folder the CLI reads (collect-sources.md §2, in the CLI's order). */
 export const AGENT_FOLDERS = [
-  'cline', 'codebuddy', 'codex', 'commandcode', 'continue', 'cursor', 'github', 'goose', 'iflow', 'junie', 'kilocode',
-  'kiro', 'mux', 'neovate', 'opencode', 'openhands', 'pi', 'qoder', 'roo', 'trae', 'windsurf', 'zencoder',
+  'cline',
+  'codebuddy',
+  'codex',
+  'commandcode',
+  'continue',
+  'cursor',
+  'github',
+  'goose',
+  'iflow',
+  'junie',
+  'kilocode',
+  'kiro',
+  'mux',
+  'neovate',
+  'opencode',
+  'openhands',
+  'pi',
+  'qoder',
+  'roo',
+  'trae',
+  'windsurf',
+  'zencoder',
 ] as const;
 
 export const PRIORITY_DIRS = [
@@ -40,8 +60,34 @@ const SKILL_FILES = ['SKILL.md', 'skill.md'];
 
 /** Not stored, not even read: binary formats, and generated text no one reads (the reference snapshot's list). */
 const BINARY_EXTENSIONS = new Set([
-  '.png', '.jpg', '.jpeg', '.gif', '.webp', '.ico', '.pdf', '.zip', '.woff', '.woff2', '.ttf', '.otf', '.mp3', '.mp4',
-  '.wav', '.docx', '.xlsx', '.pptx', '.jar', '.bin', '.so', '.pyc', '.svg', '.lock', '.gz', '.tgz', '.exe', '.dll',
+  '.png',
+  '.jpg',
+  '.jpeg',
+  '.gif',
+  '.webp',
+  '.ico',
+  '.pdf',
+  '.zip',
+  '.woff',
+  '.woff2',
+  '.ttf',
+  '.otf',
+  '.mp3',
+  '.mp4',
+  '.wav',
+  '.docx',
+  '.xlsx',
+  '.pptx',
+  '.jar',
+  '.bin',
+  '.so',
+  '.pyc',
+  '.svg',
+  '.lock',
+  '.gz',
+  '.tgz',
+  '.exe',
+  '.dll',
 ]);
 /** Stored file names: plain characters, no hidden file or folder (`.env` is not a skill's to publish). */
 const STORABLE_PATH = /^[A-Za-z0-9._/+@ -]+$/;
@@ -58,8 +104,7 @@ export interface SkillFound {
 
 const parentOf = (path: string) => (posix.dirname(path) === '.' ? '' : posix.dirname(path));
 
-const skillFileIn = (snapshot: Snapshot, dir: string) =>
-  SKILL_FILES.map((name) => (dir ? `${dir}/${name}` : name)).find((path) => snapshot.files.has(path));
+const skillFileIn = (snapshot: Snapshot, dir: string) => SKILL_FILES.map((name) => (dir ? `${dir}/${name}` : name)).find((path) => snapshot.files.has(path));
 
 /** Folders the plugin manifests point at, for the child scan (plugin-manifest.ts: local `./` paths only). */
 async function pluginSkillDirs(snapshot: Snapshot): Promise<string[]> {
@@ -150,7 +195,11 @@ async function readSkill(state: Discovery, dir: string, path: string): Promise<S
     warn(path, 'skipped: metadata.internal is true (hidden by the skills CLI)');
     return undefined;
   }
-  const description = Array.isArray(data.description) ? data.description.map(String).join(' ') : typeof data.description === 'string' ? data.description : undefined;
+  const description = Array.isArray(data.description)
+    ? data.description.map(String).join(' ')
+    : typeof data.description === 'string'
+      ? data.description
+      : undefined;
   if (!description?.trim()) {
     warn(path, 'skipped: no description in the front matter');
     return undefined;
@@ -168,7 +217,12 @@ async function readSkill(state: Discovery, dir: string, path: string): Promise<S
     warn(path, `name ${name} differs from its folder ${folder} (kept)`);
   }
   const rawTags = data.tags ?? metadata.tags;
-  const tags = typeof rawTags === 'string' ? rawTags.split(/[,\s]+/).filter(Boolean) : Array.isArray(rawTags) ? rawTags.filter((tag) => typeof tag === 'string' || typeof tag === 'number').map(String) : [];
+  const tags =
+    typeof rawTags === 'string'
+      ? rawTags.split(/[,\s]+/).filter(Boolean)
+      : Array.isArray(rawTags)
+        ? rawTags.filter((tag) => typeof tag === 'string' || typeof tag === 'number').map(String)
+        : [];
   const author = [data.author, metadata.author].find((value): value is string => typeof value === 'string' && value.trim() !== '');
   const files = await storedFiles(state, dir, path, read.text);
   return { path, name, description, ...(author ? { author } : {}), tags, files };

@@ -39,7 +39,9 @@ export async function findWorkflows(snapshot: Snapshot, warn: Warn): Promise<Wor
   const found: WorkflowFound[] = [];
   const stems = new Map<string, string>();
   for (const dir of WORKFLOW_DIRS) {
-    const paths = [...snapshot.files.keys()].filter((path) => posix.dirname(path) === dir && path.endsWith('.md') && posix.basename(path).toLowerCase() !== 'readme.md').sort();
+    const paths = [...snapshot.files.keys()]
+      .filter((path) => posix.dirname(path) === dir && path.endsWith('.md') && posix.basename(path).toLowerCase() !== 'readme.md')
+      .sort();
     for (const path of paths) {
       const stem = posix.basename(path, '.md');
       const read = await snapshot.read(path);

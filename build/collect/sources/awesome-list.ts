@@ -27,7 +27,14 @@ export function collectAwesomeList(entry: AwesomeListSource & { id: string; repo
       // A list is one large file, unlike a skill's: it is bounded by MAX_LIST_BYTES, not the skill bounds.
       const read = await snapshot.read(file, MAX_LIST_BYTES);
       if (read.kind !== 'text') throw new GitSourceError(`${file} could not be read (${read.kind})`);
-      const parsed = parseAwesomeList(read.text, { repo: entry.repo, path: file, commit, ref: entry.ref, updatedAt: dates.get(file), category: entry.category });
+      const parsed = parseAwesomeList(read.text, {
+        repo: entry.repo,
+        path: file,
+        commit,
+        ref: entry.ref,
+        updatedAt: dates.get(file),
+        category: entry.category,
+      });
       for (const candidate of parsed.candidates) candidates.push(candidate);
       skipped += parsed.skipped;
     }

@@ -27,7 +27,14 @@ export async function collectExportSource(entry: ExportSource & { id: string }, 
       index++;
       if (ctx.signal?.aborted) throw ctx.signal.reason;
       const record = line.value as Record<string, unknown> | undefined;
-      if (line.parseError || !record || typeof record !== 'object' || typeof record.type !== 'string' || typeof record.repo !== 'string' || typeof record.name !== 'string') {
+      if (
+        line.parseError ||
+        !record ||
+        typeof record !== 'object' ||
+        typeof record.type !== 'string' ||
+        typeof record.repo !== 'string' ||
+        typeof record.name !== 'string'
+      ) {
         stats.warnings.push({ where: `${path}:${line.line}`, message: line.parseError ?? 'not a listing record (type, repo and name are required); skipped' });
         continue;
       }

@@ -25,23 +25,24 @@ export function collectGitSource(entry: GitSource & { id: string; repo: string }
     const datePaths = [...skills.map((skill) => skill.path), ...manifests.map((found) => found.datePath), ...workflows.map((found) => found.path)];
     const dates = await repository.datePaths(fullCommit, datePaths, { first: true });
     const fallback = dates.last.size < new Set(datePaths).size ? await repository.commitDate(fullCommit) : '';
-    const dated = (path: string) => ({ updatedAt: dates.last.get(path) ?? fallback, ...(dates.first.has(path) ? { firstCommitAt: dates.first.get(path)! } : {}) });
+    const dated = (path: string) => ({
+      updatedAt: dates.last.get(path) ?? fallback,
+      ...(dates.first.has(path) ? { firstCommitAt: dates.first.get(path)! } : {}),
+    });
     const base = { repo: entry.repo, commit };
 
     const candidates: Candidate[] = [
-      ...skills.map(
-        (skill): Candidate => ({
-          type: 'skill',
-          name: skill.name,
-          description: skill.description,
-          ...base,
-          ...(skill.author ? { author: skill.author } : {}),
-          path: skill.path,
-          ...dated(skill.path),
-          tags: skill.tags,
-          files: skill.files,
-        }),
-      ),
+      ...skills.map((skill): Candidate => ({
+        type: 'skill',
+        name: skill.name,
+        description: skill.description,
+        ...base,
+        ...(skill.author ? { author: skill.author } : {}),
+        path: skill.path,
+        ...dated(skill.path),
+        tags: skill.tags,
+        files: skill.files,
+      })),
       ...manifests.map(({ datePath, ...found }): Candidate => ({ ...found, ...base, ...dated(datePath) })),
       ...workflows.map((workflow): Candidate => ({ type: 'workflow', ...workflow, ...base, ...dated(workflow.path) })),
     ];

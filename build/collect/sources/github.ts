@@ -39,8 +39,22 @@ interface FigureFields {
   license: string;
   spdxId: string;
 }
-const REST_FIELDS: FigureFields = { fullName: 'full_name', stars: 'stargazers_count', archived: 'archived', pushedAt: 'pushed_at', license: 'license', spdxId: 'spdx_id' };
-const GRAPHQL_FIELDS: FigureFields = { fullName: 'nameWithOwner', stars: 'stargazerCount', archived: 'isArchived', pushedAt: 'pushedAt', license: 'licenseInfo', spdxId: 'spdxId' };
+const REST_FIELDS: FigureFields = {
+  fullName: 'full_name',
+  stars: 'stargazers_count',
+  archived: 'archived',
+  pushedAt: 'pushed_at',
+  license: 'license',
+  spdxId: 'spdx_id',
+};
+const GRAPHQL_FIELDS: FigureFields = {
+  fullName: 'nameWithOwner',
+  stars: 'stargazerCount',
+  archived: 'isArchived',
+  pushedAt: 'pushedAt',
+  license: 'licenseInfo',
+  spdxId: 'spdxId',
+};
 
 function figuresOf(body: Json, fields: FigureFields): Figures | undefined {
   const fullName = body[fields.fullName];
@@ -136,7 +150,16 @@ export async function fetchGithubMetadata(
   const lastKnown = (repo: string) => previous.get(repo) ?? previousLower.get(repo.toLowerCase());
   const missing = (repo: string): RepoMeta => {
     const last = lastKnown(repo);
-    return { repo, fullName: last?.fullName ?? repo, stars: last?.stars ?? 0, archived: last?.archived ?? false, ...(last?.pushedAt ? { pushedAt: last.pushedAt } : {}), ...(last?.license ? { license: last.license } : {}), asOf: last?.asOf ?? asOf, missing: true };
+    return {
+      repo,
+      fullName: last?.fullName ?? repo,
+      stars: last?.stars ?? 0,
+      archived: last?.archived ?? false,
+      ...(last?.pushedAt ? { pushedAt: last.pushedAt } : {}),
+      ...(last?.license ? { license: last.license } : {}),
+      asOf: last?.asOf ?? asOf,
+      missing: true,
+    };
   };
 
   /**
@@ -157,13 +180,20 @@ export async function fetchGithubMetadata(
     for (let i = 0; i < wanted.length; i += entry.batch) batches.push(wanted.slice(i, i + entry.batch));
     await pool(batches, entry.concurrency, stopped, async (batch) => {
       for (;;) {
-        const answer = await http.request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: batchQuery(batch) }) });
+        const answer = await http.request(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ query: batchQuery(batch) }),
+        });
         if (!answer.ok) return failed(answer, `${batch[0]} and ${batch.length - 1} more`);
         answered();
         if (answer.status === 401) return stop(`${url} refused the token (401)`);
         const body = answer.status === 200 ? parseJson(answer.text)?.value : undefined;
         if (!isObject(body)) {
-          stats.warnings.push({ where: `${batch[0]} and ${batch.length - 1} more`, message: `POST ${url}: answered ${answer.status}${answer.status === 200 ? ' with incomplete JSON' : ''}` });
+          stats.warnings.push({
+            where: `${batch[0]} and ${batch.length - 1} more`,
+            message: `POST ${url}: answered ${answer.status}${answer.status === 200 ? ' with incomplete JSON' : ''}`,
+          });
           return;
         }
         const errors = Array.isArray(body.errors) ? body.errors.filter(isObject) : [];

@@ -98,8 +98,7 @@ export function parseCsv(text: string): string[][] {
     else if (c === ',') {
       row.push(cell);
       cell = '';
-    }
-    else if (c === '\n' || c === '\r') {
+    } else if (c === '\n' || c === '\r') {
       if (c === '\r' && text[i + 1] === '\n') i++;
       row.push(cell);
       if (row.some((value) => value.trim() !== '')) rows.push(row);
@@ -151,7 +150,13 @@ export async function fetchInstalls(entry: InstallsSource, ctx: SourceContext, t
 
   const base = entry.url.replace(/\/+$/, '').replace(/\/skills$/, '');
   const key = ctx.env[entry.keyEnv]?.trim();
-  const http = sourceClient(stats, entry, ctx.signal, { accept: 'application/json', 'user-agent': 'catalog-collect', ...(key ? { authorization: `Bearer ${key}` } : {}) }, tuning);
+  const http = sourceClient(
+    stats,
+    entry,
+    ctx.signal,
+    { accept: 'application/json', 'user-agent': 'catalog-collect', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+    tuning,
+  );
   const read = reader(stats, asOf, new URL(base).hostname);
   let seen = 0;
   let previousPage = '';

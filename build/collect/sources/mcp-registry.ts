@@ -38,7 +38,10 @@ export function serversEndpoint(url: string): string {
 /** The GitHub `owner/repo` of a repository URL (https, git+https, ssh, with /tree/... or .git), case kept. */
 export function githubRepoOf(url: string | undefined): string | undefined {
   if (!url) return undefined;
-  const match = /^(?:git\+)?(?:https?:\/\/|ssh:\/\/git@|git@)?(?:www\.)?github\.com[/:]([A-Za-z0-9][A-Za-z0-9-]*)\/([A-Za-z0-9_.-]+?)(?:\.git)?(?:[/#?].*)?$/i.exec(url.trim());
+  const match =
+    /^(?:git\+)?(?:https?:\/\/|ssh:\/\/git@|git@)?(?:www\.)?github\.com[/:]([A-Za-z0-9][A-Za-z0-9-]*)\/([A-Za-z0-9_.-]+?)(?:\.git)?(?:[/#?].*)?$/i.exec(
+      url.trim(),
+    );
   if (!match) return undefined;
   const repo = `${match[1]}/${match[2]}`;
   return REPO_PATTERN.test(repo) ? repo : undefined;
@@ -98,11 +101,13 @@ function preferred(a: Row, b: Row): boolean {
 /** Inputs with their keys in camelCase; with `named`, one without a name is dropped rather than the whole package. */
 function keyValues(list: unknown, named = false): Json[] | undefined {
   if (!Array.isArray(list)) return undefined;
-  const out = list.filter((item): item is Json => isObject(item) && (!named || typeof item.name === 'string')).map((item) => {
-    const kv: Json = {};
-    for (const [key, value] of Object.entries(item)) kv[key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())] = value;
-    return kv;
-  });
+  const out = list
+    .filter((item): item is Json => isObject(item) && (!named || typeof item.name === 'string'))
+    .map((item) => {
+      const kv: Json = {};
+      for (const [key, value] of Object.entries(item)) kv[key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())] = value;
+      return kv;
+    });
   return out.length > 0 ? out : undefined;
 }
 
@@ -133,7 +138,11 @@ function normalisePackage(raw: Json): McpPackage | string {
 }
 
 function normaliseRemote(raw: Json): McpRemote | string {
-  const candidate: Json = { type: str(raw.type) ?? str(raw.transport_type) ?? str(raw.transportType), url: str(raw.url), headers: keyValues(raw.headers, true) };
+  const candidate: Json = {
+    type: str(raw.type) ?? str(raw.transport_type) ?? str(raw.transportType),
+    url: str(raw.url),
+    headers: keyValues(raw.headers, true),
+  };
   for (const key of Object.keys(candidate)) if (candidate[key] === undefined) delete candidate[key];
   const parsed = McpRemoteSchema.safeParse(candidate);
   if (parsed.success) return parsed.data;
@@ -185,14 +194,26 @@ function candidateOf(row: Row, warn: (message: string) => void): Candidate | str
   const version = str(server.version) ?? str(versionDetail?.version);
   if (version) candidate.version = version;
   if (row.updatedAt && !Number.isNaN(time(row.updatedAt))) candidate.updatedAt = new Date(row.updatedAt).toISOString();
-  const packages = normaliseList(server.packages, normalisePackage, (p) => JSON.stringify([p.registryType, p.identifier, p.version, p.transport.type, p.transport.url]), warn);
+  const packages = normaliseList(
+    server.packages,
+    normalisePackage,
+    (p) => JSON.stringify([p.registryType, p.identifier, p.version, p.transport.type, p.transport.url]),
+    warn,
+  );
   if (packages) candidate.packages = packages;
   const remotes = normaliseList(server.remotes, normaliseRemote, (r) => JSON.stringify([r.type, r.url]), warn);
   if (remotes) candidate.remotes = remotes;
   return candidate;
 }
 
-const failed = (error: string, stats: SourceStats): ListingSourceResult => ({ status: 'failed', error, candidates: [], removed: [], absenceIsRemoval: false, stats });
+const failed = (error: string, stats: SourceStats): ListingSourceResult => ({
+  status: 'failed',
+  error,
+  candidates: [],
+  removed: [],
+  absenceIsRemoval: false,
+  stats,
+});
 
 /** Reads the registry: a full backfill the first time (or for a new URL), incremental with updated_since after. */
 export async function collectMcpRegistry(entry: McpRegistrySource, ctx: SourceContext, tuning: HttpTuning = {}): Promise<ListingSourceResult> {
@@ -240,7 +261,8 @@ export async function collectMcpRegistry(entry: McpRegistrySource, ctx: SourceCo
         stats.warnings.push({ where, message: 'a server without a name; skipped' });
         continue;
       }
-      if (row.updatedAt && !Number.isNaN(time(row.updatedAt)) && (highWaterMark === undefined || time(row.updatedAt) > time(highWaterMark))) highWaterMark = row.updatedAt;
+      if (row.updatedAt && !Number.isNaN(time(row.updatedAt)) && (highWaterMark === undefined || time(row.updatedAt) > time(highWaterMark)))
+        highWaterMark = row.updatedAt;
       const held = rows.get(row.name);
       if (!held || preferred(row, held)) rows.set(row.name, row);
     }

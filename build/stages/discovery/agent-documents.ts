@@ -31,7 +31,15 @@ const file = (path: string, body: Json): GeneratedFile => ({ path, contentType: 
 
 const catalogTools = () => Object.values(CATALOG_TOOLS).map(toolDescriptor);
 const docsTools = () => Object.values(DOCS_TOOLS).map(toolDescriptor);
-const resources = () => [{ uri: CATALOG_RESOURCE.uri, name: CATALOG_RESOURCE.name, title: CATALOG_RESOURCE.title, description: CATALOG_RESOURCE.description, mimeType: CATALOG_RESOURCE.mimeType }];
+const resources = () => [
+  {
+    uri: CATALOG_RESOURCE.uri,
+    name: CATALOG_RESOURCE.name,
+    title: CATALOG_RESOURCE.title,
+    description: CATALOG_RESOURCE.description,
+    mimeType: CATALOG_RESOURCE.mimeType,
+  },
+];
 const capabilities = { tools: { listChanged: false }, resources: { subscribe: false, listChanged: false } };
 
 /** A2A agent card with the 1.0 supportedInterfaces and the 0.3 url/protocolVersion/preferredTransport fields. */
@@ -161,7 +169,11 @@ export function mcpServersJson(ctx: Context): Json {
       [MCP_SERVER_NAME]: { command: MCP_STDIO.command, args: MCP_STDIO.args, env: { [MCP_STDIO.urlVariable]: ctx.baseUrl } },
       [`${MCP_SERVER_NAME}-remote`]: { type: 'http', url: ctx.baseUrl + AGENT_PATHS.mcp },
       // Until the package is published: the same server run from a checkout of the repository (the path is relative to it).
-      [`${MCP_SERVER_NAME}-checkout`]: { command: MCP_STDIO.fromCheckout.command, args: MCP_STDIO.fromCheckout.args, env: { [MCP_STDIO.urlVariable]: ctx.baseUrl } },
+      [`${MCP_SERVER_NAME}-checkout`]: {
+        command: MCP_STDIO.fromCheckout.command,
+        args: MCP_STDIO.fromCheckout.args,
+        env: { [MCP_STDIO.urlVariable]: ctx.baseUrl },
+      },
     },
   };
 }

@@ -60,7 +60,11 @@ export function aiCatalog(baseUrl: string): Record<string, unknown> {
       // The catalog is also an ARD Agent Registry (application/ai-registry+json): clients find its search API here.
       registryEntry(baseUrl),
     ],
-    extensions: { specification: AI_CATALOG_SPEC, discovery: 'Agentic Resource Discovery (ARD): /.well-known/ai-catalog.json', ard: { ...ARD_SPEC, manifest: baseUrl + ARD_PATHS.manifest, registry: baseUrl + ARD_PATHS.search.replace('/search', '') } },
+    extensions: {
+      specification: AI_CATALOG_SPEC,
+      discovery: 'Agentic Resource Discovery (ARD): /.well-known/ai-catalog.json',
+      ard: { ...ARD_SPEC, manifest: baseUrl + ARD_PATHS.manifest, registry: baseUrl + ARD_PATHS.search.replace('/search', '') },
+    },
   };
 }
 
@@ -118,7 +122,9 @@ and lists the ones that did not resolve in \`notFound\`.
 
 ## MCP and A2A
 
-- MCP (Streamable HTTP): \`POST ${url(AGENT_PATHS.mcp)}\`, tools ${Object.keys(CATALOG_TOOLS).map((t) => `\`${t}\``).join(', ')}; or run \`npx -y ${MCP_PACKAGE}\` (stdio). Server card: ${url(AGENT_PATHS.serverCard)}.
+- MCP (Streamable HTTP): \`POST ${url(AGENT_PATHS.mcp)}\`, tools ${Object.keys(CATALOG_TOOLS)
+    .map((t) => `\`${t}\``)
+    .join(', ')}; or run \`npx -y ${MCP_PACKAGE}\` (stdio). Server card: ${url(AGENT_PATHS.serverCard)}.
 - A2A: \`POST ${url(AGENT_PATHS.a2a)}\` (\`message/send\`); agent card: ${url(AGENT_PATHS.agentCard)}.
 
 ## Reading the figures
@@ -150,6 +156,11 @@ export function aiCatalogFiles(ctx: Pick<StageContext, 'baseUrl'>): GeneratedFil
       body: `${JSON.stringify(aiCatalog(ctx.baseUrl), null, 2)}\n`,
     },
     { path: EXTRA_PATHS.catalogSkill, contentType: MEDIA_TYPES.markdown, body: catalogSkill(ctx.baseUrl) },
-    { path: ARD_PATHS.manifest, contentType: MEDIA_TYPES.json, alternates: [{ contentType: AI_CATALOG_TYPE }], body: `${JSON.stringify(ardManifest(ctx.baseUrl), null, 2)}\n` },
+    {
+      path: ARD_PATHS.manifest,
+      contentType: MEDIA_TYPES.json,
+      alternates: [{ contentType: AI_CATALOG_TYPE }],
+      body: `${JSON.stringify(ardManifest(ctx.baseUrl), null, 2)}\n`,
+    },
   ];
 }

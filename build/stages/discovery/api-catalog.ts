@@ -71,8 +71,16 @@ export function apiCatalog(baseUrl: string): { linkset: LinkContext[] } {
         'service-doc': [agentsDoc],
       },
       // The MCP servers in the official MCP registry API shape, and the whole catalog as an ARD Agent Registry.
-      { anchor: registry, 'service-desc': [{ ...openApi, title: 'OpenAPI 3.1 (operations registryListServers, registryServerVersions, registryServerVersion)' }], 'service-doc': [apiDoc] },
-      { anchor: ard, 'service-desc': [{ ...openApi, title: 'OpenAPI 3.1 (operations ardSearch, ardExplore, ardListAgents, ardGetAgent)' }], 'service-doc': [agentsDoc] },
+      {
+        anchor: registry,
+        'service-desc': [{ ...openApi, title: 'OpenAPI 3.1 (operations registryListServers, registryServerVersions, registryServerVersion)' }],
+        'service-doc': [apiDoc],
+      },
+      {
+        anchor: ard,
+        'service-desc': [{ ...openApi, title: 'OpenAPI 3.1 (operations ardSearch, ardExplore, ardListAgents, ardGetAgent)' }],
+        'service-doc': [agentsDoc],
+      },
       {
         anchor: ask,
         'service-desc': [{ href: url(operationPath('getOpenApiJson')), type: MEDIA_TYPES.openApiJson, title: 'OpenAPI 3.1 (operations askGet, askPost)' }],

@@ -16,12 +16,69 @@ export function readListings(ctx: Pick<StageContext, 'buildDir'>): AsyncGenerato
 /** What the discovery files print of a listing (no history, no file list). */
 export type ListingSummary = Pick<
   StoredListing,
-  'id' | 'slug' | 'type' | 'name' | 'description' | 'author' | 'repo' | 'repoUrl' | 'homepage' | 'category' | 'categories' | 'tags' | 'installs' | 'stars' | 'trending' | 'searchTrend' | 'updatedAt' | 'metrics' | 'metricsSource'
+  | 'id'
+  | 'slug'
+  | 'type'
+  | 'name'
+  | 'description'
+  | 'author'
+  | 'repo'
+  | 'repoUrl'
+  | 'homepage'
+  | 'category'
+  | 'categories'
+  | 'tags'
+  | 'installs'
+  | 'stars'
+  | 'trending'
+  | 'searchTrend'
+  | 'updatedAt'
+  | 'metrics'
+  | 'metricsSource'
 >;
 
 function summarize(listing: StoredListing): ListingSummary {
-  const { id, slug, type, name, description, author, repo, repoUrl, homepage, category, categories, tags, installs, stars, trending, searchTrend, updatedAt, metrics, metricsSource } = listing;
-  const summary: ListingSummary = { id, slug, type, name, description, author, repo, repoUrl, category, categories, tags, installs, stars, trending, searchTrend, updatedAt, metrics, metricsSource };
+  const {
+    id,
+    slug,
+    type,
+    name,
+    description,
+    author,
+    repo,
+    repoUrl,
+    homepage,
+    category,
+    categories,
+    tags,
+    installs,
+    stars,
+    trending,
+    searchTrend,
+    updatedAt,
+    metrics,
+    metricsSource,
+  } = listing;
+  const summary: ListingSummary = {
+    id,
+    slug,
+    type,
+    name,
+    description,
+    author,
+    repo,
+    repoUrl,
+    category,
+    categories,
+    tags,
+    installs,
+    stars,
+    trending,
+    searchTrend,
+    updatedAt,
+    metrics,
+    metricsSource,
+  };
   if (homepage) summary.homepage = homepage;
   return summary;
 }

@@ -30,10 +30,20 @@ export function feedListings(highlights: Highlights): ListingSummary[] {
 function statistics(listing: ListingSummary): Json[] {
   const counters: Json[] = [];
   if (listing.metrics.installs === 'real') {
-    counters.push({ '@type': 'InteractionCounter', interactionType: 'https://schema.org/InstallAction', userInteractionCount: listing.installs, name: 'installs' });
+    counters.push({
+      '@type': 'InteractionCounter',
+      interactionType: 'https://schema.org/InstallAction',
+      userInteractionCount: listing.installs,
+      name: 'installs',
+    });
   }
   if (listing.metrics.stars === 'real') {
-    counters.push({ '@type': 'InteractionCounter', interactionType: 'https://schema.org/LikeAction', userInteractionCount: listing.stars, name: 'GitHub stars' });
+    counters.push({
+      '@type': 'InteractionCounter',
+      interactionType: 'https://schema.org/LikeAction',
+      userInteractionCount: listing.stars,
+      name: 'GitHub stars',
+    });
   }
   return counters;
 }

@@ -66,7 +66,10 @@ export function llmsTxt({ baseUrl, runtime, highlights, docs }: LlmsInput): stri
     `- ${link('OpenAPI 3.1 (YAML)', url(operationPath('getOpenApiYaml')))}: the same document as YAML`,
     `- ${link('Search listings', url(`${operationPath('searchListings')}?q=postgres&limit=20`))}: GET with \`q\`, \`semantic\`, \`type\`, \`category\`, \`owner\`, \`sort\` (installs, stars, trending, searchTrend), \`limit\` (1-2000), \`cursor\`; answers a page envelope \`{items, limit, offset, hasMore, next, pageToken, cursor}\``,
   );
-  if (example) lines.push(`- ${link('One listing', url(operationPath('getListing', { id: example.slug })))}: by slug or by path-style id \`{type}:{owner}/{repo}#{slug}\`, URL-encoded`);
+  if (example)
+    lines.push(
+      `- ${link('One listing', url(operationPath('getListing', { id: example.slug })))}: by slug or by path-style id \`{type}:{owner}/{repo}#{slug}\`, URL-encoded`,
+    );
   lines.push(
     `- ${link('Catalog stats', url(operationPath('getCatalogStats')))}: listings per type and summed installs`,
     `- ${link('Site meta', url(operationPath('getMeta')))}: brand, tagline, disclaimer, last update`,
@@ -81,7 +84,9 @@ export function llmsTxt({ baseUrl, runtime, highlights, docs }: LlmsInput): stri
 
   section('Agents');
   lines.push(
-    `- ${link('MCP endpoint', url(AGENT_PATHS.mcp))}: POST JSON-RPC (Streamable HTTP); GET returns its discovery document. Tools: ${Object.keys(CATALOG_TOOLS).map((name) => `\`${name}\``).join(', ')}`,
+    `- ${link('MCP endpoint', url(AGENT_PATHS.mcp))}: POST JSON-RPC (Streamable HTTP); GET returns its discovery document. Tools: ${Object.keys(CATALOG_TOOLS)
+      .map((name) => `\`${name}\``)
+      .join(', ')}`,
     `- ${link('MCP server card', url(AGENT_PATHS.serverCard))}: the stdio package (\`npx -y ${MCP_PACKAGE}\`) and the HTTP remotes`,
     `- ${link('mcp.json', url(AGENT_PATHS.mcpServers))}: an \`mcpServers\` entry to paste into an MCP client`,
     `- ${link('Docs MCP', url(AGENT_PATHS.mcpDocs))}: a second MCP server over these docs (\`search_docs\`, \`get_doc\`, \`list_docs\`)`,
@@ -138,7 +143,9 @@ export function llmsTxt({ baseUrl, runtime, highlights, docs }: LlmsInput): stri
     lines.push(`### ${TYPE_LABELS[type].plural}, by ${metric}`, '');
     for (const listing of top) {
       const description = inlineText(listing.description, 160);
-      lines.push(`- ${link(listing.name, url(SITE_PATHS.listing(listing.slug)))}: ${description ? `${description} ` : ''}(${figure(listing, metric)}; id \`${listing.id}\`)`);
+      lines.push(
+        `- ${link(listing.name, url(SITE_PATHS.listing(listing.slug)))}: ${description ? `${description} ` : ''}(${figure(listing, metric)}; id \`${listing.id}\`)`,
+      );
     }
     lines.push('');
   }
@@ -155,7 +162,14 @@ function shortlistTable(baseUrl: string, category: Category, listings: ListingSu
     `${formatCount(listing.stars)} (${listing.metrics.stars})`,
     cell(listing.description, 120),
   ]);
-  const header = ['#', 'Listing', 'Repository', metric === 'installs' ? 'Installs (ranked by)' : 'Installs', metric === 'stars' ? 'Stars (ranked by)' : 'Stars', 'Description'];
+  const header = [
+    '#',
+    'Listing',
+    'Repository',
+    metric === 'installs' ? 'Installs (ranked by)' : 'Installs',
+    metric === 'stars' ? 'Stars (ranked by)' : 'Stars',
+    'Description',
+  ];
   return table(header, ['right', 'left', 'left', 'right', 'right', 'left'], rows);
 }
 
@@ -181,7 +195,10 @@ export function llmsFullTxt(input: LlmsInput): string {
     for (const category of categories) {
       const listings = highlights.shortlists.get(categoryKey(type, category.name)) ?? [];
       parts.push('', `#### ${TYPE_LABELS[type].plural}: ${category.label}`, '');
-      parts.push(`${formatCount(category.count)} listings, ranked by ${RANKING_METRIC[type]}: ${link('comparison page', baseUrl + SITE_PATHS.compare(type, category.name))}`, '');
+      parts.push(
+        `${formatCount(category.count)} listings, ranked by ${RANKING_METRIC[type]}: ${link('comparison page', baseUrl + SITE_PATHS.compare(type, category.name))}`,
+        '',
+      );
       parts.push(shortlistTable(baseUrl, category, listings));
     }
   }

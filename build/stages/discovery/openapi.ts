@@ -27,7 +27,12 @@ function strip(schema: Json): Json {
 }
 
 function componentSchemas(): Record<string, Json> {
-  const { schemas } = z.toJSONSchema(z.globalRegistry, { target: 'draft-2020-12', io: 'output', unrepresentable: 'any', uri: (id) => `#/components/schemas/${id}` }) as { schemas: Record<string, Json> };
+  const { schemas } = z.toJSONSchema(z.globalRegistry, {
+    target: 'draft-2020-12',
+    io: 'output',
+    unrepresentable: 'any',
+    uri: (id) => `#/components/schemas/${id}`,
+  }) as { schemas: Record<string, Json> };
   const out: Record<string, Json> = {};
   for (const [id, schema] of Object.entries(schemas)) {
     if (id === 'ListingRecord') continue;
@@ -82,9 +87,12 @@ function responses(op: Operation): Json {
 
 function operationObject(op: Operation, index: number): Json {
   const parameters: Json[] = [{ $ref: '#/components/parameters/ApiVersion' }];
-  for (const p of op.pathParams ?? []) parameters.push({ name: p.name, in: 'path', required: true, description: p.description, schema: stringSchema(p.schema) });
-  for (const spec of op.query ?? []) parameters.push({ name: spec.name, in: 'query', required: false, description: spec.description, schema: paramSchema(spec) });
-  for (const h of op.headers ?? []) parameters.push({ name: h.name, in: 'header', required: false, description: h.description, schema: stringSchema(h.schema) });
+  for (const p of op.pathParams ?? [])
+    parameters.push({ name: p.name, in: 'path', required: true, description: p.description, schema: stringSchema(p.schema) });
+  for (const spec of op.query ?? [])
+    parameters.push({ name: spec.name, in: 'query', required: false, description: spec.description, schema: paramSchema(spec) });
+  for (const h of op.headers ?? [])
+    parameters.push({ name: h.name, in: 'header', required: false, description: h.description, schema: stringSchema(h.schema) });
   const out: Json = {
     operationId: index === 0 ? op.id : `${op.id}_alias${index}`,
     summary: op.summary,
@@ -132,7 +140,13 @@ export function openApiDocument(baseUrl: string): Json {
     components: {
       schemas: componentSchemas(),
       parameters: {
-        ApiVersion: { name: 'API-Version', in: 'header', required: false, description: 'Only 1 is accepted; any other value is a 400.', schema: { type: 'string', enum: ['1'], default: '1' } },
+        ApiVersion: {
+          name: 'API-Version',
+          in: 'header',
+          required: false,
+          description: 'Only 1 is accepted; any other value is a 400.',
+          schema: { type: 'string', enum: ['1'], default: '1' },
+        },
       },
       headers: {
         'API-Version': { description: 'Version that answered (always 1)', schema: { type: 'string', enum: ['1'] } },
@@ -143,12 +157,19 @@ export function openApiDocument(baseUrl: string): Json {
         'RateLimit-Reset': { description: 'Seconds until the window resets', schema: { type: 'integer' } },
         'Retry-After': { description: 'Seconds to wait (429)', schema: { type: 'integer' } },
         Allow: { description: 'Methods allowed on the path (405)', schema: { type: 'string' } },
-        'WWW-Authenticate': { description: 'Bearer realm="catalog", resource_metadata="{base_url}/.well-known/oauth-protected-resource"', schema: { type: 'string' } },
-        'X-Request-Id': { description: 'The request id: the X-Request-Id sent (1 to 128 of A-Z a-z 0-9 . _ : -) or one the server made; also in its log line', schema: { type: 'string' } },
+        'WWW-Authenticate': {
+          description: 'Bearer realm="catalog", resource_metadata="{base_url}/.well-known/oauth-protected-resource"',
+          schema: { type: 'string' },
+        },
+        'X-Request-Id': {
+          description: 'The request id: the X-Request-Id sent (1 to 128 of A-Z a-z 0-9 . _ : -) or one the server made; also in its log line',
+          schema: { type: 'string' },
+        },
         'Catalog-Build': { description: 'Id of the build that answered (changes when a rebuild is switched to)', schema: { type: 'string' } },
         'Search-Mode': { description: 'How semantic was answered: semantic, hybrid or keyword-fallback', schema: { type: 'string' } },
         'Search-Match': {
-          description: 'partial: fewer than 10 listings contain every word of q, so the listings containing them all come first, then the best partial matches (listings with the most words). Absent when every result contains every word.',
+          description:
+            'partial: fewer than 10 listings contain every word of q, so the listings containing them all come first, then the best partial matches (listings with the most words). Absent when every result contains every word.',
           schema: { type: 'string', enum: ['partial'] },
         },
         'Search-Corrected': {
@@ -159,12 +180,24 @@ export function openApiDocument(baseUrl: string): Json {
       },
       responses: {
         BadRequest: { description: 'Invalid query, header or body; the message names the parameter', headers: errorHeaders, content: errorBody },
-        Unauthorized: { description: 'Staff Bearer JWT required', headers: { ...errorHeaders, 'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' } }, content: errorBody },
+        Unauthorized: {
+          description: 'Staff Bearer JWT required',
+          headers: { ...errorHeaders, 'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' } },
+          content: errorBody,
+        },
         NotFound: { description: 'No listing or route matches', headers: errorHeaders, content: errorBody },
-        MethodNotAllowed: { description: 'Method not allowed', headers: { ...errorHeaders, Allow: { $ref: '#/components/headers/Allow' } }, content: errorBody },
+        MethodNotAllowed: {
+          description: 'Method not allowed',
+          headers: { ...errorHeaders, Allow: { $ref: '#/components/headers/Allow' } },
+          content: errorBody,
+        },
         TooManyRequests: {
           description: 'Rate limited',
-          headers: { ...errorHeaders, 'Retry-After': { $ref: '#/components/headers/Retry-After' }, ...Object.fromEntries(RATE_HEADERS.map((h) => [h, { $ref: `#/components/headers/${h}` }])) },
+          headers: {
+            ...errorHeaders,
+            'Retry-After': { $ref: '#/components/headers/Retry-After' },
+            ...Object.fromEntries(RATE_HEADERS.map((h) => [h, { $ref: `#/components/headers/${h}` }])),
+          },
           content: errorBody,
         },
         InternalError: { description: 'Server error', headers: errorHeaders, content: errorBody },

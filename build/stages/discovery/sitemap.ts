@@ -57,7 +57,11 @@ const EMPTY_URLSET_BYTES = Buffer.byteLength(urlset([]));
  * The pure core: groups of URLs → shard files (yielded as each fills) and, last, the index. A shard closes at
  * `limits.urls` URLs or before its bytes would pass `limits.bytes`.
  */
-export async function* sitemapFilesFrom(baseUrl: string, groups: SitemapGroup[], limits: { urls: number; bytes: number } = SITEMAP_LIMITS): AsyncGenerator<GeneratedFile> {
+export async function* sitemapFilesFrom(
+  baseUrl: string,
+  groups: SitemapGroup[],
+  limits: { urls: number; bytes: number } = SITEMAP_LIMITS,
+): AsyncGenerator<GeneratedFile> {
   const index: SitemapUrl[] = [];
   for (const group of groups) {
     let shard: SitemapUrl[] = [];

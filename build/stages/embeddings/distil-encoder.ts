@@ -82,10 +82,11 @@ function principalAxes(raw: Float32Array, count: number, width: number, keep: nu
     }
   }
   const m = new Matrix(width, width);
-  for (let i = 0; i < width; i++) for (let j = i; j < width; j++) {
-    m.set(i, j, cov[i * width + j]! / count);
-    m.set(j, i, cov[i * width + j]! / count);
-  }
+  for (let i = 0; i < width; i++)
+    for (let j = i; j < width; j++) {
+      m.set(i, j, cov[i * width + j]! / count);
+      m.set(j, i, cov[i * width + j]! / count);
+    }
   const evd = new EigenvalueDecomposition(m, { assumeSymmetric: true });
   const values = evd.realEigenvalues;
   const order = values.map((_, i) => i).sort((a, b) => values[b]! - values[a]!);
@@ -155,18 +156,30 @@ export async function distil(options: DistilOptions): Promise<StaticEncoderManif
     for (let c = 0; c < options.dims; c++) out[c]! *= weight;
     return out;
   });
-  const manifest = await writeStaticEncoder(options.out, words, table, {
-    source: { ...USE_PACKAGES, wordList: `${DICT} (Debian wamerican)` },
-    distillation: { pca: `${width}→${options.dims}`, weighting: `SIF a=${a}, p from the sentencepiece unigram scores (unseen: e^${UNSEEN_LOGP})` },
-    template,
-  }, { mean: Float32Array.from(mean), axes: Float32Array.from(axes.flatMap((axis) => [...axis])) });
+  const manifest = await writeStaticEncoder(
+    options.out,
+    words,
+    table,
+    {
+      source: { ...USE_PACKAGES, wordList: `${DICT} (Debian wamerican)` },
+      distillation: { pca: `${width}→${options.dims}`, weighting: `SIF a=${a}, p from the sentencepiece unigram scores (unseen: e^${UNSEEN_LOGP})` },
+      template,
+    },
+    { mean: Float32Array.from(mean), axes: Float32Array.from(axes.flatMap((axis) => [...axis])) },
+  );
   log(`distil: wrote ${options.out} (${manifest.modelId}, ${manifest.count} words × ${manifest.dims})`);
   return manifest;
 }
 
 if (import.meta.main) {
   const { values } = parseArgs({
-    options: { out: { type: 'string', default: join(ROOT, 'models', 'use-lite-distilled') }, raw: { type: 'string' }, dims: { type: 'string', default: '256' }, sif: { type: 'string' }, template: { type: 'string' } },
+    options: {
+      out: { type: 'string', default: join(ROOT, 'models', 'use-lite-distilled') },
+      raw: { type: 'string' },
+      dims: { type: 'string', default: '256' },
+      sif: { type: 'string' },
+      template: { type: 'string' },
+    },
   });
   await distil({
     out: resolve(values.out!),

@@ -74,7 +74,12 @@ export function snapshotDigests(listings: readonly AcceptedRecord[]): SnapshotDi
 }
 
 /** Whether the stored database already holds exactly this snapshot (then nothing is written at all). */
-export function holdsSnapshot(stored: Record<string, string> | undefined, digests: SnapshotDigests, historyEnd: string | undefined, rejected: number): stored is Record<string, string> {
+export function holdsSnapshot(
+  stored: Record<string, string> | undefined,
+  digests: SnapshotDigests,
+  historyEnd: string | undefined,
+  rejected: number,
+): stored is Record<string, string> {
   return (
     stored !== undefined &&
     stored.schemaVersion === String(SCHEMA_VERSION) &&
@@ -86,7 +91,11 @@ export function holdsSnapshot(stored: Record<string, string> | undefined, digest
 }
 
 /** A listing's history: the days the previous database knew, overwritten by the days this export states. */
-export function listingHistory(record: AcceptedRecord['record'], historyEnd: string | undefined, previous: { firstDay: string; daily: number[] } | undefined): { firstDay: string; daily: number[] } {
+export function listingHistory(
+  record: AcceptedRecord['record'],
+  historyEnd: string | undefined,
+  previous: { firstDay: string; daily: number[] } | undefined,
+): { firstDay: string; daily: number[] } {
   const end = record.metrics.installsAsOf ?? historyEnd!;
   const stated = { firstDay: addDays(end, -(record.installsHistory.length - 1)), daily: record.installsHistory };
   return mergeHistory(previous, stated);

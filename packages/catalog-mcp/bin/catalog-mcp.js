@@ -29,7 +29,8 @@ async function upstream(options) {
   if (options.data) {
     const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
     const serve = join(repo, 'server', 'offline-mcp.ts');
-    if (!existsSync(serve)) throw new Error(`--data needs a catalog checkout around this package (looked for ${serve}); use --url with a running instance instead`);
+    if (!existsSync(serve))
+      throw new Error(`--data needs a catalog checkout around this package (looked for ${serve}); use --url with a running instance instead`);
     const { offlineCatalog } = await import(pathToFileURL(serve).href);
     return offlineCatalog(resolve(options.data));
   }
@@ -37,7 +38,9 @@ async function upstream(options) {
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { url: { type: 'string' }, data: { type: 'string' }, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean' } } });
+  const { values } = parseArgs({
+    options: { url: { type: 'string' }, data: { type: 'string' }, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean' } },
+  });
   if (values.help) return void process.stdout.write(USAGE);
   if (values.version) return void process.stdout.write(`${VERSION}\n`);
   const data = values.data || (values.url ? undefined : process.env.CATALOG_DATA_DIR) || undefined;
@@ -58,11 +61,12 @@ async function main() {
   const transport = new StdioServerTransport();
   let closing;
   // Closing the server closes its transport, which reports the close again: the first call does the work.
-  const shutdown = () => (closing ??= (async () => {
-    await server.close().catch(() => {});
-    await client.close().catch(() => {});
-    await source.close();
-  })());
+  const shutdown = () =>
+    (closing ??= (async () => {
+      await server.close().catch(() => {});
+      await client.close().catch(() => {});
+      await source.close();
+    })());
   server.onclose = () => void shutdown();
   process.stdin.on('end', () => void shutdown().then(() => process.exit(0)));
   await server.connect(transport);

@@ -11,5 +11,7 @@ export const getStaticPaths = (async () => {
 
 export const GET: APIRoute = async ({ params }) => {
   const data = await loadCatalog();
-  return new Response(JSON.stringify(data.rankParts.get(Number(params.part)) ?? { listings: {}, owners: {} }), { headers: { 'Content-Type': 'application/json; charset=utf-8' } });
+  return new Response(JSON.stringify(data.rankParts.get(Number(params.part)) ?? { listings: {}, owners: {} }), {
+    headers: { 'Content-Type': 'application/json; charset=utf-8' },
+  });
 };

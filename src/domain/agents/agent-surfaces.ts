@@ -208,5 +208,4 @@ export const MCP_INSTRUCTIONS =
   `${TAGLINE} Use search_catalog to find listings for a need, load_skill to read one listing with its files, ` +
   'top_catalog for the most popular listings of a type and get_catalog_stats for totals. Everything is read-only.';
 
-export const MCP_DOCS_INSTRUCTIONS =
-  `The ${BRAND} documentation: list_docs for the pages, search_docs to find a topic, get_doc to read a page as Markdown.`;
+export const MCP_DOCS_INSTRUCTIONS = `The ${BRAND} documentation: list_docs for the pages, search_docs to find a topic, get_doc to read a page as Markdown.`;

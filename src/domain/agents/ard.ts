@@ -75,7 +75,11 @@ export function publisherOf(identifier: string): string | undefined {
 }
 
 function firstClause(text: string, max = 90): string {
-  const sentence = text.replace(/\s+/g, ' ').trim().split(/(?<=[.!?])\s/)[0] ?? '';
+  const sentence =
+    text
+      .replace(/\s+/g, ' ')
+      .trim()
+      .split(/(?<=[.!?])\s/)[0] ?? '';
   const clause = sentence.replace(/[.!?]+$/, '');
   if (clause.length <= max) return clause;
   const cut = clause.slice(0, max);
@@ -88,10 +92,7 @@ function firstClause(text: string, max = 90): string {
  */
 export function representativeQueries(listing: Pick<Listing, 'type' | 'name' | 'description' | 'category'>): string[] {
   const kind = TYPE_LABELS[listing.type].singular.toLowerCase().replace(/^mcp/, 'MCP');
-  const queries = [
-    `${kind} for ${categoryLabel(listing.category).toLowerCase()}`,
-    `${listing.name} ${kind}`,
-  ];
+  const queries = [`${kind} for ${categoryLabel(listing.category).toLowerCase()}`, `${listing.name} ${kind}`];
   const what = firstClause(listing.description);
   if (what.length >= 12) queries.unshift(`find a ${kind} that can ${what.charAt(0).toLowerCase()}${what.slice(1)}`.replace(/ can (a|an|the) /, ' for $1 '));
   return [...new Set(queries)];

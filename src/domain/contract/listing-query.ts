@@ -32,7 +32,12 @@ export interface ParamRules {
 }
 
 /** A text parameter: any string within `maxLength` characters, or one of `values`. */
-export function textParam(name: string, description: string, rules: { maxLength?: number; values?: readonly [string, ...string[]]; default?: string } = {}, v1Only?: true): ParamSpec {
+export function textParam(
+  name: string,
+  description: string,
+  rules: { maxLength?: number; values?: readonly [string, ...string[]]; default?: string } = {},
+  v1Only?: true,
+): ParamSpec {
   const value: ParamValue = rules.values ? z.enum(rules.values) : rules.maxLength !== undefined ? z.string().max(rules.maxLength) : z.string();
   const schema = rules.default === undefined ? value : value.default(rules.default as never);
   return v1Only ? { name, description, schema, v1Only } : { name, description, schema };
@@ -172,15 +177,22 @@ function decodeCursor(name: string, raw: string, fingerprint: string): number {
   if (/^\d+$/.test(raw)) return parseInteger(name, raw, 0, Number.MAX_SAFE_INTEGER);
   const token = decodePageToken(raw);
   if (!token) throw invalidParameter(name, 'is not a token this service issued');
-  if (token.fingerprint !== fingerprint)
-    throw invalidParameter(name, 'belongs to a different query; keep the filters, q and sort of the page that issued it');
+  if (token.fingerprint !== fingerprint) throw invalidParameter(name, 'belongs to a different query; keep the filters, q and sort of the page that issued it');
   if (!Number.isSafeInteger(token.offset)) throw invalidParameter(name, `must be at most ${Number.MAX_SAFE_INTEGER}`);
   return token.offset;
 }
 
 /** Stable fingerprint of everything but paging, so a cursor can't be replayed against another query. */
 export function queryFingerprint(query: Omit<ListingQuery, 'limit' | 'offset'>): string {
-  const parts: unknown[] = [query.q ?? '', query.semantic ?? '', query.types ?? [], query.category ?? '', query.owner?.toLowerCase() ?? '', query.sort ?? '', query.updatedSince ?? ''];
+  const parts: unknown[] = [
+    query.q ?? '',
+    query.semantic ?? '',
+    query.types ?? [],
+    query.category ?? '',
+    query.owner?.toLowerCase() ?? '',
+    query.sort ?? '',
+    query.updatedSince ?? '',
+  ];
   // Appended only when set, so the cursors issued before these parameters existed stay valid.
   if (query.risk !== undefined) parts.push(`risk=${query.risk}`);
   if (query.distinct) parts.push('distinct');
@@ -214,7 +226,14 @@ export function parseListingQuery(params: URLSearchParams, versioned: boolean): 
   let types: ListingType[] | undefined = type === undefined ? undefined : [type];
   const typeList = text('types');
   if (typeList !== undefined) {
-    const listed = [...new Set(typeList.split(',').map((t) => t.trim()).filter(Boolean))];
+    const listed = [
+      ...new Set(
+        typeList
+          .split(',')
+          .map((t) => t.trim())
+          .filter(Boolean),
+      ),
+    ];
     for (const t of listed) if (!isListingType(t)) throw invalidParameter('types', `has '${t}'; each must be one of ${LISTING_TYPES.join(', ')}`);
     const asTypes = listed as ListingType[];
     // type and types together narrow to the types both allow.

@@ -31,7 +31,10 @@ const text = (type: string): Record<string, Schema> => ({ [type]: { json: { type
 const prefixed = apiAliases;
 const ID_PARAM = [pathParam('id', 'A plain slug or a path-style id {type}:{owner}/{repo}#{slug}, URL-encoded.', LIMITS.id.max)];
 /** A listing that left the catalog while its install history is still kept: code gone, the last day it was listed. */
-const REMOVED: ResponseDoc = { description: 'The listing was removed from the catalog (the message gives the last day it was listed)', content: json(ErrorSchema) };
+const REMOVED: ResponseDoc = {
+  description: 'The listing was removed from the catalog (the message gives the last day it was listed)',
+  content: json(ErrorSchema),
+};
 const IDEMPOTENCY_HEADER = headerParam('Idempotency-Key', 'Replays the stored response for an identical body within 5 minutes.', LIMITS.idempotencyKey);
 
 const JSON_RPC_REQUEST = {
@@ -80,7 +83,11 @@ const ITEM_LIST = {
       '@type': { const: 'ItemList' },
       itemListElement: {
         type: 'array',
-        items: { type: 'object', required: ['@type', 'position', 'item'], properties: { '@type': { const: 'ListItem' }, position: { type: 'integer' }, item: { $ref: '#/components/schemas/Listing' } } },
+        items: {
+          type: 'object',
+          required: ['@type', 'position', 'item'],
+          properties: { '@type': { const: 'ListItem' }, position: { type: 'integer' }, item: { $ref: '#/components/schemas/Listing' } },
+        },
       },
     },
   },
@@ -90,7 +97,13 @@ const ANY_JSON = { json: { type: 'object' } } as const;
 const NOT_OFFERED = { json: { $ref: '#/components/schemas/Error' } } as const;
 
 const ok = (description: string, content?: Record<string, Schema | undefined>): ResponseDoc => ({ description, content });
-const staticFile = <const Id extends string>(id: Id, paths: string[], summary: string, contentType: string, schema: Schema = { json: { type: contentType.includes('json') ? 'object' : 'string' } }): Operation<Id> => ({
+const staticFile = <const Id extends string>(
+  id: Id,
+  paths: string[],
+  summary: string,
+  contentType: string,
+  schema: Schema = { json: { type: contentType.includes('json') ? 'object' : 'string' } },
+): Operation<Id> => ({
   id,
   method: 'GET',
   paths,
@@ -99,7 +112,6 @@ const staticFile = <const Id extends string>(id: Id, paths: string[], summary: s
   servedBy: 'static',
   responses: { 200: ok(summary, { [contentType]: schema }) },
 });
-
 
 const HEALTH = {
   json: {
@@ -110,7 +122,8 @@ const HEALTH = {
       build: { type: 'string', description: 'Id of the build being served' },
       checks: {
         type: 'object',
-        description: 'artifacts: the build is loaded and has listings; semantic: loading, ready or unavailable (search falls back to keywords); redis: up, down or unconfigured',
+        description:
+          'artifacts: the build is loaded and has listings; semantic: loading, ready or unavailable (search falls back to keywords); redis: up, down or unconfigured',
         additionalProperties: { type: 'object' },
       },
     },
@@ -119,7 +132,15 @@ const HEALTH = {
 
 /** Health, readiness and metrics: for load balancers, orchestrators and Prometheus. */
 const OPERATIONS_ROUTES = defineOperations([
-  { id: 'getHealth', method: 'GET', paths: ['/healthz'], summary: 'Liveness: the process answers (never touches the catalog or Redis)', tag: 'operations', servedBy: 'route', responses: { 200: ok('Alive', json(HEALTH)) } },
+  {
+    id: 'getHealth',
+    method: 'GET',
+    paths: ['/healthz'],
+    summary: 'Liveness: the process answers (never touches the catalog or Redis)',
+    tag: 'operations',
+    servedBy: 'route',
+    responses: { 200: ok('Alive', json(HEALTH)) },
+  },
   {
     id: 'getReadiness',
     method: 'GET',
@@ -156,7 +177,9 @@ const OPERATION_TABLE = defineOperations([
     tag: 'catalog',
     servedBy: 'route',
     query: LISTING_QUERY_PARAMS,
-    responses: { 200: { description: 'A page of listings', content: json(ListingPageSchema), headers: [SEARCH_MODE_HEADER, SEARCH_MATCH_HEADER, SEARCH_CORRECTED_HEADER] } },
+    responses: {
+      200: { description: 'A page of listings', content: json(ListingPageSchema), headers: [SEARCH_MODE_HEADER, SEARCH_MATCH_HEADER, SEARCH_CORRECTED_HEADER] },
+    },
   },
   {
     id: 'searchListingsRaw',
@@ -166,7 +189,9 @@ const OPERATION_TABLE = defineOperations([
     tag: 'catalog',
     servedBy: 'route',
     query: LISTING_QUERY_PARAMS.filter((p) => !p.v1Only),
-    responses: { 200: { description: 'Listings', content: json(z.array(ListingSchema)), headers: [SEARCH_MODE_HEADER, SEARCH_MATCH_HEADER, SEARCH_CORRECTED_HEADER] } },
+    responses: {
+      200: { description: 'Listings', content: json(z.array(ListingSchema)), headers: [SEARCH_MODE_HEADER, SEARCH_MATCH_HEADER, SEARCH_CORRECTED_HEADER] },
+    },
   },
   {
     id: 'getListing',
@@ -202,12 +227,60 @@ const OPERATION_TABLE = defineOperations([
       415: ok('Body is not JSON', json(ErrorSchema)),
     },
   },
-  { id: 'getCatalogStats', method: 'GET', paths: prefixed('/catalog/stats'), summary: 'Counts per type and summed installs', tag: 'catalog', servedBy: 'route', responses: { 200: ok('Stats', json(CatalogStatsSchema)) } },
-  { id: 'getMeta', method: 'GET', paths: prefixed('/meta'), summary: 'Brand, tagline, disclaimer, last update', tag: 'catalog', servedBy: 'route', responses: { 200: ok('Site meta', json(SiteMetaSchema)) } },
-  { id: 'getStages', method: 'GET', paths: prefixed('/stages'), summary: 'Journey stages in order', tag: 'catalog', servedBy: 'route', responses: { 200: ok('Stages', json(z.array(StageSchema))) } },
-  { id: 'getCategories', method: 'GET', paths: prefixed('/categories'), summary: 'Categories per type', tag: 'catalog', servedBy: 'route', responses: { 200: ok('Categories', json(z.array(CategorySchema))) } },
-  { id: 'getVersioningPolicy', method: 'GET', paths: ['/api/v1', '/v1'], summary: 'Versioning policy', tag: 'catalog', servedBy: 'route', responses: { 200: ok('Policy', json(VersioningPolicySchema)) } },
-  { id: 'getSandbox', method: 'GET', paths: ['/sandbox'], summary: 'Read-only sandbox descriptor', tag: 'catalog', servedBy: 'route', responses: { 200: ok('Sandbox', json(SandboxSchema)) } },
+  {
+    id: 'getCatalogStats',
+    method: 'GET',
+    paths: prefixed('/catalog/stats'),
+    summary: 'Counts per type and summed installs',
+    tag: 'catalog',
+    servedBy: 'route',
+    responses: { 200: ok('Stats', json(CatalogStatsSchema)) },
+  },
+  {
+    id: 'getMeta',
+    method: 'GET',
+    paths: prefixed('/meta'),
+    summary: 'Brand, tagline, disclaimer, last update',
+    tag: 'catalog',
+    servedBy: 'route',
+    responses: { 200: ok('Site meta', json(SiteMetaSchema)) },
+  },
+  {
+    id: 'getStages',
+    method: 'GET',
+    paths: prefixed('/stages'),
+    summary: 'Journey stages in order',
+    tag: 'catalog',
+    servedBy: 'route',
+    responses: { 200: ok('Stages', json(z.array(StageSchema))) },
+  },
+  {
+    id: 'getCategories',
+    method: 'GET',
+    paths: prefixed('/categories'),
+    summary: 'Categories per type',
+    tag: 'catalog',
+    servedBy: 'route',
+    responses: { 200: ok('Categories', json(z.array(CategorySchema))) },
+  },
+  {
+    id: 'getVersioningPolicy',
+    method: 'GET',
+    paths: ['/api/v1', '/v1'],
+    summary: 'Versioning policy',
+    tag: 'catalog',
+    servedBy: 'route',
+    responses: { 200: ok('Policy', json(VersioningPolicySchema)) },
+  },
+  {
+    id: 'getSandbox',
+    method: 'GET',
+    paths: ['/sandbox'],
+    summary: 'Read-only sandbox descriptor',
+    tag: 'catalog',
+    servedBy: 'route',
+    responses: { 200: ok('Sandbox', json(SandboxSchema)) },
+  },
 
   staticFile('getOpenApiJson', ['/openapi.json'], 'This OpenAPI 3.1 document', 'application/json'),
   staticFile('getOpenApiYaml', ['/openapi.yaml', '/api/openapi.yaml'], 'This OpenAPI document as YAML', 'application/yaml'),
@@ -224,28 +297,41 @@ const OPERATION_TABLE = defineOperations([
       ['getMcpDocsDiscovery', '/.well-known/mcp/docs', 'Discovery of the docs MCP surface', 'application/json'],
       ['getMcpHub', '/mcp', 'The MCP-servers hub page (HTML, for browsers)', 'text/html'],
     ] as const
-  ).map(
-    ([id, path, summary, type]): RouteOperationOf<typeof id> => ({
-      id,
-      method: 'GET',
-      paths: [path],
-      summary,
-      description:
-        'A GET that accepts only text/event-stream is an MCP client asking for a standalone stream, which this stateless server does not offer: 405, as the MCP transport specification says. Any other GET is the document.',
-      tag: 'discovery',
-      servedBy: 'route',
-      responses: { 200: ok(summary, { [type]: { json: { type: type === 'text/html' ? 'string' : 'object' } } }) },
-    }),
-  ),
+  ).map(([id, path, summary, type]): RouteOperationOf<typeof id> => ({
+    id,
+    method: 'GET',
+    paths: [path],
+    summary,
+    description:
+      'A GET that accepts only text/event-stream is an MCP client asking for a standalone stream, which this stateless server does not offer: 405, as the MCP transport specification says. Any other GET is the document.',
+    tag: 'discovery',
+    servedBy: 'route',
+    responses: { 200: ok(summary, { [type]: { json: { type: type === 'text/html' ? 'string' : 'object' } } }) },
+  })),
   staticFile('getAgentCard', ['/.well-known/agent-card.json'], 'A2A agent card', 'application/json'),
   staticFile('getMcpJson', ['/mcp.json'], 'mcpServers map (stdio command and Streamable HTTP remote)', 'application/json'),
   staticFile('getDataFeed', ['/feeds/listings.json'], 'schema.org DataFeed of current top listings', 'application/ld+json'),
   staticFile('getPricing', ['/pricing.md'], 'Pricing: free', 'text/markdown'),
   staticFile('getAuthRecipe', ['/auth.md'], 'Authentication recipe', 'text/markdown'),
   staticFile('getShardManifest', ['/shards/manifest.json'], 'Manifest of the JSON shards (counts and SHA-256 checksums)', 'application/json'),
-  staticFile('getShardExport', ['/shards/export/listings.jsonl'], 'The snapshot as this build ingested it, in the export format (what a mirror builds from)', 'application/jsonl'),
-  staticFile('getChangeLog', ['/shards/changes.json'], 'Listings added, changed and removed since the previous build, with record digests and the new records', 'application/json'),
-  staticFile('getRemovedListings', ['/shards/gone.json'], 'Listings removed from the catalog whose history is still kept (they answer 410): id → the last day listed', 'application/json'),
+  staticFile(
+    'getShardExport',
+    ['/shards/export/listings.jsonl'],
+    'The snapshot as this build ingested it, in the export format (what a mirror builds from)',
+    'application/jsonl',
+  ),
+  staticFile(
+    'getChangeLog',
+    ['/shards/changes.json'],
+    'Listings added, changed and removed since the previous build, with record digests and the new records',
+    'application/json',
+  ),
+  staticFile(
+    'getRemovedListings',
+    ['/shards/gone.json'],
+    'Listings removed from the catalog whose history is still kept (they answer 410): id → the last day listed',
+    'application/json',
+  ),
   staticFile('getRobotsTxt', ['/robots.txt'], 'Crawling rules; names the sitemap index', 'text/plain'),
 
   {
@@ -376,23 +462,55 @@ const OPERATION_TABLE = defineOperations([
     cors: 'closed',
     responses: { 200: ok('The staff profile', json({ json: { $ref: '#/components/schemas/StaffProfile' } })) },
   },
-  ...(['/oauth/resource', '/agent/auth'] as const).map(
-    (path): RouteOperationOf<'oauthResourceProbe' | 'agentAuthProbe'> => ({
-      id: path === '/oauth/resource' ? 'oauthResourceProbe' : 'agentAuthProbe',
+  ...(['/oauth/resource', '/agent/auth'] as const).map((path): RouteOperationOf<'oauthResourceProbe' | 'agentAuthProbe'> => ({
+    id: path === '/oauth/resource' ? 'oauthResourceProbe' : 'agentAuthProbe',
+    method: 'GET',
+    paths: [path],
+    summary: 'Always 401 with a Bearer challenge naming the protected-resource metadata',
+    tag: 'auth',
+    servedBy: 'route',
+    cors: 'closed',
+    responses: { 401: ok('Bearer challenge', json(ErrorSchema)) },
+  })),
+  {
+    id: 'getProtectedResourceMetadata',
+    method: 'GET',
+    paths: ['/.well-known/oauth-protected-resource'],
+    summary: 'OAuth protected-resource metadata',
+    tag: 'auth',
+    servedBy: 'route',
+    responses: { 200: ok('Metadata', json(ANY_JSON)) },
+  },
+  {
+    id: 'getAuthorizationServerMetadata',
+    method: 'GET',
+    paths: ['/.well-known/oauth-authorization-server'],
+    summary: 'RFC 8414 metadata (no grants offered)',
+    tag: 'auth',
+    servedBy: 'route',
+    responses: { 200: ok('Metadata', json(ANY_JSON)) },
+  },
+  ...(['authorize', 'token', 'register'] as const).flatMap((name): Array<RouteOperationOf<`oauth_${typeof name}_${'get' | 'post'}`>> => [
+    {
+      id: `oauth_${name}_get` as const,
       method: 'GET',
-      paths: [path],
-      summary: 'Always 401 with a Bearer challenge naming the protected-resource metadata',
+      paths: [`/oauth/${name}`],
+      summary: 'States that no authorization server is offered',
       tag: 'auth',
       servedBy: 'route',
       cors: 'closed',
-      responses: { 401: ok('Bearer challenge', json(ErrorSchema)) },
-    }),
-  ),
-  { id: 'getProtectedResourceMetadata', method: 'GET', paths: ['/.well-known/oauth-protected-resource'], summary: 'OAuth protected-resource metadata', tag: 'auth', servedBy: 'route', responses: { 200: ok('Metadata', json(ANY_JSON)) } },
-  { id: 'getAuthorizationServerMetadata', method: 'GET', paths: ['/.well-known/oauth-authorization-server'], summary: 'RFC 8414 metadata (no grants offered)', tag: 'auth', servedBy: 'route', responses: { 200: ok('Metadata', json(ANY_JSON)) } },
-  ...(['authorize', 'token', 'register'] as const).flatMap((name): Array<RouteOperationOf<`oauth_${typeof name}_${'get' | 'post'}`>> => [
-    { id: `oauth_${name}_get` as const, method: 'GET', paths: [`/oauth/${name}`], summary: 'States that no authorization server is offered', tag: 'auth', servedBy: 'route', cors: 'closed', responses: { 200: ok('authorization_server_not_offered', json(NOT_OFFERED)) } },
-    { id: `oauth_${name}_post` as const, method: 'POST', paths: [`/oauth/${name}`], summary: 'Always 400: no authorization server is offered', tag: 'auth', servedBy: 'route', cors: 'closed', responses: { 400: ok('authorization_server_not_offered', json(NOT_OFFERED)) } },
+      responses: { 200: ok('authorization_server_not_offered', json(NOT_OFFERED)) },
+    },
+    {
+      id: `oauth_${name}_post` as const,
+      method: 'POST',
+      paths: [`/oauth/${name}`],
+      summary: 'Always 400: no authorization server is offered',
+      tag: 'auth',
+      servedBy: 'route',
+      cors: 'closed',
+      responses: { 400: ok('authorization_server_not_offered', json(NOT_OFFERED)) },
+    },
   ]),
   {
     id: 'getStaffBuildStatus',

@@ -36,7 +36,6 @@ export const CORS_EXPOSED_HEADERS =
 export const CORS_ALLOWED_REQUEST_HEADERS =
   'Content-Type, API-Version, Idempotency-Key, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Last-Event-ID, X-Request-Id';
 
-
 /** How a listing search was answered (semantic, hybrid, keyword-fallback); absent for a keyword search. */
 export const SEARCH_MODE_HEADER = 'Search-Mode';
 /** `partial` when too few listings held every word and the best partial matches follow them. */

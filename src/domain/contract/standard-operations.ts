@@ -26,7 +26,7 @@ const SERVER_RESPONSE = {
           name: { type: 'string', description: 'io.github.{owner}/{slug}' },
           title: { type: 'string' },
           description: { type: 'string', maxLength: 100 },
-          version: { type: 'string', description: 'the listing\'s version, else its last update as a calendar version (2026.8.22)' },
+          version: { type: 'string', description: "the listing's version, else its last update as a calendar version (2026.8.22)" },
           repository: { type: 'object', properties: { url: { type: 'string' }, source: { type: 'string' } } },
           websiteUrl: { type: 'string' },
           packages: { type: 'array', items: { type: 'object' } },
@@ -62,7 +62,8 @@ export const STANDARD_OPERATIONS = defineOperations([
     method: 'GET',
     paths: ['/v0.1/servers'],
     summary: 'MCP servers in the official MCP registry API shape (server.json), most starred first',
-    description: 'Compatible with GET /v0.1/servers of the official MCP registry (API 2025-12-01), read-only. search runs the catalog keyword search over MCP listings.',
+    description:
+      'Compatible with GET /v0.1/servers of the official MCP registry (API 2025-12-01), read-only. search runs the catalog keyword search over MCP listings.',
     tag: 'catalog',
     servedBy: 'route',
     query: [
@@ -120,11 +121,15 @@ const ARD_ENTRY = {
       url: { type: 'string' },
       description: { type: 'string' },
       tags: { type: 'array', items: { type: 'string' } },
-      capabilities: { type: 'array', items: { type: 'string' }, description: 'the listing\'s categories' },
+      capabilities: { type: 'array', items: { type: 'string' }, description: "the listing's categories" },
       representativeQueries: { type: 'array', items: { type: 'string' }, minItems: 2, maxItems: 5 },
       version: { type: 'string' },
       updatedAt: { type: 'string' },
-      metadata: { type: 'object', description: 'scalars: listingId, listingType, page, repo, installs, stars, trending, installsProvenance, starsProvenance, historyProvenance, installCommand' },
+      metadata: {
+        type: 'object',
+        description:
+          'scalars: listingId, listingType, page, repo, installs, stars, trending, installsProvenance, starsProvenance, historyProvenance, installCommand',
+      },
     },
   },
 } as const;
@@ -146,7 +151,7 @@ export const ARD_OPERATIONS = defineOperations([
     id: 'ardRegistry',
     method: 'GET',
     paths: ['/ard'],
-    summary: 'The ARD registry\'s base URL: its entry, the specification it follows and its endpoints',
+    summary: "The ARD registry's base URL: its entry, the specification it follows and its endpoints",
     tag: 'agents',
     servedBy: 'route',
     responses: { 200: ok('Registry description', json({ json: { type: 'object', required: ['identifier', 'type', 'url', 'endpoints'] } })) },
@@ -178,17 +183,32 @@ export const ARD_OPERATIONS = defineOperations([
       },
     },
     responses: {
-      200: ok('Ranked entries', json({
-        json: {
-          type: 'object',
-          required: ['results'],
-          properties: {
-            results: { type: 'array', items: { allOf: [ARD_ENTRY.json, { type: 'object', required: ['score', 'source'], properties: { score: { type: 'integer', minimum: 0, maximum: 100 }, source: { type: 'string' } } }] } },
-            referrals: { type: 'array', items: { type: 'object' } },
-            pageToken: { type: 'string' },
+      200: ok(
+        'Ranked entries',
+        json({
+          json: {
+            type: 'object',
+            required: ['results'],
+            properties: {
+              results: {
+                type: 'array',
+                items: {
+                  allOf: [
+                    ARD_ENTRY.json,
+                    {
+                      type: 'object',
+                      required: ['score', 'source'],
+                      properties: { score: { type: 'integer', minimum: 0, maximum: 100 }, source: { type: 'string' } },
+                    },
+                  ],
+                },
+              },
+              referrals: { type: 'array', items: { type: 'object' } },
+              pageToken: { type: 'string' },
+            },
           },
-        },
-      })),
+        }),
+      ),
       400: ok('Invalid request (errorCode INVALID_ARGUMENT)', json(ARD_ERROR)),
     },
   },
@@ -197,7 +217,8 @@ export const ARD_OPERATIONS = defineOperations([
     method: 'POST',
     paths: ['/ard/explore'],
     summary: 'ARD Explore: facets (type, publisher, capabilities, tags) with counts over the matched set',
-    description: 'Agentic Resource Discovery §7.3. The matched set of a text query is the same as Search\'s (its top 500); otherCount counts entries in buckets beyond limit.',
+    description:
+      "Agentic Resource Discovery §7.3. The matched set of a text query is the same as Search's (its top 500); otherCount counts entries in buckets beyond limit.",
     tag: 'agents',
     servedBy: 'route',
     body: {
@@ -215,7 +236,15 @@ export const ARD_OPERATIONS = defineOperations([
               properties: {
                 facets: {
                   type: 'array',
-                  items: { type: 'object', required: ['field'], properties: { field: { type: 'string', enum: ['type', 'publisher', 'capabilities', 'tags'] }, limit: { type: 'integer', default: 20 }, minCount: { type: 'integer', default: 1 } } },
+                  items: {
+                    type: 'object',
+                    required: ['field'],
+                    properties: {
+                      field: { type: 'string', enum: ['type', 'publisher', 'capabilities', 'tags'] },
+                      limit: { type: 'integer', default: 20 },
+                      minCount: { type: 'integer', default: 1 },
+                    },
+                  },
                 },
               },
             },
@@ -224,7 +253,10 @@ export const ARD_OPERATIONS = defineOperations([
       },
     },
     responses: {
-      200: ok('Facets', json({ json: { type: 'object', required: ['resultType', 'facets'], properties: { resultType: { const: 'facets' }, facets: { type: 'object' } } } })),
+      200: ok(
+        'Facets',
+        json({ json: { type: 'object', required: ['resultType', 'facets'], properties: { resultType: { const: 'facets' }, facets: { type: 'object' } } } }),
+      ),
       400: ok('Invalid request (errorCode INVALID_ARGUMENT)', json(ARD_ERROR)),
     },
   },
@@ -233,7 +265,8 @@ export const ARD_OPERATIONS = defineOperations([
     method: 'GET',
     paths: ['/ard/agents'],
     summary: 'ARD List: every listing as an ARD entry, in a deterministic order',
-    description: "Agentic Resource Discovery §7.4 and Appendix A. filter: clauses field = 'value' joined by AND over type, publisherId, displayName (contains) and updatedAfter.",
+    description:
+      "Agentic Resource Discovery §7.4 and Appendix A. filter: clauses field = 'value' joined by AND over type, publisherId, displayName (contains) and updatedAfter.",
     tag: 'agents',
     servedBy: 'route',
     query: [
@@ -243,7 +276,16 @@ export const ARD_OPERATIONS = defineOperations([
       textParam('pageToken', 'pageToken of the previous page.'),
     ],
     responses: {
-      200: ok('A page of entries', json({ json: { type: 'object', required: ['items'], properties: { items: { type: 'array', items: ARD_ENTRY.json }, total: { type: 'integer' }, pageToken: { type: 'string' } } } })),
+      200: ok(
+        'A page of entries',
+        json({
+          json: {
+            type: 'object',
+            required: ['items'],
+            properties: { items: { type: 'array', items: ARD_ENTRY.json }, total: { type: 'integer' }, pageToken: { type: 'string' } },
+          },
+        }),
+      ),
       400: ok('Invalid parameter (errorCode INVALID_ARGUMENT)', json(ARD_ERROR)),
     },
   },
@@ -278,19 +320,32 @@ export const SKILL_OPERATIONS = defineOperations([
     tag: 'discovery',
     servedBy: 'route',
     responses: {
-      200: ok('The index', json({
-        json: {
-          type: 'object',
-          required: ['$schema', 'skills'],
-          properties: {
-            $schema: { const: 'https://schemas.agentskills.io/discovery/0.2.0/schema.json' },
-            skills: {
-              type: 'array',
-              items: { type: 'object', required: ['name', 'type', 'description', 'url', 'digest'], properties: { name: { type: 'string' }, type: { const: 'skill-md' }, description: { type: 'string' }, url: { type: 'string' }, digest: { type: 'string', pattern: '^sha256:[0-9a-f]{64}$' } } },
+      200: ok(
+        'The index',
+        json({
+          json: {
+            type: 'object',
+            required: ['$schema', 'skills'],
+            properties: {
+              $schema: { const: 'https://schemas.agentskills.io/discovery/0.2.0/schema.json' },
+              skills: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  required: ['name', 'type', 'description', 'url', 'digest'],
+                  properties: {
+                    name: { type: 'string' },
+                    type: { const: 'skill-md' },
+                    description: { type: 'string' },
+                    url: { type: 'string' },
+                    digest: { type: 'string', pattern: '^sha256:[0-9a-f]{64}$' },
+                  },
+                },
+              },
             },
           },
-        },
-      })),
+        }),
+      ),
     },
   },
   {
@@ -300,11 +355,11 @@ export const SKILL_OPERATIONS = defineOperations([
     summary: 'One stored file of a skill, raw (SKILL.md and the files it bundles; the path may have slashes)',
     tag: 'discovery',
     servedBy: 'route',
-    pathParams: [
-      pathParam('name', 'The skill name (listing slug)', 64),
-      pathParam('path', 'The file path, e.g. SKILL.md or scripts/run.py', 512),
-    ],
-    responses: { 200: ok('The file, with ETag and Content-Digest (SHA-256)', { 'text/markdown': { json: { type: 'string' } } }), 404: ok('No such skill or file', json(ERROR)) },
+    pathParams: [pathParam('name', 'The skill name (listing slug)', 64), pathParam('path', 'The file path, e.g. SKILL.md or scripts/run.py', 512)],
+    responses: {
+      200: ok('The file, with ETag and Content-Digest (SHA-256)', { 'text/markdown': { json: { type: 'string' } } }),
+      404: ok('No such skill or file', json(ERROR)),
+    },
   },
 ]);
 
@@ -315,26 +370,48 @@ export const OWNER_OPERATIONS = defineOperations([
     method: 'GET',
     paths: apiAliases('/owners/{owner}/stats'),
     summary: 'Figures of one repository owner: listings per type, summed installs and stars, rank among owners per type',
-    description: 'Stars are summed over distinct repositories (the largest figure of a repository\'s listings); the rank orders the owners of a type by the sum of its ranking metric (installs, or stars for MCP servers and marketplaces), ties by name.',
+    description:
+      "Stars are summed over distinct repositories (the largest figure of a repository's listings); the rank orders the owners of a type by the sum of its ranking metric (installs, or stars for MCP servers and marketplaces), ties by name.",
     tag: 'catalog',
     servedBy: 'route',
     pathParams: [pathParam('owner', 'Repository owner (case-insensitive)', 128)],
     responses: {
-      200: ok('Owner figures', json({
-        json: {
-          type: 'object',
-          required: ['owner', 'total', 'installs', 'stars', 'byType'],
-          properties: {
-            owner: { type: 'string' },
-            total: { type: 'integer' },
-            installs: { type: 'integer', description: 'summed installs of the owner\'s listings whose installs figure is real (realInstalls of them); synthetic figures are never summed' },
-            realInstalls: { type: 'integer', description: 'listings whose installs figure is real' },
-            stars: { type: 'integer', description: 'real stars summed once per repository' },
-            byType: { type: 'object', additionalProperties: { type: 'object', properties: { count: { type: 'integer' }, installs: { type: 'integer' }, stars: { type: 'integer' }, realInstalls: { type: 'integer' }, realStars: { type: 'integer' }, rankedBy: { type: 'string' }, rank: { type: 'integer' }, owners: { type: 'integer' } } } },
-            listings: { type: 'string' },
+      200: ok(
+        'Owner figures',
+        json({
+          json: {
+            type: 'object',
+            required: ['owner', 'total', 'installs', 'stars', 'byType'],
+            properties: {
+              owner: { type: 'string' },
+              total: { type: 'integer' },
+              installs: {
+                type: 'integer',
+                description: "summed installs of the owner's listings whose installs figure is real (realInstalls of them); synthetic figures are never summed",
+              },
+              realInstalls: { type: 'integer', description: 'listings whose installs figure is real' },
+              stars: { type: 'integer', description: 'real stars summed once per repository' },
+              byType: {
+                type: 'object',
+                additionalProperties: {
+                  type: 'object',
+                  properties: {
+                    count: { type: 'integer' },
+                    installs: { type: 'integer' },
+                    stars: { type: 'integer' },
+                    realInstalls: { type: 'integer' },
+                    realStars: { type: 'integer' },
+                    rankedBy: { type: 'string' },
+                    rank: { type: 'integer' },
+                    owners: { type: 'integer' },
+                  },
+                },
+              },
+              listings: { type: 'string' },
+            },
           },
-        },
-      })),
+        }),
+      ),
       404: ok('No listing belongs to this owner', json(ERROR)),
     },
   },

@@ -65,11 +65,16 @@ function editDistance(a: string, b: string): number {
  * ("database" → "databases"), else the fewest edits within a third of its length; undefined when none is close.
  */
 export function closestCategory(wanted: string, names: readonly string[]): string | undefined {
-  const key = wanted.toLowerCase().trim().replace(/[\s_]+/g, '-');
+  const key = wanted
+    .toLowerCase()
+    .trim()
+    .replace(/[\s_]+/g, '-');
   const distinct = [...new Set(names)].sort();
   const exact = distinct.find((name) => name === key);
   if (exact) return exact;
-  const containing = distinct.filter((name) => name.includes(key) || key.includes(name)).sort((a, b) => Math.abs(a.length - key.length) - Math.abs(b.length - key.length) || (a < b ? -1 : 1));
+  const containing = distinct
+    .filter((name) => name.includes(key) || key.includes(name))
+    .sort((a, b) => Math.abs(a.length - key.length) - Math.abs(b.length - key.length) || (a < b ? -1 : 1));
   if (containing.length > 0 && key.length >= 3) return containing[0];
   let best: { name: string; distance: number } | undefined;
   for (const name of distinct) {

@@ -70,7 +70,14 @@ function splitVersion(spec: string, separator: '@' | '==' | ':'): { identifier: 
   return version && version !== 'latest' ? { identifier: spec.slice(0, at), version } : { identifier: spec.slice(0, at) };
 }
 
-function stdioPackage(registryType: string, registryBaseUrl: string, spec: { identifier: string; version?: string }, runtimeHint: string, args: string[], env: McpVariable[] = []): McpPackage {
+function stdioPackage(
+  registryType: string,
+  registryBaseUrl: string,
+  spec: { identifier: string; version?: string },
+  runtimeHint: string,
+  args: string[],
+  env: McpVariable[] = [],
+): McpPackage {
   const pkg: McpPackage = { registryType, registryBaseUrl, identifier: spec.identifier, runtimeHint, transport: { type: 'stdio' } };
   if (spec.version) pkg.version = spec.version;
   if (args.length > 0) pkg.packageArguments = args.map((value) => ({ type: 'positional', value }));
@@ -106,7 +113,11 @@ export function packageOf(installCommand: string | undefined): McpPackage | unde
     if (!NPM_NAME.test(parsed.identifier) || parsed.identifier === 'skills') return undefined;
     const args = command === 'npm' ? [] : rest.slice(1);
     const pkg = stdioPackage('npm', 'https://registry.npmjs.org', parsed, 'npx', args);
-    if (bin) pkg.runtimeArguments = [{ type: 'named', name: '--package', value: spec }, { type: 'positional', value: bin }];
+    if (bin)
+      pkg.runtimeArguments = [
+        { type: 'named', name: '--package', value: spec },
+        { type: 'positional', value: bin },
+      ];
     return pkg;
   }
   if (command === 'uvx' || (command === 'pip' && sub === 'install')) {
@@ -126,7 +137,11 @@ export function packageOf(installCommand: string | undefined): McpPackage | unde
     if (extras > 0) bin ??= base.identifier;
     const args = command === 'pip' ? [] : rest.slice(1);
     const pkg = stdioPackage('pypi', 'https://pypi.org', base, 'uvx', args);
-    if (bin) pkg.runtimeArguments = [{ type: 'named', name: '--from', value: spec }, { type: 'positional', value: bin }];
+    if (bin)
+      pkg.runtimeArguments = [
+        { type: 'named', name: '--from', value: spec },
+        { type: 'positional', value: bin },
+      ];
     return pkg;
   }
   if (command === 'docker' && sub === 'run') {
@@ -202,7 +217,12 @@ export function mcpLaunches(source: InstallSource): McpLaunch[] {
   }
   for (const remote of source.remotes ?? []) {
     if (!/^https?:\/\//.test(remote.url)) continue;
-    const headers = (remote.headers ?? []).map((h) => ({ name: h.name, description: h.description, required: h.isRequired ?? false, secret: h.isSecret ?? false }));
+    const headers = (remote.headers ?? []).map((h) => ({
+      name: h.name,
+      description: h.description,
+      required: h.isRequired ?? false,
+      secret: h.isSecret ?? false,
+    }));
     launches.push({ transport: remote.type === 'sse' ? 'sse' : 'streamable-http', url: remote.url, headers });
   }
   return launches;

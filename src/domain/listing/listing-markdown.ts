@@ -7,7 +7,11 @@ import type { Listing, ListingFile } from '../schemas.ts';
 
 const count = (n: number) => n.toLocaleString('en-US');
 /** Markdown-inert text for a table cell or a line: no pipes, no line breaks, no HTML. */
-const inline = (text: string) => text.replace(/[\r\n]+/g, ' ').replace(/\|/g, '\\|').replace(/</g, '&lt;');
+const inline = (text: string) =>
+  text
+    .replace(/[\r\n]+/g, ' ')
+    .replace(/\|/g, '\\|')
+    .replace(/</g, '&lt;');
 
 export function listingMarkdown(listing: Listing, files: readonly ListingFile[], apiUrl: string): string {
   const metric = RANKING_METRIC[listing.type];

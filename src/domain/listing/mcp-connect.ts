@@ -38,8 +38,17 @@ export function connectionOf(launch: McpLaunch, key: string): McpConnection {
       target: commandLine(launch),
       variables: launch.env,
       mcpServers: { mcpServers: { [key]: entry } },
-      vscode: { ...(inputs.length > 0 ? { inputs } : {}), servers: { [key]: { type: 'stdio', command: launch.command, args: launch.args, ...(launch.env.length > 0 ? { env: vsEnv } : {}) } } },
-      claudeCode: ['claude mcp add', ...launch.env.map((v) => `-e ${shellWord(`${v.name}=${placeholder(v)}`)}`), shellWord(key), '--', commandLine(launch)].join(' '),
+      vscode: {
+        ...(inputs.length > 0 ? { inputs } : {}),
+        servers: { [key]: { type: 'stdio', command: launch.command, args: launch.args, ...(launch.env.length > 0 ? { env: vsEnv } : {}) } },
+      },
+      claudeCode: [
+        'claude mcp add',
+        ...launch.env.map((v) => `-e ${shellWord(`${v.name}=${placeholder(v)}`)}`),
+        shellWord(key),
+        '--',
+        commandLine(launch),
+      ].join(' '),
     };
   }
   const type = launch.transport === 'sse' ? 'sse' : 'http';
@@ -51,8 +60,17 @@ export function connectionOf(launch: McpLaunch, key: string): McpConnection {
     target: launch.url,
     variables: launch.headers,
     mcpServers: { mcpServers: { [key]: { type, url: launch.url, ...(launch.headers.length > 0 ? { headers } : {}) } } },
-    vscode: { ...(inputs.length > 0 ? { inputs } : {}), servers: { [key]: { type, url: launch.url, ...(launch.headers.length > 0 ? { headers: vsHeaders } : {}) } } },
-    claudeCode: ['claude mcp add --transport', type, ...launch.headers.map((h) => `--header ${shellWord(`${h.name}: ${placeholder(h)}`)}`), shellWord(key), shellWord(launch.url)].join(' '),
+    vscode: {
+      ...(inputs.length > 0 ? { inputs } : {}),
+      servers: { [key]: { type, url: launch.url, ...(launch.headers.length > 0 ? { headers: vsHeaders } : {}) } },
+    },
+    claudeCode: [
+      'claude mcp add --transport',
+      type,
+      ...launch.headers.map((h) => `--header ${shellWord(`${h.name}: ${placeholder(h)}`)}`),
+      shellWord(key),
+      shellWord(launch.url),
+    ].join(' '),
   };
 }
 

@@ -74,7 +74,14 @@ export function ownerTable(rows: Iterable<OwnerRow>): OwnerTable {
   const ownersPerType = {} as OwnerTable['ownersPerType'];
   for (const type of LISTING_TYPES) {
     const metric = RANKING_METRIC[type];
-    const ranked = [...owners].filter(([, o]) => o.byType[type]).sort(byValueThenId(([, owner]) => owner.byType[type]![metric], ([key]) => key));
+    const ranked = [...owners]
+      .filter(([, o]) => o.byType[type])
+      .sort(
+        byValueThenId(
+          ([, owner]) => owner.byType[type]![metric],
+          ([key]) => key,
+        ),
+      );
     ranks[type] = new Map(ranked.map(([key], i) => [key, i + 1]));
     ownersPerType[type] = ranked.length;
   }

@@ -140,6 +140,7 @@ const scratch = new WeakMap<ArrayLike<number>, { scores: Float64Array; seen: Uin
 
 function scratchOf(catalog: RankedCatalog): { scores: Float64Array; seen: Uint8Array } {
   let arrays = scratch.get(catalog.idRank);
-  if (!arrays || arrays.scores.length < catalog.count) scratch.set(catalog.idRank, (arrays = { scores: new Float64Array(catalog.count), seen: new Uint8Array(catalog.count) }));
+  if (!arrays || arrays.scores.length < catalog.count)
+    scratch.set(catalog.idRank, (arrays = { scores: new Float64Array(catalog.count), seen: new Uint8Array(catalog.count) }));
   return arrays;
 }

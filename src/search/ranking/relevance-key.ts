@@ -91,7 +91,12 @@ export class AllWordsRanking implements WordRanking {
     const popularity = this.popularity[doc]!;
     if (limit !== Infinity && this.bound(impact, popularity, Infinity, nameBonus) > limit) return limit;
     const score = this.searcher.allWordsScore(doc, this.words, this.most);
-    const relevance = relevanceScore(score, this.searcher.index.nameKeys[doc] === this.query.nameKey, this.searcher.phrasesOf(doc, this.query.pairs), popularity);
+    const relevance = relevanceScore(
+      score,
+      this.searcher.index.nameKeys[doc] === this.query.nameKey,
+      this.searcher.phrasesOf(doc, this.query.pairs),
+      popularity,
+    );
     return relevanceKey(relevance, this.idRank[doc]!);
   }
 

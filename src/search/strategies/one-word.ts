@@ -7,7 +7,14 @@ import type { QueryWord } from '../keyword-search.ts';
 import { OneWordRanking } from '../ranking/relevance-key.ts';
 import { page, pageOfSort, wanted, type EngineParts, type SearchRequest, type SearchResult } from './parts.ts';
 
-export function oneWord(parts: EngineParts, request: SearchRequest, filter: Filter, word: QueryWord, nameKey: number, test: (doc: number) => boolean): SearchResult {
+export function oneWord(
+  parts: EngineParts,
+  request: SearchRequest,
+  filter: Filter,
+  word: QueryWord,
+  nameKey: number,
+  test: (doc: number) => boolean,
+): SearchResult {
   const { searcher, filters, store } = parts;
   const want = wanted(request);
   if (!request.sort) {
@@ -15,7 +22,11 @@ export function oneWord(parts: EngineParts, request: SearchRequest, filter: Filt
     const term = word.terms[0];
     // One term and no filter: the list's length is the count, with no pass over it.
     const total =
-      word.terms.length === 0 ? 0 : isUnfiltered(filter) && word.terms.length === 1 ? offsets[term! + 1]! - offsets[term!]! : searcher.countWord(word, test, () => filters.admittedBits(filter));
+      word.terms.length === 0
+        ? 0
+        : isUnfiltered(filter) && word.terms.length === 1
+          ? offsets[term! + 1]! - offsets[term!]!
+          : searcher.countWord(word, test, () => filters.admittedBits(filter));
     const { popularity, idRank } = store.columns;
     const ranking = new OneWordRanking(popularity, idRank, searcher.index.nameKeys, nameKey, request.match === 'any');
     const docs = total === 0 ? [] : searcher.topOfWord(word, nameKey, test, want, ranking).slice(request.offset);

@@ -90,7 +90,9 @@ export function fixtureRepos(): () => FixtureRepo {
 
 /** A SKILL.md with the given front matter fields (plain `key: value` lines) and a body. */
 export function skillMd(fields: Record<string, string>, body = '# Skill\n\nBody.\n'): string {
-  return `---\n${Object.entries(fields).map(([key, value]) => `${key}: ${value}`).join('\n')}\n---\n${body}`;
+  return `---\n${Object.entries(fields)
+    .map(([key, value]) => `${key}: ${value}`)
+    .join('\n')}\n---\n${body}`;
 }
 
 export interface CollectOptions {
