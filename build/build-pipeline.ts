@@ -1,9 +1,11 @@
-// The one build command: ingest → index → embeddings → site → shards → discovery → front → switch.
+// The one build command: ingest → index → (embeddings, site, shards, discovery side by side) → front → switch.
 // Every stage writes into a fresh build directory; `current` moves to it only when all stages succeeded,
-// so a failed build leaves the previous output serving. The environment is read by the caller (src/config.ts)
+// so a failed build leaves the previous output serving. A stage starts once the stages it reads are done
+// (Stage.after), beside others while the stage concurrency and the machine's memory allow (runStages). The environment is read by the caller (src/config.ts)
 // and comes in as options; nothing here reads process.env.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import cliProgress from 'cli-progress';
 import { openCatalogDb, readMeta, type CatalogDb } from './sqlite-store.ts';
@@ -14,6 +16,7 @@ import { BuildStageError, type Stage, type StageContext } from './stages/stage.t
 export { BuildStageError, type Stage, type StageContext } from './stages/stage.ts';
 import { buildRuntimeArtifacts } from './stages/index-stage.ts';
 import { RuntimeWriter } from './runtime-writer.ts';
+import { SiteTops } from './site-tops.ts';
 import { isCurrentRuntime, readRuntimeManifest, type RuntimeManifest } from '../src/artifacts/runtime-manifest.ts';
 import { readSearchTrend } from './search-trend.ts';
 
@@ -35,6 +38,10 @@ export interface BuildOptions {
   progressEveryMs?: number;
   /** Astro render processes at once; undefined: as the machine's cores and memory allow (site-stage.ts renderPlan). */
   renderWorkers?: number | undefined;
+  /** Stages run at once (1: one after the other, in the list's order); undefined: stageConcurrency's default. */
+  stageConcurrency?: number | undefined;
+  /** What the stages running side by side may hold together, by their estimates (Stage.memoryBytes); default: STAGE_MEMORY_SHARE of the machine's memory. */
+  stageMemoryBytes?: number | undefined;
   /** Stages after "index"; the default list is the product's. */
   stages?: Stage[];
   /** Build even when nothing that shapes the output changed since the build being served, rendering every page anew. */
@@ -68,7 +75,11 @@ export interface BuildResult {
   /** True when nothing changed and the build being served was kept. */
   unchanged: boolean;
   timings: Record<string, number>;
-  /** CPU milliseconds per stage (user + system): this process's threads and the child processes that ended in it. */
+  /**
+   * CPU milliseconds (user + system) of this process's threads and of the child processes that ended in it, per stage
+   * that ran alone, and per group of stages that ran side by side under the group's names joined by "+" (e.g.
+   * "embeddings+site+shards+discovery"): the process's CPU cannot be told apart between stages that share it.
+   */
   cpu: Record<string, number>;
   ingest: IngestReport | undefined;
   runtime: RuntimeManifest;
@@ -77,6 +88,7 @@ export interface BuildResult {
 export const INDEX_STAGE: Stage = {
   name: 'index',
   runtime: true,
+  after: [],
   async run(ctx) {
     ctx.runtime = await buildRuntimeArtifacts({
       db: ctx.db,
@@ -97,10 +109,86 @@ export async function defaultStages(): Promise<Stage[]> {
   const { SITE_STAGE } = await import('./stages/site-stage.ts');
   const { EMBEDDINGS_STAGE } = await import('./stages/embeddings-stage.ts');
   const { FRONT_STAGE } = await import('./stages/front-stage.ts');
-  // The site stage runs before the stages that add files to site/: it precompresses every file there with the
-  // page settings, which would overwrite the .br/.gz the SiteWriter made for shards and discovery files.
-  // The front renders last: it reads the manifests the other stages leave in site/.
+  // Each declares what it waits for (Stage.after); the list's order is the order they start in when they could all
+  // start: the embeddings first, so that the runtime is complete (onRuntimeReady) as early as it can be.
   return [INDEX_STAGE, EMBEDDINGS_STAGE, SITE_STAGE, SHARDS_STAGE, DISCOVERY_STAGE, FRONT_STAGE];
+}
+
+/**
+ * Stages at once by default: one per core, and at least two even on one core, since much of a stage's time is spent
+ * waiting (on the renderers' bundling, the disk, zlib on libuv's threads) while another can use the CPU.
+ */
+export function stageConcurrency(requested?: number, cores: number = availableParallelism()): number {
+  return requested ?? Math.max(2, cores);
+}
+
+/**
+ * The share of the machine's memory the stages running side by side may take together by their estimates
+ * (Stage.memoryBytes); the rest is the build process's own (the store, the runtime it reads) and the system's.
+ */
+export const STAGE_MEMORY_SHARE = 0.75;
+
+/** A stage's place in runStages: the stages it waits for, as named in the list. */
+function waitsFor(stages: readonly Stage[], index: number): string[] {
+  const stage = stages[index]!;
+  if (stage.after === undefined) return stages.slice(0, index).map((earlier) => earlier.name);
+  const listed = new Set(stages.map((other) => other.name));
+  return stage.after.filter((name) => listed.has(name));
+}
+
+/**
+ * Runs `stages`, each once the stages it waits for are done, at most `concurrency` at once, and another beside those
+ * running only while their memory estimates (at `listings()`) fit `memoryBytes` (one alone always starts). Stages
+ * start in the list's order among those that may. When one fails no other starts, those running are awaited, and the
+ * first failure is thrown.
+ */
+export async function runStages(
+  stages: readonly Stage[],
+  options: {
+    concurrency: number;
+    memoryBytes: number;
+    listings: () => number;
+    estimateContext: Pick<StageContext, 'renderWorkers'>;
+    run: (stage: Stage) => Promise<void>;
+    onStart?: (stage: Stage) => void;
+    onEnd?: (stage: Stage) => void;
+  },
+): Promise<void> {
+  const names = stages.map((stage) => stage.name);
+  if (new Set(names).size !== names.length) throw new Error(`a stage is listed twice: ${names.join(', ')}`);
+  const needs = new Map(stages.map((stage, index) => [stage, waitsFor(stages, index)]));
+  const done = new Set<string>();
+  const waiting = [...stages];
+  const running = new Map<Stage, { memory: number; settled: Promise<Stage> }>();
+  let failure: { error: unknown } | undefined;
+  for (;;) {
+    for (const stage of failure ? [] : [...waiting]) {
+      if (running.size >= Math.max(1, options.concurrency)) break;
+      if (!needs.get(stage)!.every((name) => done.has(name))) continue;
+      const memory = stage.memoryBytes?.(options.listings(), options.estimateContext) ?? 0;
+      const held = [...running.values()].reduce((sum, entry) => sum + entry.memory, 0);
+      if (running.size > 0 && held + memory > options.memoryBytes) continue;
+      waiting.splice(waiting.indexOf(stage), 1);
+      options.onStart?.(stage);
+      const settled = options.run(stage).then(
+        () => {
+          done.add(stage.name);
+          return stage;
+        },
+        (error: unknown) => {
+          failure ??= { error };
+          return stage;
+        },
+      );
+      running.set(stage, { memory, settled });
+    }
+    if (running.size === 0) break;
+    const ended = await Promise.race([...running.values()].map((entry) => entry.settled));
+    running.delete(ended);
+    options.onEnd?.(ended);
+  }
+  if (failure) throw failure.error;
+  if (waiting.length > 0) throw new Error(`stages that wait for each other or for themselves: ${waiting.map((stage) => stage.name).join(', ')}`);
 }
 
 const REPO_ROOT = resolve(import.meta.dirname, '..');
@@ -180,7 +268,12 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     else output.write(`${new Date().toISOString().slice(11, 19)} ${message}\n`);
   };
   const everyMs = options.progressEveryMs ?? 5000;
-  const timed = async <T>(name: string, work: (progress: (done: number, total: number, what?: string) => void) => Promise<T>): Promise<T> => {
+  const timed = async <T>(
+    name: string,
+    work: (progress: (done: number, total: number, what?: string) => void) => Promise<T>,
+    // Stages that may run side by side have their CPU counted by runStages' groups.
+    counted: { cpu: boolean } = { cpu: true },
+  ): Promise<T> => {
     const bar = bars?.create(1, 0, { stage: name.padEnd(10) });
     const started = performance.now();
     const cpuStarted = cpuMillis();
@@ -208,7 +301,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
         bar?.update(done);
       });
       timings[name] = Math.round(performance.now() - started);
-      cpu[name] = cpuMillis() - cpuStarted;
+      if (counted.cpu) cpu[name] = cpuMillis() - cpuStarted;
       log(`${name}: done in ${seconds()} s`);
       return result;
     } catch (error) {
@@ -262,6 +355,8 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
         return { buildDir: serving, unchanged: true, timings, cpu, ingest: report, runtime };
       }
       buildDir = newBuildDir(dirs);
+      // Aborted by the first stage that fails: the stages beside it stop early (the renderers are killed).
+      const stopping = new AbortController();
       const ctx: StageContext = {
         dirs,
         buildDir,
@@ -276,22 +371,77 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
         // --force renders every page anew; otherwise pages that did not change are linked from the build being served.
         previousBuild: options.force ? undefined : serving,
         renderFingerprint: render,
+        siteTops: new SiteTops(),
+        signal: stopping.signal,
         progress: () => undefined,
         log,
       };
+      const dir = buildDir;
+      // A first start is told the runtime is complete before the pages are (server/first-build.ts stops listening
+      // after the pages): the site stage may finish its pages before the embeddings are done beside it.
+      const runtimeStages = new Set(stages.filter((stage) => stage.runtime).map((stage) => stage.name));
+      const ended = new Set<string>();
+      let pagesHeld: string[] | undefined;
+      const runtimeDone = () => [...runtimeStages].every((name) => ended.has(name));
       const { onPagesReady } = options;
       if (onPagesReady) {
-        const dir = buildDir;
-        ctx.pagesReady = (entries) => onPagesReady(dir, entries);
+        ctx.pagesReady = (entries) => {
+          if (runtimeDone()) onPagesReady(dir, entries);
+          else pagesHeld = entries;
+        };
       }
-      const lastRuntimeStage = stages.findLastIndex((stage) => stage.runtime);
-      for (const [index, stage] of stages.entries()) {
-        await timed(stage.name, async (progress) => {
-          ctx.progress = progress;
-          await stage.run(ctx);
-        });
-        if (index === lastRuntimeStage && index < stages.length - 1 && ctx.runtime) options.onRuntimeReady?.(buildDir);
-      }
+      let runtimeReported = false;
+      // Stages that ran side by side share the process's CPU: it is counted per group (BuildResult.cpu).
+      let group: { names: string[]; cpuAt: number } | undefined;
+      let runningCount = 0;
+      // A first start (nothing served yet) runs the stages one after the other, in the list's order: the runtime first,
+      // so the API answers as early as it can, then the site stage alone, so the pages do; side by side, the renderers
+      // would share the cores with the shards and discovery stages and every page would come later.
+      const firstStart = !serving && options.onRuntimeReady !== undefined;
+      await runStages(stages, {
+        concurrency: firstStart ? 1 : stageConcurrency(options.stageConcurrency),
+        memoryBytes: options.stageMemoryBytes ?? STAGE_MEMORY_SHARE * totalmem(),
+        listings: () => ctx.runtime?.count ?? 0,
+        estimateContext: ctx,
+        onStart: (stage) => {
+          group ??= { names: [], cpuAt: cpuMillis() };
+          group.names.push(stage.name);
+          runningCount++;
+        },
+        onEnd: () => {
+          if (--runningCount > 0 || !group) return;
+          cpu[group.names.join('+')] = cpuMillis() - group.cpuAt;
+          group = undefined;
+        },
+        run: async (stage) => {
+          // Each stage its own progress (the operator's line per stage); what a stage records goes to the shared context.
+          let progress: StageContext['progress'] = () => undefined;
+          const own = new Proxy(ctx, {
+            get: (target, key, receiver) => (key === 'progress' ? progress : Reflect.get(target, key, receiver)),
+            set: (target, key, value) => Reflect.set(target, key, value),
+          });
+          try {
+            await timed(
+              stage.name,
+              async (report) => {
+                progress = report;
+                await stage.run(own);
+              },
+              { cpu: false },
+            );
+          } catch (error) {
+            stopping.abort(error);
+            throw error;
+          }
+          ended.add(stage.name);
+          if (!runtimeReported && runtimeStages.size > 0 && runtimeDone() && ctx.runtime) {
+            runtimeReported = true;
+            if (ended.size < stages.length) options.onRuntimeReady?.(dir);
+            if (pagesHeld && onPagesReady) onPagesReady(dir, pagesHeld);
+            pagesHeld = undefined;
+          }
+        },
+      });
       if (!ctx.runtime) throw new Error('the build produced no runtime artifacts');
       writeFileSync(
         join(buildDir, 'build.json'),

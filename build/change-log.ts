@@ -29,7 +29,21 @@ export type ChangeLog = z.infer<typeof ChangeLogSchema>;
 
 export const lineDigest = (line: string): string => createHash('sha256').update(line).digest('hex');
 
-const idOf = (line: string): string => (JSON.parse(line) as { id: string }).id;
+const ID_PREFIX = '{"id":"';
+
+/**
+ * The id of an export line. The export writes `id` first (the record as ingested), so the id is read from the line's
+ * start without parsing the rest; a line written otherwise, or an id with escapes, is parsed whole.
+ */
+export function idOf(line: string): string {
+  if (line.startsWith(ID_PREFIX)) {
+    const end = line.indexOf('"', ID_PREFIX.length);
+    const id = line.slice(ID_PREFIX.length, end);
+    // Parsed from its own quotes: a slice of the line would keep the whole line alive as long as the id.
+    if (end > 0 && !id.includes('\\')) return JSON.parse(line.slice(ID_PREFIX.length - 1, end + 1)) as string;
+  }
+  return (JSON.parse(line) as { id: string }).id;
+}
 
 /** The lines of a file, one at a time: an export is never held whole (at a million listings it passes V8's string limit). */
 function fileLines(path: string): AsyncIterable<string> {

@@ -245,6 +245,7 @@ interface BuildCommandOptions {
   quiet?: boolean;
   force?: boolean;
   renderWorkers?: number;
+  stageConcurrency?: number;
 }
 
 async function buildFromOptions(opts: BuildCommandOptions, cfg: Config): Promise<BuildResult> {
@@ -263,6 +264,7 @@ async function buildFromOptions(opts: BuildCommandOptions, cfg: Config): Promise
       quiet: opts.quiet,
       force: opts.force,
       renderWorkers: opts.renderWorkers,
+      stageConcurrency: opts.stageConcurrency,
       // Started with an IPC channel (the shim's first start): say when the API can answer from the build, and when
       // the pages can.
       ...(process.send
@@ -329,6 +331,12 @@ program
       positiveInt,
     ),
   )
+  .addOption(
+    new Option(
+      '--stage-concurrency <n>',
+      'build stages at once after the index (1: one after the other; default: one per core, at least 2, as the memory allows)',
+    ).argParser(positiveInt),
+  )
   .action(async (opts: BuildCommandOptions & { report?: boolean }) => {
     const cfg = config(opts);
     const result = await buildFromOptions(opts, cfg);
@@ -373,6 +381,12 @@ program
     new Option('--render-workers <n>', 'Astro render processes at once (default: one per core, as many as half the memory holds at 2.5 GiB each)').argParser(
       positiveInt,
     ),
+  )
+  .addOption(
+    new Option(
+      '--stage-concurrency <n>',
+      'build stages at once after the index (1: one after the other; default: one per core, at least 2, as the memory allows)',
+    ).argParser(positiveInt),
   )
   .option('--json', 'print one JSON document: ingest report, build and how the shim was told')
   .option('--quiet', 'only errors and the summary: no stage lines or progress bars')

@@ -3,24 +3,14 @@
 // (e.g. /.well-known/api-catalog) in content-types.json for the shim's static handler, with the media types a
 // file is also offered as (negotiation.json, chosen by Accept) and extra response headers (headers.json).
 import { createHash } from 'node:crypto';
-import {
-  copyFileSync,
-  createReadStream,
-  createWriteStream,
-  existsSync,
-  linkSync,
-  mkdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { copyFile, link, mkdir } from 'node:fs/promises';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { copyFile, link, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { brotliCompressSync, constants, createBrotliCompress, createGzip, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, createBrotliCompress, createGzip, gzip } from 'node:zlib';
 import { pathInside } from './path-inside.ts';
+import { SiteTops } from './site-tops.ts';
 import type { StageContext } from './stages/stage.ts';
 import { MANIFEST_FILES, type ContentTypesManifest, type HeadersManifest, type NegotiationManifest } from '../src/domain/contract/static-serving.ts';
 
@@ -82,16 +72,18 @@ export async function carryFile(from: string, to: string): Promise<void> {
   }
 }
 
-/** carryFile for a writer called in a loop that does not wait (SiteWriter.write). */
-function carryFileSync(from: string, to: string): void {
-  for (const suffix of VARIANTS) {
-    try {
-      linkSync(from + suffix, to + suffix);
-    } catch (error) {
-      if (afterFailedLink(error, suffix) === 'copy') copyFileSync(from + suffix, to + suffix);
-    }
-  }
-}
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/**
+ * Files a SiteWriter writes at once: their bodies are held and compressed on libuv's thread pool (4 threads by
+ * default) while the caller goes on; a caller that awaits each `write` holds no more than this many.
+ */
+export const WRITES_IN_FLIGHT = 16;
+
+/** Keys in code-unit order: the manifests are the same bytes whichever stage finished first. */
+const sortedKeys = <T>(record: Record<string, T>): Record<string, T> =>
+  Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 
 /**
  * The site of the build being replaced when its files are what this build would write for the same bytes: made by the
@@ -117,12 +109,15 @@ export interface AdoptedFile {
 
 export class SiteWriter {
   readonly root: string;
-  private readonly contentTypes: ContentTypesManifest;
-  private readonly negotiation: NegotiationManifest;
-  private readonly headers: HeadersManifest;
+  private readonly contentTypes: ContentTypesManifest = {};
+  private readonly negotiation: NegotiationManifest = {};
+  private readonly headers: HeadersManifest = {};
 
-  /** Names at the top of the site that hold the site stage's pages (StageContext.pageEntries): written by no one else. */
-  private readonly pageEntries: ReadonlySet<string>;
+  /**
+   * Which side writes under each name at the top of the site (site-tops.ts), shared with the site stage when it runs
+   * beside this writer: a name that holds the pages is written by no one else.
+   */
+  private readonly tops: SiteTops;
   /**
    * The site of the build being replaced, when it was made by the same code (so its .br and .gz are what `write`
    * would make of the same bytes): a file written with the bytes it holds there is linked from it, not compressed
@@ -131,16 +126,20 @@ export class SiteWriter {
   private readonly previous: string | undefined;
   /** Files linked from the previous build instead of written. */
   carried = 0;
+  /** Writes under way (see WRITES_IN_FLIGHT), and the one per path, so that a second write to a path waits for the first. */
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly byPath = new Map<string, Promise<void>>();
+  /** The first write that failed: thrown by the next `write` and by `finish`. */
+  private failure: { error: unknown } | undefined;
 
-  constructor(root: string, options: { pageEntries?: ReadonlySet<string> | undefined; previous?: string | undefined } = {}) {
+  constructor(root: string, options: { tops?: SiteTops | undefined; pageEntries?: Iterable<string> | undefined; previous?: string | undefined } = {}) {
     this.root = root;
-    this.pageEntries = options.pageEntries ?? new Set();
+    this.tops = options.tops ?? new SiteTops();
+    for (const entry of options.pageEntries ?? []) this.tops.claim(entry, 'pages');
+    // finish() writes them at the top of the site.
+    for (const name of Object.values(MANIFEST_FILES)) this.tops.claim(name, 'files');
     this.previous = options.previous;
     mkdirSync(root, { recursive: true });
-    const existing = (name: string) => (existsSync(join(root, name)) ? JSON.parse(readFileSync(join(root, name), 'utf8')) : {});
-    this.contentTypes = existing(MANIFEST_FILES.contentTypes);
-    this.negotiation = existing(MANIFEST_FILES.negotiation);
-    this.headers = existing(MANIFEST_FILES.headers);
   }
 
   /**
@@ -149,38 +148,61 @@ export class SiteWriter {
    */
   private relative(path: string): string {
     const relative = pathInside(path, 'site');
-    const top = relative.split(sep, 1)[0]!;
-    if (this.pageEntries.has(top))
-      throw new Error(
-        `refusing to write ${path}: /${top} holds the site's pages, which a first start serves while this is written; write it under another name`,
-      );
+    this.tops.claim(relative.split(sep, 1)[0]!, 'files', path);
     return relative;
   }
 
-  write(file: GeneratedFile, options: { compress?: boolean } = {}): void {
+  /**
+   * Writes `file` with its .br and .gz, compressed on libuv's thread pool, or links it from the previous build when
+   * that holds the same bytes. Resolves once fewer than WRITES_IN_FLIGHT writes are under way, not when this one is
+   * done: `finish` waits for them all. A failed write is thrown by the next call or by `finish`.
+   */
+  async write(file: GeneratedFile, options: { compress?: boolean } = {}): Promise<void> {
+    this.throwFailure();
     const relative = this.relative(file.path);
-    const full = join(this.root, relative);
-    mkdirSync(dirname(full), { recursive: true });
     const body = typeof file.body === 'string' ? Buffer.from(file.body) : file.body;
+    const before = this.byPath.get(relative);
+    const job = (before ? before.then(() => this.put(relative, body, options.compress ?? true)) : this.put(relative, body, options.compress ?? true)).catch(
+      (error: unknown) => {
+        this.failure ??= { error };
+      },
+    );
+    const done = job.finally(() => {
+      this.inFlight.delete(done);
+      if (this.byPath.get(relative) === done) this.byPath.delete(relative);
+    });
+    this.inFlight.add(done);
+    this.byPath.set(relative, done);
+    this.record(file, relative);
+    while (this.inFlight.size >= WRITES_IN_FLIGHT) await Promise.race(this.inFlight);
+    this.throwFailure();
+  }
+
+  private throwFailure(): void {
+    if (this.failure) throw this.failure.error;
+  }
+
+  private async put(relative: string, body: Buffer, compress: boolean): Promise<void> {
+    const full = join(this.root, relative);
+    await mkdir(dirname(full), { recursive: true });
     // A page carried over from the previous build (site-stage.ts) is a hard link to that build's file: a new file
     // in its place, never a write through the link, leaves that build as it was.
-    for (const suffix of VARIANTS) rmSync(full + suffix, { force: true });
-    if (this.previous !== undefined && this.sameAsPrevious(relative, body)) {
-      carryFileSync(join(this.previous, relative), full);
+    await Promise.all(VARIANTS.map((suffix) => rm(full + suffix, { force: true })));
+    if (this.previous !== undefined && (await this.sameAsPrevious(relative, body))) {
+      await carryFile(join(this.previous, relative), full);
       this.carried++;
-      this.record(file, relative);
       return;
     }
-    writeFileSync(full, body);
-    if ((options.compress ?? true) && body.length >= COMPRESS_MIN_BYTES) {
+    if (compress && body.length >= COMPRESS_MIN_BYTES) {
       const { brotliQuality, gzipLevel } = compression(body.length);
-      writeFileSync(
-        `${full}.br`,
-        brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: brotliQuality, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
-      );
-      writeFileSync(`${full}.gz`, gzipSync(body, { level: gzipLevel }));
+      const [br, gz] = await Promise.all([
+        brotliAsync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: brotliQuality, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+        gzipAsync(body, { level: gzipLevel }),
+      ]);
+      // The variants before the file: a file that is there has them.
+      await Promise.all([writeFile(`${full}.br`, br), writeFile(`${full}.gz`, gz)]);
     }
-    this.record(file, relative);
+    await writeFile(full, body);
   }
 
   /**
@@ -213,9 +235,10 @@ export class SiteWriter {
   }
 
   /** Whether the previous build's file at `relative` holds `body`; its size first, so a changed file is rarely read. */
-  private sameAsPrevious(relative: string, body: Buffer): boolean {
+  private async sameAsPrevious(relative: string, body: Buffer): Promise<boolean> {
     const previous = join(this.previous!, relative);
-    return existsSync(previous) && statSync(previous).size === body.length && readFileSync(previous).equals(body);
+    const found = await stat(previous).catch(() => undefined);
+    return found !== undefined && found.size === body.length && (await readFile(previous)).equals(body);
   }
 
   private record(file: Omit<GeneratedFile, 'body'>, relative: string): void {
@@ -232,10 +255,26 @@ export class SiteWriter {
     if (file.headers) this.headers[sitePath] = file.headers;
   }
 
-  /** Persists the content-type overrides, the negotiated alternates and the extra headers; call once after the last write. */
-  finish(): void {
-    writeFileSync(join(this.root, MANIFEST_FILES.contentTypes), JSON.stringify(this.contentTypes, null, 1));
-    writeFileSync(join(this.root, MANIFEST_FILES.negotiation), JSON.stringify(this.negotiation, null, 1));
-    writeFileSync(join(this.root, MANIFEST_FILES.headers), JSON.stringify(this.headers, null, 1));
+  /** Waits for the writes under way, whatever their outcome: a stage that fails leaves nothing writing into the build. */
+  async settle(): Promise<void> {
+    await Promise.all(this.inFlight);
+  }
+
+  /**
+   * Waits for the writes under way, then persists the content-type overrides, the negotiated alternates and the extra
+   * headers, merged with what the other writers of the site recorded there; call once after the last write. The merge
+   * is read and written in one synchronous step, so writers of stages that run side by side do not lose each other's.
+   */
+  async finish(): Promise<void> {
+    await this.settle();
+    this.throwFailure();
+    const merge = (name: string, own: object) => {
+      const path = join(this.root, name);
+      const existing = existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>) : {};
+      writeFileSync(path, JSON.stringify(sortedKeys({ ...existing, ...own }), null, 1));
+    };
+    merge(MANIFEST_FILES.contentTypes, this.contentTypes);
+    merge(MANIFEST_FILES.negotiation, this.negotiation);
+    merge(MANIFEST_FILES.headers, this.headers);
   }
 }

@@ -26,16 +26,31 @@ export const DISCOVERY_GENERATORS: DiscoveryGenerator[] = [
   sitemapFiles,
 ];
 
+/**
+ * What the discovery stage holds at most: the highlights (top lists, shortlists) and the sitemap's owners (a key and a
+ * date per owner, at most one per listing); sitemap shards are written one at a time.
+ */
+const DISCOVERY_BASE_BYTES = 128 * 2 ** 20;
+const DISCOVERY_BYTES_PER_LISTING = 256;
+
 export const DISCOVERY_STAGE: Stage = {
   name: 'discovery',
+  // The runtime's listings and manifest only; its files go beside the pages.
+  after: ['index'],
+  memoryBytes: (listings) => DISCOVERY_BASE_BYTES + DISCOVERY_BYTES_PER_LISTING * listings,
   async run(ctx) {
     // Sitemaps, feeds and llms files whose bytes did not change are linked from the replaced build, not compressed again.
-    const writer = new SiteWriter(join(ctx.buildDir, 'site'), { pageEntries: ctx.pageEntries, previous: reusableSite(ctx) });
-    let done = 0;
-    for (const generate of DISCOVERY_GENERATORS) {
-      for await (const file of await generate(ctx)) writer.write(file);
-      ctx.progress(++done, DISCOVERY_GENERATORS.length, 'generators');
+    const writer = new SiteWriter(join(ctx.buildDir, 'site'), { tops: ctx.siteTops, pageEntries: ctx.pageEntries, previous: reusableSite(ctx) });
+    try {
+      let done = 0;
+      for (const generate of DISCOVERY_GENERATORS) {
+        ctx.signal?.throwIfAborted();
+        for await (const file of await generate(ctx)) await writer.write(file);
+        ctx.progress(++done, DISCOVERY_GENERATORS.length, 'generators');
+      }
+      await writer.finish();
+    } finally {
+      await writer.settle();
     }
-    writer.finish();
   },
 };

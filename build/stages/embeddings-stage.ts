@@ -61,9 +61,19 @@ export interface EmbeddingsOptions {
   hnswMinRows?: number;
 }
 
+/**
+ * What the embeddings stage holds at most: every listing's text twice (in document order and the distinct ones
+ * sorted, with their rows), the int8 vectors of both orders and the HNSW graph.
+ */
+const EMBEDDINGS_BASE_BYTES = 128 * 2 ** 20;
+const EMBEDDINGS_BYTES_PER_LISTING = 2048;
+
 export const EMBEDDINGS_STAGE: Stage = {
   name: 'embeddings',
   runtime: true,
+  // The runtime's listings; it writes runtime/embeddings, which no other stage reads.
+  after: ['index'],
+  memoryBytes: (listings) => EMBEDDINGS_BASE_BYTES + EMBEDDINGS_BYTES_PER_LISTING * listings,
   async run(ctx) {
     const report = await buildEmbeddings({
       runtimeDir: ctx.runtimeOut,

@@ -42,6 +42,8 @@ export function writeFrontConfig(buildDir: string, baseUrl: string = recordedBas
 
 export const FRONT_STAGE: Stage = {
   name: 'front',
+  // The manifests the stages that write site/ leave there (content types, negotiation, headers).
+  after: ['site', 'shards', 'discovery'],
   async run(ctx) {
     writeFrontConfig(ctx.buildDir, ctx.baseUrl);
   },

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { LISTING_TYPES } from '../../src/domain/listing/listing-types.ts';
 import { withUrl } from '../../src/domain/listing/listing-view.ts';
 import { slugOfId } from '../../src/domain/schemas.ts';
-import { currentBuild, type BuildDirs } from '../../src/artifacts/build-dirs.ts';
+import { currentBuild } from '../../src/artifacts/build-dirs.ts';
 import { CHANGE_LOG_PATH, writeChangeLog } from '../change-log.ts';
 import { exportCatalog } from '../export-writer.ts';
 import {
@@ -63,17 +63,29 @@ export interface ShardManifest {
 const sha256 = (body: Buffer) => createHash('sha256').update(body).digest('hex');
 const pageName = (n: number) => `page-${String(n).padStart(4, '0')}.json`;
 
-/** The ingested snapshot in the export format, written straight from the store to its place in site/ (never held). */
-async function writeExport(database: string, scratch: string, writer: SiteWriter): Promise<ShardManifest['export']> {
+/**
+ * The ingested snapshot in the export format, written straight from the store to its place in site/ (never held),
+ * and the change log against the build being replaced, read from it while its .br and .gz are made.
+ */
+async function writeExportAndChanges(
+  database: string,
+  previous: string | undefined,
+  snapshotHash: string,
+  scratch: string,
+  writer: SiteWriter,
+): Promise<{ exported: ShardManifest['export']; changes: ShardManifest['changes'] }> {
   const out = join(scratch, 'listings.jsonl');
   const { listings, historyEnd } = await exportCatalog({ database, out, beside: false });
-  const { bytes, sha256: digest } = await writer.adopt({ path: SHARD_EXPORT_PATH, contentType: 'application/jsonl' }, out);
-  return { path: SHARD_EXPORT_PATH, count: listings, bytes, sha256: digest, historyEnd };
+  // adopt moves the export into site/ before it first waits; its encoders then run on libuv's threads while the
+  // change log reads it on this one.
+  const [adopted, changes] = await Promise.all([
+    writer.adopt({ path: SHARD_EXPORT_PATH, contentType: 'application/jsonl' }, out),
+    writeChangeLogFile(previous, snapshotHash, scratch, writer),
+  ]);
+  return { exported: { path: SHARD_EXPORT_PATH, count: listings, bytes: adopted.bytes, sha256: adopted.sha256, historyEnd }, changes };
 }
 
-async function writeChangeLogFile(dirs: BuildDirs, snapshotHash: string, scratch: string, writer: SiteWriter): Promise<ShardManifest['changes']> {
-  // The stages run before `current` moves: it is still the build this one replaces.
-  const previous = currentBuild(dirs);
+async function writeChangeLogFile(previous: string | undefined, snapshotHash: string, scratch: string, writer: SiteWriter): Promise<ShardManifest['changes']> {
   const previousSnapshot = previous ? readSnapshotHash(join(previous, 'runtime')) : undefined;
   const out = join(scratch, 'changes.json');
   const log = await writeChangeLog(
@@ -109,30 +121,40 @@ async function writeManifest(manifest: Omit<ShardManifest, 'files'>, filesSpool:
   await once(file, 'close');
 }
 
+/**
+ * What the shards stage holds at most: the change log's table of the previous export (an id and a digest per listing,
+ * change-log.ts) and the shard pages being compressed (WRITES_IN_FLIGHT of about a megabyte each, with their output).
+ */
+const SHARDS_BASE_BYTES = 128 * 2 ** 20;
+const SHARDS_BYTES_PER_LISTING = 256;
+
 export const SHARDS_STAGE: Stage = {
   name: 'shards',
+  // The runtime's listings, ids, stored files and gone.json; its files go under /shards, beside the pages.
+  after: ['index'],
+  memoryBytes: (listings) => SHARDS_BASE_BYTES + SHARDS_BYTES_PER_LISTING * listings,
   async run(ctx) {
     const runtimeDir = join(ctx.buildDir, 'runtime');
     const manifest = readRuntimeManifest(runtimeDir);
     // A shard file with the same bytes as the replaced build's is linked from it with its .br and .gz, not compressed
     // again: a change of a few listings leaves the pages of the collections they are not in, and their stored files.
-    const writer = new SiteWriter(join(ctx.buildDir, 'site'), { pageEntries: ctx.pageEntries, previous: reusableSite(ctx) });
+    const writer = new SiteWriter(join(ctx.buildDir, 'site'), { tops: ctx.siteTops, pageEntries: ctx.pageEntries, previous: reusableSite(ctx) });
     const collections: ShardManifest['collections'] = {};
     const pending = new Map<string, string[]>();
     for (const name of ['all', ...LISTING_TYPES]) {
       collections[name] = { count: 0, pages: [] };
       pending.set(name, []);
     }
-    const flush = (name: string) => {
+    const flush = async (name: string) => {
       const items = pending.get(name)!;
       if (items.length === 0) return;
       const collection = collections[name]!;
       const body = Buffer.from(`[${items.join(',')}]`);
       const path = `${SHARDS_ROOT}/${name}/${pageName(collection.pages.length + 1)}`;
-      writer.write({ path, contentType: 'application/json', body });
+      pending.set(name, []);
+      await writer.write({ path, contentType: 'application/json', body });
       collection.pages.push({ path, count: items.length, bytes: body.length, sha256: sha256(body) });
       collection.count += items.length;
-      pending.set(name, []);
     };
     // Scratch files (the export and change log before they are taken into site/, the spooled manifest entries)
     // live in the build directory: the same file system, so taking them in is a rename.
@@ -147,6 +169,7 @@ export const SHARDS_STAGE: Stage = {
       let doc = 0;
       for await (const line of lines) {
         if (!line) continue;
+        if (doc % 1000 === 0) ctx.signal?.throwIfAborted();
         const next = await ids.next();
         if (next.done) throw new Error(`${RUNTIME_IDS_FILE} has fewer lines than ${RUNTIME_LISTINGS_FILE}`);
         const id = next.value;
@@ -155,13 +178,13 @@ export const SHARDS_STAGE: Stage = {
         const json = withUrl(line, slug, ctx.baseUrl);
         for (const name of ['all', type]) {
           pending.get(name)!.push(json);
-          if (pending.get(name)!.length === SHARD_PAGE_SIZE) flush(name);
+          if (pending.get(name)!.length === SHARD_PAGE_SIZE) await flush(name);
         }
         const filesPath = join(runtimeDir, runtimeFilesPath(doc));
         if (existsSync(filesPath)) {
           const body = readFileSync(filesPath);
           const path = `${SHARDS_ROOT}/files/${slug}.json`;
-          writer.write({ path, contentType: 'application/json', body });
+          await writer.write({ path, contentType: 'application/json', body });
           const entry: ShardEntry = { path, count: (JSON.parse(body.toString('utf8')) as unknown[]).length, bytes: body.length, sha256: sha256(body) };
           if (!spool.write(`${filesListed++ === 0 ? '' : ',\n'}${manifestElement(entry)}`)) await once(spool, 'drain');
         }
@@ -170,12 +193,11 @@ export const SHARDS_STAGE: Stage = {
       }
       spool.end();
       await once(spool, 'close');
-      for (const name of pending.keys()) flush(name);
-      if (writer.carried > 0) ctx.log(`shards: ${writer.carried} unchanged files linked from the previous build`);
-      const exported = await writeExport(ctx.dirs.database, scratch, writer);
-      const changes = await writeChangeLogFile(ctx.dirs, manifest.snapshotHash, scratch, writer);
+      for (const name of pending.keys()) await flush(name);
+      // The stages run before `current` moves: it is still the build this one replaces.
+      const { exported, changes } = await writeExportAndChanges(ctx.dirs.database, currentBuild(ctx.dirs), manifest.snapshotHash, scratch, writer);
       const goneBody = readFileSync(join(runtimeDir, RUNTIME_GONE_FILE));
-      writer.write({ path: SHARD_GONE_PATH, contentType: 'application/json', body: goneBody });
+      await writer.write({ path: SHARD_GONE_PATH, contentType: 'application/json', body: goneBody });
       const gone: ShardEntry = {
         path: SHARD_GONE_PATH,
         count: Object.keys(JSON.parse(goneBody.toString('utf8')) as object).length,
@@ -199,10 +221,12 @@ export const SHARDS_STAGE: Stage = {
         manifestFile,
       );
       await writer.adopt({ path: `${SHARDS_ROOT}/manifest.json`, contentType: 'application/json' }, manifestFile);
+      await writer.finish();
+      if (writer.carried > 0) ctx.log(`shards: ${writer.carried} unchanged files linked from the previous build`);
     } finally {
+      await writer.settle();
       rmSync(scratch, { recursive: true, force: true });
     }
-    writer.finish();
     ctx.progress(manifest.count, manifest.count);
   },
 };

@@ -69,6 +69,8 @@ export function runAstroBuild(options: {
   /** Where the renderer writes its pages' inputs and whether it rendered each. */
   pageInputs?: string;
   onRendered?: (pages: number) => void;
+  /** Kills the renderer (a stage beside the site's failed). */
+  signal?: AbortSignal | undefined;
 }): Promise<AstroBuildReport> {
   return new Promise((resolve, reject) => {
     const child = fork(RUNNER, [SITE_ROOT, options.outDir], {
@@ -87,6 +89,7 @@ export function runAstroBuild(options: {
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       // A test runner's loader flags would make the child load vitest's hooks; the heap is held to the plan's bound.
       execArgv: [`--max-old-space-size=${RENDERER_HEAP_MIB}`],
+      ...(options.signal ? { signal: options.signal } : {}),
     });
     const output: string[] = [];
     const keep = (chunk: Buffer) => {
@@ -109,13 +112,29 @@ export function runAstroBuild(options: {
   });
 }
 
-/** Writes .br and .gz next to every compressible file of `root` worth compressing (see PAGE_COMPRESS_MIN_BYTES). */
-export async function precompress(root: string, onProgress?: (done: number, total: number) => void): Promise<SiteStats['compressed']> {
+/** The files under the names `entries` at the top of `root`, as walkFiles gives them. */
+function* walkEntries(root: string, entries: readonly string[]): Generator<string> {
+  for (const entry of entries) {
+    if (statSync(join(root, entry)).isDirectory()) yield* walkFiles(root, entry);
+    else yield entry;
+  }
+}
+
+/**
+ * Writes .br and .gz next to every compressible file of `root` worth compressing (see PAGE_COMPRESS_MIN_BYTES), under
+ * the names `entries` at its top (default: all): the site stage's own, since the stages beside it write their files
+ * with their own .br and .gz there at the same time.
+ */
+export async function precompress(
+  root: string,
+  onProgress?: (done: number, total: number) => void,
+  entries: readonly string[] = readdirSync(root),
+): Promise<SiteStats['compressed']> {
   const started = performance.now();
   // A first walk counts the candidates (names only) for the progress; the second does the work as it walks.
   let candidates = 0;
-  for (const path of walkFiles(root)) if (COMPRESSIBLE.test(path)) candidates++;
-  const files = walkFiles(root);
+  for (const path of walkEntries(root, entries)) if (COMPRESSIBLE.test(path)) candidates++;
+  const files = walkEntries(root, entries);
   const totals = { files: 0, bytes: 0, brotliBytes: 0, gzipBytes: 0 };
   let seen = 0;
   const worker = async () => {
@@ -303,7 +322,18 @@ export function rendererCount(listings: number, cores: number = availableParalle
 export async function buildSite(
   ctx: Pick<
     StageContext,
-    'buildDir' | 'baseUrl' | 'runtime' | 'progress' | 'log' | 'renderWorkers' | 'previousBuild' | 'renderFingerprint' | 'pageEntries' | 'pagesReady'
+    | 'buildDir'
+    | 'baseUrl'
+    | 'runtime'
+    | 'progress'
+    | 'log'
+    | 'renderWorkers'
+    | 'previousBuild'
+    | 'renderFingerprint'
+    | 'pageEntries'
+    | 'pagesReady'
+    | 'siteTops'
+    | 'signal'
   >,
 ): Promise<SiteStats> {
   if (!ctx.runtime) throw new Error('the site stage needs the index stage to run first');
@@ -326,6 +356,7 @@ export async function buildSite(
   let nextShare = 0;
   const worker = async () => {
     while (nextShare < plan.shares) {
+      ctx.signal?.throwIfAborted();
       const share = nextShare++;
       const dir = outDirOf(share);
       reports[share] = await runAstroBuild({
@@ -335,12 +366,15 @@ export async function buildSite(
         ...(plan.shares > 1 ? { shard: `${share}/${plan.shares}` } : {}),
         ...(comparable ? { previousPages } : {}),
         pageInputs: inputsOf(share),
+        signal: ctx.signal,
         onRendered: (pages) => {
           rendered[share] = pages;
           const sum = rendered.reduce((a, b) => a + b, 0);
           ctx.progress(Math.min(sum, total), total, 'listing pages rendered');
         },
       });
+      // Its names are the pages' side of site/ (site-tops.ts): a stage beside this one may not write under them.
+      for (const top of readdirSync(join(dir, 'client'))) ctx.siteTops?.claim(top, 'pages');
       mergeInto(join(dir, 'client'), site);
       if (share !== 0) rmSync(dir, { recursive: true, force: true });
     }
@@ -351,12 +385,15 @@ export async function buildSite(
   for (const name of readdirSync(outDir)) if (name !== 'server') rmSync(join(outDir, name), { recursive: true, force: true });
   const seconds = (performance.now() - started) / 1000;
   // Every page is in site/ unless some are still to be linked from the previous build: a first start can serve them
-  // while the rest of the build (compression, the later stages' files) goes on. Nothing else has written to site/ yet.
-  const pagesIn = (entries: string[]) => {
+  // while the rest of the build (compression, the later stages' files) goes on. The names at the top of site/ that a
+  // stage beside this one writes its files under are not the pages'.
+  const pagesIn = () => {
+    const entries = readdirSync(site).filter((entry) => !ctx.siteTops?.isFiles(entry));
+    for (const entry of entries) ctx.siteTops?.claim(entry, 'pages');
     ctx.pageEntries = new Set(entries);
     ctx.pagesReady?.(entries);
   };
-  if (!comparable) pagesIn(readdirSync(site));
+  if (!comparable) pagesIn();
   let pages = 0;
   for (const path of walkFiles(site)) if (path.endsWith('.html')) pages++;
   const astro: AstroBuildReport = {
@@ -370,7 +407,11 @@ export async function buildSite(
       .reduce((sum, kb) => sum + kb, 0),
   };
   const renderers = plan.workers;
-  const compressed = await precompress(site, (done, total) => ctx.progress(done, total, 'files compressed'));
+  const compressed = await precompress(
+    site,
+    (done, total) => ctx.progress(done, total, 'files compressed'),
+    ctx.siteTops ? ctx.siteTops.pages() : readdirSync(site),
+  );
   const carryStarted = performance.now();
   const inputs = Array.from({ length: plan.shares }, (_, share) => inputsOf(share));
   const { rendered: renderedPages, carried } = await carryPages({
@@ -382,7 +423,7 @@ export async function buildSite(
     onProgress: (done) => ctx.progress(done, total, 'unchanged pages linked'),
   });
   for (const path of [...inputs, previousPages]) rmSync(path, { force: true });
-  if (comparable) pagesIn(readdirSync(site));
+  if (comparable) pagesIn();
   const incremental = { rendered: renderedPages, carried, seconds: (performance.now() - carryStarted) / 1000 };
   // pages: every page of the site, the linked ones included.
   const stats: SiteStats = { ...astro, pages: astro.pages + carried, renderers, shares: plan.shares, compressed, incremental };
@@ -398,6 +439,9 @@ export async function buildSite(
 
 export const SITE_STAGE: Stage = {
   name: 'site',
+  // The runtime's listings; it writes the pages' names of site/, beside the stages that write the others.
+  after: ['index'],
+  memoryBytes: (listings, ctx) => renderPlan(listings, { workers: ctx.renderWorkers }).workers * RENDERER_MEMORY_BYTES,
   async run(ctx) {
     await buildSite(ctx);
   },

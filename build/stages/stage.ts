@@ -4,6 +4,7 @@ import type { BuildDirs } from '../../src/artifacts/build-dirs.ts';
 import type { RuntimeManifest } from '../../src/artifacts/runtime-manifest.ts';
 import type { CatalogDb } from '../sqlite-store.ts';
 import type { RuntimeWriter } from '../runtime-writer.ts';
+import type { SiteTops } from '../site-tops.ts';
 
 export interface StageContext {
   dirs: BuildDirs;
@@ -34,11 +35,18 @@ export interface StageContext {
    */
   pageEntries?: ReadonlySet<string> | undefined;
   /**
+   * Which side writes under each name at the top of <buildDir>/site: the site stage's pages or the SiteWriters' files
+   * (site-tops.ts). One for the build, so that stages writing site/ side by side never write under each other's names.
+   */
+  siteTops?: SiteTops | undefined;
+  /**
    * Called by the site stage when every page is in <buildDir>/site, with pageEntries. Set for a first start, which
    * serves the pages from then on while the build goes on; `current` still moves only when every stage is done.
    */
   pagesReady?: ((entries: string[]) => void) | undefined;
   log(message: string): void;
+  /** Aborted when a stage running beside this one failed: the build is lost, so a long stage stops early. */
+  signal?: AbortSignal | undefined;
 }
 
 /** A build that failed, with the stage it failed in (the message names it; `cause` is the stage's own error). */
@@ -56,5 +64,16 @@ export interface Stage {
   name: string;
   /** The stage writes into <buildDir>/runtime: once every such stage is done, the shim can answer from the build. */
   runtime?: boolean;
+  /**
+   * The stages whose output this one reads (or whose files it must not run beside): it starts once those of them in
+   * the build's list are done, beside any other stage whose own are. Undefined: every stage listed before it.
+   */
+  after?: readonly string[];
+  /**
+   * What the stage may hold at once for a catalog of `listings`, in bytes, its child processes included: another
+   * stage starts beside it only while the estimates of those running fit the build's memory (build-pipeline.ts).
+   * Undefined: nothing worth counting.
+   */
+  memoryBytes?(listings: number, ctx: Pick<StageContext, 'renderWorkers'>): number;
   run(ctx: StageContext): Promise<void>;
 }

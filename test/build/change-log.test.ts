@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ChangeLogSchema, lineDigest, patchExport, writeChangeLog, type ChangeLog } from '../../build/change-log.ts';
+import { ChangeLogSchema, idOf, lineDigest, patchExport, writeChangeLog, type ChangeLog } from '../../build/change-log.ts';
 import type { ListingRecord } from '../../src/domain/schemas.ts';
 import { sampleRecords } from '../support/fixtures.ts';
 
@@ -85,5 +85,14 @@ describe('change log', () => {
   it('an unchanged snapshot has an empty log', async () => {
     const log = await changeLog({ snapshotHash: 'old', exportFile: file }, { snapshotHash: 'old', exportText: before });
     expect(log).toMatchObject({ added: [], changed: [], removed: [], records: [] });
+  });
+});
+
+describe('the id of an export line', () => {
+  it('is read from the start of the line, or from the whole record when it is not first or holds escapes', () => {
+    expect(idOf('{"id":"skill:o/r#a","installs":3}')).toBe('skill:o/r#a');
+    expect(idOf('{"installs":3,"id":"skill:o/r#b"}')).toBe('skill:o/r#b');
+    expect(idOf(JSON.stringify({ id: 'skill:o/r#"q"', installs: 1 }))).toBe('skill:o/r#"q"');
+    expect(idOf(JSON.stringify({ id: 'skill:o/r#back\\slash' }))).toBe('skill:o/r#back\\slash');
   });
 });

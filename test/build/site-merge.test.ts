@@ -1,11 +1,13 @@
 // The site stage's file work around the renderers: each renderer's output is merged into site/ (a folder the site
 // lacks moves whole; folders both have are merged; a file both have is the later one's), the tree is walked file by
-// file, and the stages after it write no file under the names that hold the pages, which a first start serves while
-// they run. Real folders on disk.
+// file, and the stages beside and after it write no file under the names that hold the pages, which a first start
+// serves while they run. Real folders on disk.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { mergeInto } from '../../build/stages/site-stage.ts';
+import { SiteTops } from '../../build/site-tops.ts';
 import { SiteWriter } from '../../build/site-writer.ts';
 import { walkFiles } from '../../build/walk-files.ts';
 import { tempDir } from '../support/fixtures.ts';
@@ -56,17 +58,61 @@ describe("merging the renderers' output into the site", () => {
 });
 
 describe('the writer of the later stages', () => {
-  it('refuses a file under a name that holds the pages, and writes beside them', () => {
+  it('refuses a file under a name that holds the pages, and writes beside them', async () => {
     const site = tree(join(root, 'c', 'site'), { 'index.html': 'home', 'docs/index.html': 'docs' });
     const writer = new SiteWriter(site, { pageEntries: new Set(['index.html', 'docs']) });
-    expect(() => writer.write({ path: '/docs/extra.md', contentType: 'text/markdown', body: '# extra' })).toThrow(
+    await expect(writer.write({ path: '/docs/extra.md', contentType: 'text/markdown', body: '# extra' })).rejects.toThrow(
       /refusing to write \/docs\/extra\.md: \/docs holds the site's pages/,
     );
-    expect(() => writer.write({ path: '/index.html', contentType: 'text/html', body: 'other' })).toThrow(/refusing to write/);
-    writer.write({ path: '/llms.txt', contentType: 'text/plain', body: 'llms' });
-    writer.write({ path: '/docs.md', contentType: 'text/markdown', body: '# docs' });
+    await expect(writer.write({ path: '/index.html', contentType: 'text/html', body: 'other' })).rejects.toThrow(/refusing to write/);
+    await writer.write({ path: '/llms.txt', contentType: 'text/plain', body: 'llms' });
+    await writer.write({ path: '/docs.md', contentType: 'text/markdown', body: '# docs' });
+    await writer.finish();
     expect(readFileSync(join(site, 'llms.txt'), 'utf8')).toBe('llms');
     expect(readFileSync(join(site, 'index.html'), 'utf8')).toBe('home');
     expect(existsSync(join(site, 'docs', 'extra.md'))).toBe(false);
+  });
+
+  it("shares the names of the site with the site stage running beside it: neither writes under the other's", async () => {
+    const site = join(root, 'd', 'site');
+    const tops = new SiteTops();
+    const writer = new SiteWriter(site, { tops });
+    await writer.write({ path: '/shards/all/page-0001.json', contentType: 'application/json', body: '[]' });
+    // The site stage claims the names of its renderers' output as it merges it: one a writer took is refused.
+    expect(() => tops.claim('shards', 'pages')).toThrow(/the site's pages include \/shards, where a later stage writes its files/);
+    tops.claim('listings', 'pages');
+    await expect(writer.write({ path: '/listings/x.json', contentType: 'application/json', body: '{}' })).rejects.toThrow(
+      /refusing to write \/listings\/x\.json: \/listings holds the site's pages/,
+    );
+    // The manifests the writers persist at the top are theirs from the start, never taken for pages.
+    expect(tops.isFiles('content-types.json')).toBe(true);
+    expect(tops.pages()).toEqual(['listings']);
+    await writer.finish();
+  });
+
+  it('compresses large files off the main thread into the bytes a synchronous compression gives, and merges the manifests of two writers', async () => {
+    const site = join(root, 'e', 'site');
+    const tops = new SiteTops();
+    const shards = new SiteWriter(site, { tops });
+    const discovery = new SiteWriter(site, { tops });
+    const body = Buffer.from(JSON.stringify(Array.from({ length: 4000 }, (_, i) => ({ id: `skill:o/r#${i}`, installs: i % 97 }))));
+    await Promise.all(Array.from({ length: 40 }, (_, i) => shards.write({ path: `/shards/all/page-${i}.json`, contentType: 'application/json', body })));
+    await discovery.write({ path: '/.well-known/api-catalog', contentType: 'application/linkset+json', body: '{}' });
+    await shards.write({ path: '/shards/export/list', contentType: 'application/jsonl', body: 'x' });
+    await shards.finish();
+    await discovery.finish();
+    const page = join(site, 'shards', 'all', 'page-39.json');
+    expect(readFileSync(page).equals(body)).toBe(true);
+    expect(
+      readFileSync(`${page}.br`).equals(
+        brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 6, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+      ),
+    ).toBe(true);
+    expect(readFileSync(`${page}.gz`).equals(gzipSync(body, { level: 6 }))).toBe(true);
+    // Both writers' entries, in key order whichever finished first.
+    expect(Object.keys(JSON.parse(readFileSync(join(site, 'content-types.json'), 'utf8')) as object)).toEqual([
+      '/.well-known/api-catalog',
+      '/shards/export/list',
+    ]);
   });
 });
