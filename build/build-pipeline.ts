@@ -20,6 +20,9 @@ import { SiteTops } from './site-tops.ts';
 import { isCurrentRuntime, readRuntimeManifest, type RuntimeManifest } from '../src/artifacts/runtime-manifest.ts';
 import { readSearchTrend } from './search-trend.ts';
 
+/** The keyword index's per-listing terms, kept in a build for the next one to reuse (keyword-term-cache.ts). */
+export const KEYWORD_TERMS_FILE = 'index/keyword-terms.bin';
+
 export interface BuildOptions {
   dataDir: string;
   /** Snapshot export to ingest first; skipped when undefined (build from the existing database). */
@@ -95,6 +98,14 @@ export const INDEX_STAGE: Stage = {
       out: ctx.runtimeOut,
       searchTrend: ctx.searchTrend,
       gone: ctx.gone,
+      termCache: ctx.renderFingerprint
+        ? {
+            previous: ctx.previousBuild && join(ctx.previousBuild, KEYWORD_TERMS_FILE),
+            out: join(ctx.buildDir, KEYWORD_TERMS_FILE),
+            fingerprint: ctx.renderFingerprint,
+          }
+        : undefined,
+      log: ctx.log,
       onProgress: (done, total) => ctx.progress(done, total, 'listings indexed'),
       onStep: ({ step, wallMs, cpuMs }) => ctx.log(`index: ${step} in ${(wallMs / 1000).toFixed(1)} s (CPU ${(cpuMs / 1000).toFixed(1)} s)`),
     });

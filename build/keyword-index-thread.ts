@@ -11,12 +11,28 @@ export interface KeywordIndexThreadOptions {
   batch?: number;
   /** Batches sent and not yet indexed, at most: the worker's queue holds no more than this much text. */
   inFlight?: number;
+  /**
+   * Reuse the per-listing terms a previous build kept (keyword-term-cache.ts) and keep this build's at `out`; reused
+   * only when `previous` was written by code with this `fingerprint`.
+   */
+  termCache?: { previous?: string | undefined; out: string; fingerprint: string } | undefined;
+}
+
+export interface KeywordIndexWorkerData {
+  termCache?: KeywordIndexThreadOptions['termCache'];
+}
+
+/** How many listings' terms came from the previous build and how many were tokenized; `unused`: why none was reused. */
+export interface TermReuse {
+  reused: number;
+  tokenized: number;
+  unused?: string;
 }
 
 export type ToKeywordIndexWorker =
   { kind: 'names'; names: string[] } | { kind: 'listings'; listings: SearchableListing[] } | { kind: 'finish'; popularity: Float32Array; dir: string };
 
-export type FromKeywordIndexWorker = { kind: 'indexed' } | { kind: 'written' } | { kind: 'failed'; message: string };
+export type FromKeywordIndexWorker = { kind: 'indexed' } | { kind: 'written'; terms?: TermReuse | undefined } | { kind: 'failed'; message: string };
 
 /** The fields of a listing the keyword index reads: the worker receives these, not the whole listing. */
 const searchable = (listing: SearchableListing): SearchableListing => ({
@@ -37,17 +53,22 @@ export class KeywordIndexThread {
   /** Told when a batch is indexed, the index written, or the worker failed. */
   private waiter: (() => void) | undefined;
   private written = false;
+  /** Set once the index is written, with a term cache. */
+  termReuse: TermReuse | undefined;
   private readonly batchSize: number;
   private readonly maxInFlight: number;
 
   constructor(options: KeywordIndexThreadOptions = {}) {
     this.batchSize = options.batch ?? 1000;
     this.maxInFlight = options.inFlight ?? 16;
-    this.worker = new Worker(new URL('./keyword-index-worker.ts', import.meta.url));
+    const workerData: KeywordIndexWorkerData = { termCache: options.termCache };
+    this.worker = new Worker(new URL('./keyword-index-worker.ts', import.meta.url), { workerData });
     this.worker.on('message', (message: FromKeywordIndexWorker) => {
       if (message.kind === 'indexed') this.inFlight--;
-      else if (message.kind === 'written') this.written = true;
-      else this.failure ??= new Error(`the keyword index worker failed: ${message.message}`);
+      else if (message.kind === 'written') {
+        this.written = true;
+        this.termReuse = message.terms;
+      } else this.failure ??= new Error(`the keyword index worker failed: ${message.message}`);
       this.wake();
     });
     this.worker.on('error', (error) => {

@@ -83,6 +83,14 @@ export interface RuntimeBuildOptions {
   /** Removed listings as given (a mirror's: the origin's), id → last day listed, beside the source's own. */
   gone?: ReadonlyMap<string, string> | undefined;
   onProgress?: (done: number, total: number) => void;
+  /**
+   * The keyword index's per-listing terms (build/keyword-term-cache.ts): reused from `previous` (the build being
+   * served's) where a listing's texts are unchanged and `fingerprint` (the code's) is the one it was written with;
+   * this build's are kept at `out` for the next.
+   */
+  termCache?: { previous?: string | undefined; out: string; fingerprint: string } | undefined;
+  /** The operator's log: what was reused from the previous build. */
+  log?: (message: string) => void;
   /** Told as each step of the stage ends, with what it cost (the operator's log, bench/keyword-build.ts). */
   onStep?: (step: IndexStep) => void;
 }
@@ -268,9 +276,15 @@ function computeCopiesAndAudits(source: RuntimeSource, docOf: ReadonlyMap<string
 }
 
 export async function buildRuntimeArtifacts(options: RuntimeBuildOptions): Promise<RuntimeManifest> {
-  const keywords = new KeywordIndexThread();
+  const keywords = new KeywordIndexThread({ termCache: options.termCache });
   try {
-    return await writeRuntimeArtifacts(options, keywords);
+    const manifest = await writeRuntimeArtifacts(options, keywords);
+    const terms = keywords.termReuse;
+    if (terms) {
+      const unused = terms.unused ? ` (nothing reused from the previous build: ${terms.unused})` : '';
+      options.log?.(`index: keyword terms reused for ${terms.reused} listings, ${terms.tokenized} tokenized${unused}`);
+    }
+    return manifest;
   } finally {
     await keywords.close();
   }

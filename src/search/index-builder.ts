@@ -31,6 +31,30 @@ export function fieldTexts(listing: SearchableListing): Record<SearchField, stri
   return { name: listing.name, ident, tags, description };
 }
 
+/**
+ * What the keyword index takes from one listing's own texts: each term of its fields with its per-field frequencies
+ * packed one byte a field (SEARCH_FIELDS order, capped at 255), the fields' lengths and the hash of its name key.
+ */
+export interface ListingTerms {
+  terms: readonly string[];
+  packed: ArrayLike<number>;
+  lengths: readonly number[];
+  nameKey: number;
+}
+
+/** Every document's ListingTerms of one build (KeywordIndexBuilder.keptTerms). */
+export interface KeptTerms {
+  /** In code-unit order. */
+  terms: string[];
+  /** Document d's terms are termIds/packed[docStarts[d], docStarts[d + 1]). */
+  docStarts: Uint32Array;
+  termIds: Uint32Array;
+  packed: Uint32Array;
+  /** Per field, per document. */
+  lengths: Uint32Array[];
+  nameKeys: Uint32Array;
+}
+
 /** A Uint32 array that grows by doubling. */
 class Growable {
   data = new Uint32Array(1 << 16);
@@ -62,6 +86,15 @@ export class KeywordIndexBuilder {
   private readonly nameKeys = new Growable();
   private count = 0;
   private readonly stem = memoStem();
+  /** Per document, the terms addTerms took (word pairs aside), as builder term ids: with `keepTerms` only. */
+  private readonly kept: { starts: Growable; terms: Growable; packed: Growable } | undefined;
+  /** The terms in code-unit order and each builder term id's place among them, once finish() has run. */
+  private sortedTerms: string[] | undefined;
+  private sortedIds: Uint32Array | undefined;
+
+  constructor(options: { keepTerms?: boolean } = {}) {
+    this.kept = options.keepTerms ? { starts: new Growable(), terms: new Growable(), packed: new Growable() } : undefined;
+  }
 
   /**
    * A listing's name, before any listing is added (the build's first pass). A description's neighbouring words are
@@ -79,32 +112,88 @@ export class KeywordIndexBuilder {
 
   /** Adds the next document; documents are numbered 0, 1, 2, ... in the order they are added. */
   add(listing: SearchableListing): void {
-    const doc = this.count++;
-    const texts = fieldTexts(listing);
-    const tfs = new Map<number, number>();
-    const count = (term: string, f: number) => {
-      let id = this.termIds.get(term);
-      if (id === undefined) {
-        id = this.terms.length;
-        this.termIds.set(term, id);
-        this.terms.push(term);
-      }
-      const packed = tfs.get(id) ?? 0;
-      const shift = 8 * f;
-      if (((packed >>> shift) & 0xff) < 0xff) tfs.set(id, packed + (1 << shift));
-    };
-    SEARCH_FIELDS.forEach((field, f) => {
+    this.addTerms(this.listingTerms(listing), fieldTexts(listing).description);
+  }
+
+  /**
+   * What the index takes from one listing's own texts, apart from the description's word pairs (which depend on
+   * every listing's name): a build keeps these per listing, so the next one reuses them where the texts did not change.
+   */
+  listingTerms(listing: SearchableListing, texts = fieldTexts(listing)): ListingTerms {
+    const tfs = new Map<string, number>();
+    const lengths = SEARCH_FIELDS.map((field, f) => {
       const text = texts[field];
-      this.lengths[f]!.push(Math.min(fieldLength(text), 0xffff));
-      for (const term of indexTerms(text, field === 'name', this.stem)) count(term, f);
+      const shift = 8 * f;
+      for (const term of indexTerms(text, field === 'name', this.stem)) {
+        const packed = tfs.get(term) ?? 0;
+        if (((packed >>> shift) & 0xff) < 0xff) tfs.set(term, packed + (1 << shift));
+      }
+      return Math.min(fieldLength(text), 0xffff);
     });
-    if (this.nameJoins.size > 0) for (const term of wordPairs(texts.description, this.stem)) if (this.nameJoins.has(term)) count(term, DESCRIPTION);
+    return { terms: [...tfs.keys()], packed: [...tfs.values()], lengths, nameKey: hash32(nameKey(listing.name)) };
+  }
+
+  /** Adds the next document from its terms (listingTerms(), or a previous build's) and its description (for the word pairs). */
+  addTerms(listing: ListingTerms, description: string): void {
+    const doc = this.count++;
+    const tfs = new Map<number, number>();
+    for (let i = 0; i < listing.terms.length; i++) tfs.set(this.termId(listing.terms[i]!), listing.packed[i]!);
+    if (this.kept) {
+      this.kept.starts.push(this.kept.terms.length);
+      for (const [id, packed] of tfs) {
+        this.kept.terms.push(id);
+        this.kept.packed.push(packed >>> 0);
+      }
+    }
+    if (this.nameJoins.size > 0) {
+      const shift = 8 * DESCRIPTION;
+      for (const term of wordPairs(description, this.stem)) {
+        if (!this.nameJoins.has(term)) continue;
+        const id = this.termId(term);
+        const packed = tfs.get(id) ?? 0;
+        if (((packed >>> shift) & 0xff) < 0xff) tfs.set(id, packed + (1 << shift));
+      }
+    }
     for (const [id, packed] of tfs) {
       this.entryTerm.push(id);
       this.entryDoc.push(doc);
       this.entryTf.push(packed >>> 0);
     }
-    this.nameKeys.push(hash32(nameKey(listing.name)));
+    listing.lengths.forEach((length, f) => this.lengths[f]!.push(length));
+    this.nameKeys.push(listing.nameKey);
+  }
+
+  private termId(term: string): number {
+    let id = this.termIds.get(term);
+    if (id === undefined) {
+      id = this.terms.length;
+      this.termIds.set(term, id);
+      this.terms.push(term);
+    }
+    return id;
+  }
+
+  /**
+   * Every document's terms as addTerms took them, once finish() has run: the terms in code-unit order and, per
+   * document, indexes into them. Only for a builder made with `keepTerms`.
+   */
+  keptTerms(): KeptTerms {
+    if (!this.kept || !this.sortedTerms) throw new Error('keptTerms() needs a builder made with keepTerms, after finish()');
+    const { starts, terms, packed } = this.kept;
+    const newId = this.sortedIds!;
+    const ids = new Uint32Array(terms.length);
+    for (let i = 0; i < terms.length; i++) ids[i] = newId[terms.data[i]!]!;
+    const docStarts = new Uint32Array(this.count + 1);
+    docStarts.set(starts.data.subarray(0, this.count));
+    docStarts[this.count] = terms.length;
+    return {
+      terms: this.sortedTerms,
+      docStarts,
+      termIds: ids,
+      packed: packed.data.slice(0, packed.length),
+      lengths: this.lengths.map((lengths) => lengths.data.slice(0, this.count)),
+      nameKeys: this.nameKeys.data.slice(0, this.count),
+    };
   }
 
   /**
@@ -124,6 +213,10 @@ export class KeywordIndexBuilder {
     const sorted = [...this.terms].sort();
     const newId = new Uint32Array(termCount);
     sorted.forEach((term, id) => (newId[this.termIds.get(term)!] = id));
+    if (this.kept) {
+      this.sortedTerms = sorted;
+      this.sortedIds = newId;
+    }
     const entries = this.entryTerm.length;
     const offsets = new Uint32Array(termCount + 1);
     for (let e = 0; e < entries; e++) offsets[newId[this.entryTerm.data[e]!]! + 1]!++;
