@@ -328,6 +328,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
   let report: IngestReport | undefined;
   let buildDir: string | undefined;
   try {
+    const render = renderFingerprint(options.baseUrl);
     if (options.exportPath) {
       const exportPath = options.exportPath;
       report = await timed('ingest', async () =>
@@ -338,6 +339,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
           rejectsPath: options.rejectsPath,
           ...(options.filesDir ? { filesDir: options.filesDir } : {}),
           ...(options.historyEnd ? { historyEnd: options.historyEnd } : {}),
+          codeFingerprint: render,
         }),
       );
       log(
@@ -350,7 +352,6 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       // (the same REDIS_URL the shim reads), else <data>/signals.db.
       const searchTrend = options.searchTrend ?? (await readSearchTrend({ dataDir: dirs.dataDir, redisUrl: options.redisUrl || undefined }));
       const stages = options.stages ?? (await defaultStages());
-      const render = renderFingerprint(options.baseUrl);
       const fingerprint = buildFingerprint(db, render, options.embeddingModelDir, searchTrend, stages, options.gone);
       const serving = currentBuild(dirs);
       if (

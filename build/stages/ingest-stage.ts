@@ -45,6 +45,12 @@ export interface IngestOptions {
   historyEnd?: string;
   /** Report the ids added, changed and removed (IngestReport.changes). */
   listChanges?: boolean;
+  /**
+   * A fingerprint of the code running the ingest (the build's): recorded in the database, and when the database
+   * being replaced records the same, its records' schema checks and install-history merges are not done again for
+   * records byte-equal to what it holds. Undefined: everything is checked and merged anew.
+   */
+  codeFingerprint?: string | undefined;
 }
 
 export class IngestError extends Error {
@@ -106,17 +112,29 @@ function readStoredMeta(database: string): Record<string, string> | undefined {
   }
 }
 
-/** The database an ingest replaces, as the plan reads it; undefined when there is none. */
-function openPreviousStore(database: string): (PreviousStore & { close(): void }) | undefined {
+/**
+ * The database an ingest replaces, as the plan reads it; undefined when there is none. `stored`: its meta; when it was
+ * written by code of `codeFingerprint`, its records are read up front (validation skips those byte-equal to them).
+ */
+function openPreviousStore(
+  database: string,
+  stored: Record<string, string> | undefined,
+  codeFingerprint: string | undefined,
+): (PreviousStore & { close(): void; validatedBefore?: (id: string) => string | undefined }) | undefined {
   if (!existsSync(database)) return undefined;
   const db = new Database(database, { readonly: true, fileMustExist: true });
   const history = db.prepare('SELECT first_day AS firstDay, daily FROM install_history WHERE listing_id = ?');
+  const storedHistory = (id: string) => history.get(id) as { firstDay: string; daily: string } | undefined;
+  const records = function* (): Iterable<[string, string]> {
+    for (const row of db.prepare('SELECT id, record FROM listing').iterate() as Iterable<{ id: string; record: string }>) yield [row.id, row.record];
+  };
+  const sameCode = codeFingerprint !== undefined && stored?.ingestCode === codeFingerprint;
+  const before = sameCode ? new Map(records()) : undefined;
   return {
-    *records() {
-      for (const row of db.prepare('SELECT id, record FROM listing').iterate() as Iterable<{ id: string; record: string }>) yield [row.id, row.record];
-    },
+    records: () => before ?? records(),
+    ...(before && stored ? { sameCode: { historyEnd: stored.historyEnd ?? '', storedHistory }, validatedBefore: (id: string) => before.get(id) } : {}),
     history(id) {
-      const row = history.get(id) as { firstDay: string; daily: string } | undefined;
+      const row = storedHistory(id);
       return row && { firstDay: row.firstDay, daily: JSON.parse(row.daily) as number[] };
     },
     histories() {
@@ -138,45 +156,59 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
   const filesDir = options.filesDir ?? join(dirname(exportPath), 'files');
   const historyEnd = options.historyEnd ?? defaultHistoryEnd(exportPath);
   const storedFile = (slug: string, path: string) => join(filesDir, slug, path);
-
-  const { accepted, rejects, files } = await validateRecords(readExport(exportPath), {
-    file: exportPath,
-    historyEnd,
-    readStoredFile: (slug, path) => (existsSync(storedFile(slug, path)) ? readFileSync(storedFile(slug, path)) : undefined),
-  });
-  if (rejects.length && !options.skipInvalid) {
-    throw new IngestError(`${rejects.length} invalid record(s) in ${exportPath}; nothing was written`, rejects);
-  }
-  if (options.rejectsPath) {
-    writeFileSync(options.rejectsPath, rejects.map((r) => JSON.stringify(r)).join('\n') + (rejects.length ? '\n' : ''));
-  }
-  if (accepted.length === 0) throw new IngestError(`no valid records in ${exportPath}; nothing was written`, rejects);
-
-  const listings = inIdOrder(accepted);
-  const digests = snapshotDigests(listings);
   const stored = readStoredMeta(database);
-  const collected = collectedAt(exportPath);
-  if (holdsSnapshot(stored, digests, historyEnd, rejects.length) && (collected === undefined || stored.lastUpdated === collected)) {
-    return {
-      database,
-      listings: listings.length,
-      files,
-      historyRows: Number(stored.historyRows ?? 0),
-      rejected: rejects,
-      added: 0,
-      changed: 0,
-      removed: 0,
-      unchanged: listings.length,
-      snapshotHash: digests.snapshotHash,
-      lastUpdated: stored.lastUpdated ?? '',
-      snapshotUnchanged: true,
-      ...(options.listChanges ? { changes: { added: [], changed: [], removed: [] } } : {}),
-    };
+  const previous = openPreviousStore(database, stored, options.codeFingerprint);
+  try {
+    return await ingestOver(previous, stored);
+  } finally {
+    previous?.close();
   }
 
-  const previous = openPreviousStore(database);
-  try {
-    const plan = planIngest({ listings, digests, historyEnd, rejected: rejects.length, previous, lastUpdated: collected });
+  async function ingestOver(previous: ReturnType<typeof openPreviousStore>, stored: Record<string, string> | undefined): Promise<IngestReport> {
+    const { accepted, rejects, files } = await validateRecords(readExport(exportPath), {
+      file: exportPath,
+      historyEnd,
+      readStoredFile: (slug, path) => (existsSync(storedFile(slug, path)) ? readFileSync(storedFile(slug, path)) : undefined),
+      ...(previous?.validatedBefore ? { validatedBefore: previous.validatedBefore } : {}),
+    });
+    if (rejects.length && !options.skipInvalid) {
+      throw new IngestError(`${rejects.length} invalid record(s) in ${exportPath}; nothing was written`, rejects);
+    }
+    if (options.rejectsPath) {
+      writeFileSync(options.rejectsPath, rejects.map((r) => JSON.stringify(r)).join('\n') + (rejects.length ? '\n' : ''));
+    }
+    if (accepted.length === 0) throw new IngestError(`no valid records in ${exportPath}; nothing was written`, rejects);
+
+    const listings = inIdOrder(accepted);
+    const digests = snapshotDigests(listings);
+    const collected = collectedAt(exportPath);
+    if (holdsSnapshot(stored, digests, historyEnd, rejects.length) && (collected === undefined || stored.lastUpdated === collected)) {
+      return {
+        database,
+        listings: listings.length,
+        files,
+        historyRows: Number(stored.historyRows ?? 0),
+        rejected: rejects,
+        added: 0,
+        changed: 0,
+        removed: 0,
+        unchanged: listings.length,
+        snapshotHash: digests.snapshotHash,
+        lastUpdated: stored.lastUpdated ?? '',
+        snapshotUnchanged: true,
+        ...(options.listChanges ? { changes: { added: [], changed: [], removed: [] } } : {}),
+      };
+    }
+
+    const plan = planIngest({
+      listings,
+      digests,
+      historyEnd,
+      rejected: rejects.length,
+      previous,
+      lastUpdated: collected,
+      codeFingerprint: options.codeFingerprint,
+    });
     const { historyRows } = writeIngest(database, plan, {
       readStoredText: (slug, path) => readFileSync(storedFile(slug, path), 'utf8'),
       beforeSwap: () => previous?.close(),
@@ -196,7 +228,5 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
       snapshotUnchanged: false,
       ...(options.listChanges ? { changes: plan.changes } : {}),
     };
-  } finally {
-    previous?.close();
   }
 }

@@ -111,6 +111,22 @@ describe('validate', () => {
     expect(seen).toEqual({ ids: new Set([withFiles.id]), slugs: new Set([withFiles.slug]) });
   });
 
+  it('skips the schema check of a record byte-equal to the one a store of this code holds, and only of that one', () => {
+    // Stored while the schema allowed it (say): byte-equal, it is taken as stored; changed, it is checked again.
+    const stored = { ...withoutFiles[0]!, installs: -1 };
+    const validatedBefore = (id: string) => (id === stored.id ? JSON.stringify(stored) : undefined);
+    const same = validateRecord({ line: 1, value: stored }, seenNone(), { ...options, validatedBefore });
+    expect(same).toEqual({ accepted: { record: stored, json: JSON.stringify(stored), fileHashes: [] } });
+    const changed = validateRecord({ line: 1, value: { ...stored, stars: stored.stars + 1 } }, seenNone(), { ...options, validatedBefore });
+    expect(changed).toMatchObject({ reject: { line: 1, id: stored.id, reason: expect.stringMatching(/installs/) } });
+    // The rules across records still apply to a record taken as stored.
+    const seen = seenNone();
+    seen.ids.add(stored.id);
+    expect(validateRecord({ line: 2, value: stored }, seen, { ...options, validatedBefore })).toEqual({
+      reject: { file: FILE, line: 2, id: stored.id, reason: `duplicate id ${stored.id}` },
+    });
+  });
+
   it('validates a whole export in order, counting the stored files of the accepted records', async () => {
     const entries = [
       { line: 1, value: withFiles },
@@ -217,6 +233,48 @@ describe('plan', () => {
     expect(rows.at(-1)).toEqual({ ...recent, daily: '[1,2,3]', days: 3, listed: false });
   });
 
+  it('takes the stored history of a record stored byte-equal by this code against the same history end, and merges the rest', () => {
+    // Histories with a gap before the stated days, and one longer than the kept window: merging again changes neither.
+    const [first, second] = listings.map((a) => a.record);
+    const merged = (record: ListingRecord, older: { firstDay: string; daily: number[] }) => listingHistory(record, '2026-04-16', older);
+    const long = { firstDay: '2025-01-01', daily: Array.from({ length: 500 }, (_, i) => Math.min(i, 3)) };
+    const stored = [
+      { record: first!, ...merged(first!, { firstDay: addDays('2026-04-16', -40), daily: [0, 1] }) },
+      { record: second!, ...merged(second!, long) },
+    ];
+    const sameCode = (store: PreviousStore, historyEnd: string): PreviousStore => ({
+      ...store,
+      sameCode: {
+        historyEnd,
+        storedHistory: (id) => {
+          const row = stored.find((r) => r.record.id === id);
+          return row && { firstDay: row.firstDay, daily: JSON.stringify(row.daily) };
+        },
+      },
+    });
+    const merging = [...plan(memoryStore(stored)).history()];
+    const taken = [...plan(sameCode(memoryStore(stored), '2026-04-16')).history()];
+    expect(taken).toEqual(merging);
+    expect(taken[1]!.days).toBe(HISTORY_DAYS_KEPT);
+
+    // What is taken as stored is the stored row itself: a changed record, or another history end, is merged anew.
+    const marked = stored.map((r) => ({ ...r, daily: [...r.daily.slice(0, -1), 999_999] }));
+    const markedStore = (historyEnd: string, changed?: string): PreviousStore => ({
+      ...memoryStore(stored.map((r) => (r.record.id === changed ? { ...r, record: { id: r.record.id, json: '{}' } } : r))),
+      sameCode: {
+        historyEnd,
+        storedHistory: (id) => {
+          const row = marked.find((r) => r.record.id === id);
+          return row && { firstDay: row.firstDay, daily: JSON.stringify(row.daily) };
+        },
+      },
+    });
+    const rows = (store: PreviousStore) => [...plan(store).history()].slice(0, 2).map((r) => r.daily.endsWith(',999999]'));
+    expect(rows(markedStore('2026-04-16'))).toEqual([true, true]);
+    expect(rows(markedStore('2026-04-16', first!.id))).toEqual([false, true]);
+    expect(rows(markedStore('2026-04-15'))).toEqual([false, false]);
+  });
+
   it('writes the meta the unchanged check and the build read', () => {
     const first = plan();
     expect(Object.fromEntries(metaRows(first, 42))).toEqual({
@@ -230,6 +288,8 @@ describe('plan', () => {
       rejected: '0',
       historyEnd: '2026-04-16',
     });
+    const stamped = planIngest({ listings, digests, historyEnd: '2026-04-16', rejected: 0, previous: undefined, codeFingerprint: 'code-1' });
+    expect(Object.fromEntries(metaRows(stamped, 42)).ingestCode).toBe('code-1');
   });
 });
 

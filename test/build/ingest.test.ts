@@ -2,7 +2,8 @@
 // partial state on failure, --skip-invalid writing the rejects, history kept, and a byte-identical database
 // for the same input.
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync, existsSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ingest, IngestError } from '../../build/stages/ingest-stage.ts';
@@ -29,6 +30,48 @@ describe('ingest', () => {
     expect(JSON.parse(history.daily)).toEqual(records.find((r) => r.slug === 'pdf')!.installsHistory);
     expect(history.first_day).toBe('2026-03-18');
     db.close();
+  });
+
+  it('reuses the checks and merges of a store written by the same code only', async () => {
+    const dir = tempDir();
+    const records = sampleRecords(6);
+    const database = join(dir, 'c.db');
+    await ingest({ exportPath: writeExport(dir, records, 'a.jsonl'), database, codeFingerprint: 'code-1' });
+    // A record the schema refuses, stored as if an older schema had let it through.
+    const loose = { ...records[2]!, description: 42 };
+    const db = new Database(database);
+    db.prepare('UPDATE listing SET record = ? WHERE id = ?').run(JSON.stringify(loose), loose.id);
+    db.close();
+    const next = [...records.map((r) => JSON.stringify(r === records[2] ? loose : r))];
+    next[4] = JSON.stringify({ ...records[4]!, description: 'Changed.' });
+    writeFileSync(join(dir, 'b.jsonl'), next.join('\n') + '\n');
+    // Same code: the record byte-equal to the store is not checked again; the changed one is.
+    const copy = join(dir, 'copy.db');
+    copyFileSync(database, copy);
+    const same = await ingest({ exportPath: join(dir, 'b.jsonl'), database: copy, codeFingerprint: 'code-1', listChanges: true });
+    expect(same.changes?.changed).toEqual([records[4]!.id]);
+    // Other code checks every record again.
+    await expect(ingest({ exportPath: join(dir, 'b.jsonl'), database, codeFingerprint: 'code-2' })).rejects.toThrow(/1 invalid record/);
+    await expect(ingest({ exportPath: join(dir, 'b.jsonl'), database })).rejects.toThrow(/1 invalid record/);
+  });
+
+  it('writes the same database whether it reused the previous store or not', async () => {
+    const dir = tempDir();
+    const records = sampleRecords(12, ['pdf']);
+    const [a, b] = [join(dir, 'a.db'), join(dir, 'b.db')];
+    await ingest({ exportPath: writeExport(dir, records, 'one.jsonl'), database: a, codeFingerprint: 'code-1' });
+    copyFileSync(a, b);
+    const changed = records.map((r, i) =>
+      i % 4 === 0 ? { ...r, installs: r.installs + 3, installsHistory: [...r.installsHistory.slice(0, -1), r.installs + 3] } : r,
+    );
+    const next = writeExport(dir, changed, 'two.jsonl');
+    await ingest({ exportPath: next, database: a, codeFingerprint: 'code-1' });
+    // The store b replaces records other code: nothing is reused, and the code is recorded the same.
+    const other = new Database(b);
+    other.prepare("UPDATE meta SET value = 'code-0' WHERE key = 'ingestCode'").run();
+    other.close();
+    await ingest({ exportPath: next, database: b, codeFingerprint: 'code-1' });
+    expect(sha(a)).toBe(sha(b));
   });
 
   it('re-running on the same input yields a byte-identical database', async () => {

@@ -27,6 +27,11 @@ export interface PreviousStore {
   history(id: string): { firstDay: string; daily: number[] } | undefined;
   /** Every install history row, ascending by listing id, with its daily series as stored (JSON). */
   histories(): Iterable<{ id: string; firstDay: string; daily: string }>;
+  /**
+   * Set when the store was written by this same code (meta ingestCode): its history end, and each listing's history as
+   * stored, which the plan takes as is for a record it holds byte-equal (see planIngest).
+   */
+  sameCode?: { historyEnd: string; storedHistory(id: string): { firstDay: string; daily: string } | undefined };
 }
 
 /** One row of install_history; `listed` rows belong to a listing of this snapshot, the others are carried. */
@@ -55,6 +60,8 @@ export interface IngestPlan {
   newestDay: string;
   /** Every install_history row to write: each listing's, in id order, then the carried ones, in id order. */
   history(): Iterable<HistoryRow>;
+  /** The fingerprint of the code that plans and validates, recorded in meta (ingestCode); undefined: not recorded. */
+  codeFingerprint: string | undefined;
 }
 
 /** The accepted records in id order, so the same records in another order (or format) are the same snapshot. */
@@ -121,10 +128,16 @@ export function planIngest(options: {
   previous: PreviousStore | undefined;
   /** The export's collection time (build-summary.json collectedAt); else the newest listing update. */
   lastUpdated?: string;
+  /** IngestPlan.codeFingerprint. */
+  codeFingerprint?: string | undefined;
 }): IngestPlan {
   const { listings, historyEnd, previous } = options;
   const before = new Map(previous?.records() ?? []);
   const listed = new Set<string>();
+  // A record byte-equal to the one stored, against the same history end, states the very days the stored history was
+  // merged with: merging them again (mergeHistory overlays them) gives the stored history back, so it is taken as is.
+  const sameCode = previous?.sameCode?.historyEnd === (historyEnd ?? '') ? previous.sameCode : undefined;
+  const storedAsIs = new Set<string>();
   const changes: IngestChanges = { added: [], changed: [], removed: [] };
   let unchanged = 0;
   let files = 0;
@@ -134,8 +147,10 @@ export function planIngest(options: {
     listed.add(record.id);
     const stored = before.get(record.id);
     if (stored === undefined) changes.added.push(record.id);
-    else if (stored === json) unchanged++;
-    else changes.changed.push(record.id);
+    else if (stored === json) {
+      unchanged++;
+      if (sameCode) storedAsIs.add(record.id);
+    } else changes.changed.push(record.id);
     files += record.files?.length ?? 0;
     if (record.updatedAt > lastUpdated) lastUpdated = record.updatedAt;
     const end = record.metrics.installsAsOf ?? historyEnd!;
@@ -152,9 +167,15 @@ export function planIngest(options: {
     unchanged,
     lastUpdated: options.lastUpdated ?? lastUpdated,
     newestDay,
+    codeFingerprint: options.codeFingerprint,
     *history() {
       // Merged one listing at a time as the writer asks: a year of daily figures for every listing is never held.
       for (const { record } of listings) {
+        const kept = storedAsIs.has(record.id) ? sameCode?.storedHistory(record.id) : undefined;
+        if (kept) {
+          yield { id: record.id, firstDay: kept.firstDay, daily: kept.daily, days: seriesLength(kept.daily), listed: true };
+          continue;
+        }
         const merged = listingHistory(record, historyEnd, previous?.history(record.id));
         yield { id: record.id, firstDay: merged.firstDay, daily: JSON.stringify(merged.daily), days: merged.daily.length, listed: true };
       }
@@ -165,6 +186,13 @@ export function planIngest(options: {
       }
     },
   };
+}
+
+/** The number of values of a stored daily series (a JSON array of numbers), without parsing it. */
+export function seriesLength(daily: string): number {
+  let commas = 0;
+  for (let i = daily.indexOf(','); i >= 0; i = daily.indexOf(',', i + 1)) commas++;
+  return daily.length > 2 ? commas + 1 : 0;
 }
 
 /** The meta table of the new database; historyRows counts the listed listings' days (carried rows aside). */
@@ -179,5 +207,6 @@ export function metaRows(plan: IngestPlan, historyRows: number): Array<[key: str
     ['historyRows', String(historyRows)],
     ['rejected', String(plan.rejected)],
     ['historyEnd', plan.historyEnd ?? ''],
+    ...(plan.codeFingerprint ? [['ingestCode', plan.codeFingerprint] as [string, string]] : []),
   ];
 }
