@@ -9,7 +9,7 @@ import { availableParallelism, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import cliProgress from 'cli-progress';
 import { openCatalogDb, readMeta, type CatalogDb } from './sqlite-store.ts';
-import { buildDirs, currentBuild, newBuildDir, switchCurrent } from '../src/artifacts/build-dirs.ts';
+import { buildDirs, currentBuild, newBuildDir, removeTrash, switchCurrent } from '../src/artifacts/build-dirs.ts';
 import { ingest, type IngestReport } from './stages/ingest-stage.ts';
 import { BuildStageError, type Stage, type StageContext } from './stages/stage.ts';
 
@@ -327,6 +327,11 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
 
   let report: IngestReport | undefined;
   let buildDir: string | undefined;
+  // The builds the last switch set aside are removed on a worker thread beside the first stages (ingest is mostly one
+  // core's work): off the path of both that build and this one. A failure to remove them fails no build; the next retries.
+  const trashRemoved = removeTrash(dirs).catch((error: unknown) => {
+    output.write(`warning: replaced builds under ${dirs.buildsDir} were not all removed: ${error instanceof Error ? error.message : String(error)}\n`);
+  });
   try {
     const render = renderFingerprint(options.baseUrl);
     if (options.exportPath) {
@@ -481,6 +486,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     throw error;
   } finally {
     bars?.stop();
+    await trashRemoved;
   }
 }
 

@@ -1,9 +1,11 @@
 // Where builds live under the data directory, and the atomic switch between them:
 //   <data>/catalog.db          the ingested snapshot
 //   <data>/builds/<id>/        one complete build (runtime/ for the shim, site/ for static files)
+//   <data>/builds/.trash-*/    a replaced build being removed: never served, never a build (listBuilds leaves it out)
 //   <data>/current             symlink to the build being served, replaced by rename(2) in one step
 import { existsSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { Worker } from 'node:worker_threads';
 
 export interface BuildDirs {
   dataDir: string;
@@ -34,16 +36,65 @@ export function newBuildDir(dirs: BuildDirs): string {
   return dir;
 }
 
-/** Points `current` at the build in one rename, then removes builds older than the newest `keep`. */
-export function switchCurrent(dirs: BuildDirs, buildDir: string, keep = 2): void {
+/** The prefix of a replaced build's name while it is removed; a build's own name is a time stamp, never this. */
+const TRASH_PREFIX = '.trash-';
+
+/** The builds under builds/, oldest first, without the replaced ones being removed (trash). */
+export function listBuilds(dirs: BuildDirs): string[] {
+  if (!existsSync(dirs.buildsDir)) return [];
+  return readdirSync(dirs.buildsDir)
+    .filter((name) => !name.startsWith(TRASH_PREFIX))
+    .sort()
+    .map((name) => join(dirs.buildsDir, name));
+}
+
+/**
+ * Points `current` at the build in one rename, then sets aside the builds older than the newest `keep` (the served
+ * one and, by default, the one before it for a rollback): each is renamed to a trash name in one step, and removed
+ * later by removeTrash. Removing a large build's files takes many seconds; a rename does not, so the build that
+ * switched is done when `current` has switched. Returns the trash directories it made.
+ */
+export function switchCurrent(dirs: BuildDirs, buildDir: string, keep = 2): string[] {
   const temp = `${dirs.currentLink}.tmp-${process.pid}`;
   rmSync(temp, { force: true });
   symlinkSync(join('builds', buildDir.slice(dirs.buildsDir.length + 1)), temp);
   renameSync(temp, dirs.currentLink);
   const serving = resolve(buildDir);
-  const builds = readdirSync(dirs.buildsDir).sort();
-  for (const name of builds.slice(0, Math.max(0, builds.length - keep))) {
-    const dir = join(dirs.buildsDir, name);
-    if (dir !== serving) rmSync(dir, { recursive: true, force: true });
+  const builds = listBuilds(dirs);
+  const trash: string[] = [];
+  for (const dir of builds.slice(0, Math.max(0, builds.length - keep))) {
+    if (dir === serving) continue;
+    const name = dir.slice(dirs.buildsDir.length + 1);
+    let target = join(dirs.buildsDir, `${TRASH_PREFIX}${name}`);
+    for (let n = 1; existsSync(target); n++) target = join(dirs.buildsDir, `${TRASH_PREFIX}${name}-${n}`);
+    renameSync(dir, target);
+    trash.push(target);
   }
+  return trash;
+}
+
+/**
+ * Removes every replaced build left under builds/ (by switchCurrent, or by a removal a crash cut short) on a worker
+ * thread, so that the caller's thread goes on with its own work meanwhile: a build starts it beside its first stages.
+ * Resolves once they are gone; rejects when one cannot be removed.
+ */
+export async function removeTrash(dirs: BuildDirs): Promise<number> {
+  if (!existsSync(dirs.buildsDir)) return 0;
+  const trash = readdirSync(dirs.buildsDir)
+    .filter((name) => name.startsWith(TRASH_PREFIX))
+    .map((name) => join(dirs.buildsDir, name));
+  if (trash.length === 0) return 0;
+  // An inline CommonJS worker: rmSync walks the tree in native code, off this thread.
+  const worker = new Worker(
+    `const { rmSync } = require('node:fs'); for (const dir of require('node:worker_threads').workerData) rmSync(dir, { recursive: true, force: true });`,
+    {
+      eval: true,
+      workerData: trash,
+    },
+  );
+  await new Promise<void>((resolvePromise, reject) => {
+    worker.once('error', reject);
+    worker.once('exit', (code) => (code === 0 ? resolvePromise() : reject(new Error(`removing replaced builds ${trash.join(', ')} ended with code ${code}`))));
+  });
+  return trash.length;
 }

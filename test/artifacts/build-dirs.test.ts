@@ -1,0 +1,89 @@
+// The switch of `current` keeps the served build and the one before it; older builds are set aside as trash in one
+// rename each and removed later, off the build's path. Trash is never served, never a build and never kept.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildDirs, currentBuild, listBuilds, newBuildDir, removeTrash, switchCurrent, type BuildDirs } from '../../src/artifacts/build-dirs.ts';
+
+const temps: string[] = [];
+
+afterEach(() => {
+  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function dataDir(): BuildDirs {
+  const dir = mkdtempSync(join(tmpdir(), 'catalog-build-dirs-'));
+  temps.push(dir);
+  return buildDirs(dir);
+}
+
+/** A build directory with a manifest (what currentBuild looks for) and some pages. */
+function build(dirs: BuildDirs, name: string): string {
+  const dir = join(dirs.buildsDir, name);
+  mkdirSync(join(dir, 'runtime'), { recursive: true });
+  writeFileSync(join(dir, 'runtime', 'manifest.json'), '{}');
+  for (let i = 0; i < 20; i++) {
+    mkdirSync(join(dir, 'site', 'listings', `l${i}`), { recursive: true });
+    writeFileSync(join(dir, 'site', 'listings', `l${i}`, 'index.html'), `<p>${i}</p>`);
+  }
+  return dir;
+}
+
+const trashOf = (dirs: BuildDirs) => readdirSync(dirs.buildsDir).filter((name) => !listBuilds(dirs).includes(join(dirs.buildsDir, name)));
+
+describe('switchCurrent and the removal of replaced builds', () => {
+  it('keeps the served build and the one before it, and sets the older ones aside as trash at once', async () => {
+    const dirs = dataDir();
+    const a = build(dirs, '20260101T000000');
+    expect(switchCurrent(dirs, a)).toEqual([]);
+    const b = build(dirs, '20260102T000000');
+    expect(switchCurrent(dirs, b)).toEqual([]);
+    const c = build(dirs, '20260103T000000');
+    const trash = switchCurrent(dirs, c);
+    expect(currentBuild(dirs)).toBe(c);
+    expect(readlinkSync(dirs.currentLink)).toBe(join('builds', '20260103T000000'));
+    expect(listBuilds(dirs)).toEqual([b, c]);
+    // The oldest is no longer a build, but its files are still there until removeTrash.
+    expect(trash).toHaveLength(1);
+    expect(existsSync(join(trash[0]!, 'site', 'listings', 'l0', 'index.html'))).toBe(true);
+    expect(existsSync(a)).toBe(false);
+
+    expect(await removeTrash(dirs)).toBe(1);
+    expect(readdirSync(dirs.buildsDir).sort()).toEqual(['20260102T000000', '20260103T000000']);
+    expect(await removeTrash(dirs)).toBe(0);
+  });
+
+  it('never serves, keeps or counts trash, and a later removal ends one a crash cut short', async () => {
+    const dirs = dataDir();
+    const a = build(dirs, '20260101T000000');
+    switchCurrent(dirs, a);
+    // What a removal cut short leaves: a trash folder with some files still in it, of any name order.
+    mkdirSync(join(dirs.buildsDir, '.trash-20251231T000000', 'site', 'listings', 'x'), { recursive: true });
+    writeFileSync(join(dirs.buildsDir, '.trash-20251231T000000', 'site', 'listings', 'x', 'index.html'), 'x');
+    mkdirSync(join(dirs.buildsDir, '.trash-20991231T000000', 'runtime'), { recursive: true });
+    writeFileSync(join(dirs.buildsDir, '.trash-20991231T000000', 'runtime', 'manifest.json'), '{}');
+    expect(listBuilds(dirs)).toEqual([a]);
+
+    const b = newBuildDir(dirs);
+    expect(b.startsWith(join(dirs.buildsDir, '2'))).toBe(true);
+    build(dirs, b.slice(dirs.buildsDir.length + 1));
+    // keep = 2 counts a and b only: the trash folders do not push a out.
+    expect(switchCurrent(dirs, b)).toEqual([]);
+    expect(listBuilds(dirs)).toEqual([a, b]);
+    expect(currentBuild(dirs)).toBe(b);
+    expect(trashOf(dirs).sort()).toEqual(['.trash-20251231T000000', '.trash-20991231T000000']);
+
+    expect(await removeTrash(dirs)).toBe(2);
+    expect(trashOf(dirs)).toEqual([]);
+    expect(listBuilds(dirs)).toEqual([a, b]);
+  });
+
+  it('gives a build set aside twice under one name a trash name of its own', () => {
+    const dirs = dataDir();
+    mkdirSync(join(dirs.buildsDir, '.trash-20260101T000000'), { recursive: true });
+    switchCurrent(dirs, build(dirs, '20260101T000000'));
+    switchCurrent(dirs, build(dirs, '20260102T000000'));
+    expect(switchCurrent(dirs, build(dirs, '20260103T000000'))).toEqual([join(dirs.buildsDir, '.trash-20260101T000000-1')]);
+  });
+});
