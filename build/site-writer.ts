@@ -3,7 +3,7 @@
 // (e.g. /.well-known/api-catalog) in content-types.json for the shim's static handler, with the media types a
 // file is also offered as (negotiation.json, chosen by Accept) and extra response headers (headers.json).
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, createReadStream, createWriteStream, existsSync, linkSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { copyFile, link, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -57,10 +57,22 @@ function afterFailedLink(error: unknown, suffix: string): 'skip' | 'copy' {
 }
 
 /**
- * A file of the build being replaced, with its .br and .gz where it has them, hard-linked (or copied) into the new
- * build: the same bytes without writing or compressing them again. The build it comes from is only read; a later
- * write to the same path replaces the link (SiteWriter.write), never writes through it.
+ * A file of the build being replaced, with its .br and .gz where it has them (`suffixes`: the file's own and its
+ * variants; a variant it lacks is skipped), hard-linked (or copied) into the new build: the same bytes without writing
+ * or compressing them again. The build it comes from is only read; a later write to the same path replaces the link
+ * (SiteWriter.write), never writes through it.
  */
+export function carryFileSync(from: string, to: string, suffixes: readonly string[] = VARIANTS): void {
+  for (const suffix of suffixes) {
+    try {
+      linkSync(from + suffix, to + suffix);
+    } catch (error) {
+      if (afterFailedLink(error, suffix) === 'copy') copyFileSync(from + suffix, to + suffix);
+    }
+  }
+}
+
+/** carryFileSync's asynchronous twin, for a writer that does not hold the thread: it makes the folder first. */
 export async function carryFile(from: string, to: string): Promise<void> {
   await mkdir(dirname(to), { recursive: true });
   for (const suffix of VARIANTS) {

@@ -17,7 +17,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Stage, StageContext } from './stage.ts';
-import { carryFile, COMPRESS_MIN_BYTES } from '../site-writer.ts';
+import { COMPRESS_MIN_BYTES } from '../site-writer.ts';
+import { PageCarrier } from '../page-carrier.ts';
 import { walkFiles } from '../walk-files.ts';
 
 /** The Astro project: the repository root. */
@@ -53,8 +54,11 @@ export interface SiteStats extends AstroBuildReport {
   /** Shares of the listing and owner pages they rendered in turn. */
   shares: number;
   compressed: { files: number; bytes: number; brotliBytes: number; gzipBytes: number; seconds: number };
-  /** Listing and owner pages rendered, and linked unchanged from the build being replaced (carried). */
-  incremental: { rendered: number; carried: number; seconds: number };
+  /**
+   * Listing and owner pages rendered, and linked unchanged from the build being replaced (carried): `seconds` the
+   * stage waited for the links once the rendered pages were compressed, `linkSeconds` the linking thread's time.
+   */
+  incremental: { rendered: number; carried: number; seconds: number; linkSeconds: number };
 }
 
 /** Runs `astro build` for this build in a child process; resolves with the child's own figures. */
@@ -64,10 +68,12 @@ export function runAstroBuild(options: {
   baseUrl: string;
   /** "i/n": render the i-th of n shares of the listing and owner pages (src/page-model/page-data.ts inRenderShard). */
   shard?: string;
-  /** The previous build's page inputs (src/page-model/page-data.ts pagePlan): pages whose inputs are the same are not rendered. */
-  previousPages?: string | undefined;
+  /** The previous build's page inputs and site (src/page-model/page-data.ts pagePlan): pages whose inputs are the same are not rendered. */
+  previous?: { pages: string; site: string } | undefined;
   /** Where the renderer writes its pages' inputs and whether it rendered each. */
   pageInputs?: string;
+  /** Told once the renderer has written `pageInputs`, before it renders. */
+  onPageInputs?: (path: string) => void;
   onRendered?: (pages: number) => void;
   /** Kills the renderer (a stage beside the site's failed). */
   signal?: AbortSignal | undefined;
@@ -83,7 +89,7 @@ export function runAstroBuild(options: {
         CATALOG_RUNTIME_DIR: options.runtimeDir,
         CATALOG_BASE_URL: options.baseUrl,
         ...(options.shard ? { CATALOG_RENDER_SHARD: options.shard } : {}),
-        ...(options.previousPages ? { CATALOG_PREVIOUS_PAGES: options.previousPages } : {}),
+        ...(options.previous ? { CATALOG_PREVIOUS_PAGES: options.previous.pages, CATALOG_PREVIOUS_SITE: options.previous.site } : {}),
         ...(options.pageInputs ? { CATALOG_PAGE_INPUTS: options.pageInputs } : {}),
       },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
@@ -99,8 +105,9 @@ export function runAstroBuild(options: {
     child.stdout!.on('data', keep);
     child.stderr!.on('data', keep);
     let report: AstroBuildReport | undefined;
-    child.on('message', (message: { rendered?: number; report?: AstroBuildReport }) => {
+    child.on('message', (message: { rendered?: number; pageInputs?: string; report?: AstroBuildReport }) => {
       if (message.rendered !== undefined) options.onRendered?.(message.rendered);
+      if (message.pageInputs !== undefined) options.onPageInputs?.(message.pageInputs);
       if (message.report) report = message.report;
     });
     child.on('error', reject);
@@ -198,78 +205,67 @@ export function mergeInto(from: string, to: string): void {
 export const PAGE_INPUTS_FILE = 'page-inputs.tsv';
 
 /**
- * Writes to `out` the page inputs of the build being replaced that a renderer may compare with (src/page-model/page-data.ts
- * pagePlan): those of pages whose file is in its site, so that a page gone from it is rendered again. False, and
- * nothing to compare with, when that build has none or rendered with other code or for another origin.
+ * The page inputs of the build being replaced that the renderers may compare with (src/page-model/page-data.ts
+ * pagePlan, which also checks that a page's file is still there, so that a page gone from it is rendered again).
+ * Undefined, and nothing to compare with, when that build has none or rendered with other code or for another origin.
  */
-async function previousPageInputs(previousBuild: string, renderFingerprint: string, out: string): Promise<boolean> {
+async function previousPageInputs(previousBuild: string, renderFingerprint: string): Promise<string | undefined> {
   const path = join(previousBuild, 'astro', PAGE_INPUTS_FILE);
-  if (!existsSync(path)) return false;
-  const writer = createWriteStream(out);
-  let header: boolean | undefined;
-  for await (const line of createInterface({ input: createReadStream(path), crlfDelay: Infinity })) {
-    if (header === undefined) {
-      header = line === `#render ${renderFingerprint}`;
-      if (!header) break;
-      continue;
-    }
-    const file = line.slice(0, line.indexOf('\t'));
-    if (file && existsSync(join(previousBuild, 'site', file)) && !writer.write(`${line}\n`)) await once(writer, 'drain');
+  if (!existsSync(path)) return undefined;
+  const lines = createInterface({ input: createReadStream(path), crlfDelay: Infinity });
+  try {
+    for await (const line of lines) return line === `#render ${renderFingerprint}` ? path : undefined;
+  } finally {
+    lines.close();
   }
-  writer.end();
-  await once(writer, 'finish');
-  return header === true;
+  return undefined;
 }
 
-/** Pages linked at once: each link waits on the file system's metadata, not the CPU, so several overlap. */
-const CARRY_IN_FLIGHT = 16;
-
 /**
- * Links into `site` the pages the renderers did not render (their lines end in 0) from the previous build's site, and
- * writes the inputs of every page to `out` for the next build. The previous build is only read.
+ * Writes the inputs of every page to `out` for the next build: for a carried page the variants its line names, for
+ * a rendered one the .br and .gz the stage made of it. Counts each.
  */
-async function carryPages(options: {
-  previousBuild: string | undefined;
+async function writePageInputs(options: {
   site: string;
   renderFingerprint: string;
   inputs: string[];
   out: string;
-  onProgress: (done: number) => void;
 }): Promise<{ rendered: number; carried: number }> {
   const writer = createWriteStream(options.out);
   writer.write(`#render ${options.renderFingerprint}\n`);
   let rendered = 0;
   let carried = 0;
-  const pending = new Set<Promise<void>>();
-  let failure: unknown;
   for (const path of options.inputs.filter((input) => existsSync(input))) {
     for await (const line of createInterface({ input: createReadStream(path), crlfDelay: Infinity })) {
-      const [file, hash, owner, render] = line.split('\t');
+      const [file, hash, owner, render, variants] = line.split('\t');
       if (!file || !hash || owner === undefined) continue;
-      if (render === '0') {
-        if (!options.previousBuild) throw new Error(`${file} was not rendered, and there is no previous build to take it from`);
-        const carry = carryFile(join(options.previousBuild, 'site', file), join(options.site, file)).then(
-          () => {
-            pending.delete(carry);
-            if (++carried % 1000 === 0) options.onProgress(carried);
-          },
-          (error: unknown) => {
-            pending.delete(carry);
-            failure ??= error;
-          },
-        );
-        pending.add(carry);
-        if (pending.size >= CARRY_IN_FLIGHT) await Promise.race(pending);
-        if (failure !== undefined) throw failure;
-      } else rendered++;
-      if (!writer.write(`${file}\t${hash}\t${owner}\n`)) await once(writer, 'drain');
+      let made = variants ?? '';
+      if (render === '0') carried++;
+      else {
+        rendered++;
+        made = ['.br', '.gz'].filter((suffix) => existsSync(join(options.site, file + suffix))).join(',');
+      }
+      if (!writer.write(`${file}\t${hash}\t${owner}\t${made}\n`)) await once(writer, 'drain');
     }
   }
-  await Promise.all(pending);
   writer.end();
   await once(writer, 'finish');
-  if (failure !== undefined) throw failure;
   return { rendered, carried };
+}
+
+/**
+ * Moves the carried pages (linked under `carried` while the renderers ran) into `site`: each top folder of `carried`
+ * (listings/, owners/) takes in the few rendered pages of site's, then replaces it, so the renames are as many as
+ * the pages rendered, not the pages carried.
+ */
+function moveCarriedInto(carried: string, site: string): void {
+  if (!existsSync(carried)) return;
+  for (const name of readdirSync(carried)) {
+    const rendered = join(site, name);
+    if (existsSync(rendered)) mergeInto(rendered, join(carried, name));
+    renameSync(join(carried, name), rendered);
+  }
+  rmSync(carried, { recursive: true, force: true });
 }
 
 /**
@@ -347,11 +343,15 @@ export async function buildSite(
   const outDirOf = (share: number) => (share === 0 ? outDir : `${outDir}-${share}`);
   const reports: AstroBuildReport[] = [];
   // The renderers compare each listing and owner page's inputs with the previous build's and leave out the pages
-  // that did not change; those are linked in from it once the rendered pages are compressed.
+  // that did not change; a thread links those in from it (under carried/, moved into site/ at the end) while the
+  // renderers render the others.
   const renderFingerprint = ctx.renderFingerprint ?? '';
-  const previousPages = join(ctx.buildDir, 'page-inputs-previous.tsv');
-  const comparable =
-    ctx.previousBuild !== undefined && ctx.renderFingerprint !== undefined && (await previousPageInputs(ctx.previousBuild, renderFingerprint, previousPages));
+  const previousPages =
+    ctx.previousBuild !== undefined && ctx.renderFingerprint !== undefined ? await previousPageInputs(ctx.previousBuild, renderFingerprint) : undefined;
+  const comparable = previousPages !== undefined;
+  const previous = comparable ? { pages: previousPages, site: join(ctx.previousBuild!, 'site') } : undefined;
+  const carriedDir = join(ctx.buildDir, 'carried');
+  const carrier = previous ? new PageCarrier(previous.site, carriedDir) : undefined;
   const inputsOf = (share: number) => join(ctx.buildDir, `page-inputs-${share}.tsv`);
   let nextShare = 0;
   const worker = async () => {
@@ -364,9 +364,10 @@ export async function buildSite(
         runtimeDir: join(ctx.buildDir, 'runtime'),
         baseUrl: ctx.baseUrl,
         ...(plan.shares > 1 ? { shard: `${share}/${plan.shares}` } : {}),
-        ...(comparable ? { previousPages } : {}),
+        ...(previous ? { previous } : {}),
         pageInputs: inputsOf(share),
         signal: ctx.signal,
+        ...(carrier ? { onPageInputs: (path: string) => carrier.carry(path) } : {}),
         onRendered: (pages) => {
           rendered[share] = pages;
           const sum = rendered.reduce((a, b) => a + b, 0);
@@ -380,7 +381,12 @@ export async function buildSite(
     }
   };
   const started = performance.now();
-  await Promise.all(Array.from({ length: plan.workers }, worker));
+  try {
+    await Promise.all(Array.from({ length: plan.workers }, worker));
+  } catch (error) {
+    await carrier?.close();
+    throw error;
+  }
   // Only share 0's server bundle is used from here on.
   for (const name of readdirSync(outDir)) if (name !== 'server') rmSync(join(outDir, name), { recursive: true, force: true });
   const seconds = (performance.now() - started) / 1000;
@@ -414,17 +420,20 @@ export async function buildSite(
   );
   const carryStarted = performance.now();
   const inputs = Array.from({ length: plan.shares }, (_, share) => inputsOf(share));
-  const { rendered: renderedPages, carried } = await carryPages({
-    previousBuild: comparable ? ctx.previousBuild : undefined,
-    site,
-    renderFingerprint,
-    inputs,
-    out: join(outDir, PAGE_INPUTS_FILE),
-    onProgress: (done) => ctx.progress(done, total, 'unchanged pages linked'),
-  });
-  for (const path of [...inputs, previousPages]) rmSync(path, { force: true });
+  if (carrier) {
+    try {
+      const linked = await carrier.done();
+      moveCarriedInto(carriedDir, site);
+      ctx.progress(linked, linked, 'unchanged pages linked');
+    } finally {
+      await carrier.close();
+    }
+  }
+  const { rendered: renderedPages, carried } = await writePageInputs({ site, renderFingerprint, inputs, out: join(outDir, PAGE_INPUTS_FILE) });
+  for (const path of inputs) rmSync(path, { force: true });
   if (comparable) pagesIn();
-  const incremental = { rendered: renderedPages, carried, seconds: (performance.now() - carryStarted) / 1000 };
+  // seconds: what the stage waited for the links after compressing; linkSeconds: the thread's own time, mostly overlapped.
+  const incremental = { rendered: renderedPages, carried, seconds: (performance.now() - carryStarted) / 1000, linkSeconds: carrier?.seconds ?? 0 };
   // pages: every page of the site, the linked ones included.
   const stats: SiteStats = { ...astro, pages: astro.pages + carried, renderers, shares: plan.shares, compressed, incremental };
   writeFileSync(join(outDir, 'site-stats.json'), JSON.stringify(stats, null, 1));

@@ -227,46 +227,52 @@ const ownerPageFile = (owner: string) => `owners/${owner}/index.html`;
 
 /**
  * Which of this process's listing and owner pages are rendered. Each page's inputs (everything it shows) are
- * hashed; CATALOG_PREVIOUS_PAGES names the hashes of the build being replaced (lines "<file>\t<hash>\t<owner>",
- * only of pages whose file is there: build/stages/site-stage.ts checks), and a page whose hash is the same there is not
- * rendered: the site stage links the previous build's file in. CATALOG_PAGE_INPUTS names where this process writes
- * every one of its pages' lines "<file>\t<hash>\t<owner>\t<1 rendered | 0 carried>". Neither set: every page is
- * rendered. The previous hashes are streamed and only this process's owners' kept, as the pages are shared out.
+ * hashed; CATALOG_PREVIOUS_PAGES names the build being replaced's page inputs (build/stages/site-stage.ts
+ * PAGE_INPUTS_FILE: after a header, lines "<file>\t<hash>\t<owner>\t<variants>") and CATALOG_PREVIOUS_SITE its site: a
+ * page whose hash is the same there and whose file is still there is not rendered, and the site stage links the
+ * previous build's file (and the variants it names, .br and .gz) in. CATALOG_PAGE_INPUTS names where this process
+ * writes every one of its pages' lines "<file>\t<hash>\t<owner>\t<1 rendered | 0 carried>\t<variants of a carried
+ * page>", and says so over IPC ({ pageInputs }) at once, so that the stage links the unchanged pages while this
+ * process renders the others. Neither set: every page is rendered. The previous hashes are streamed and only this
+ * process's owners' kept, as the pages are shared out.
  */
 async function pagePlan(
   data: Omit<CatalogData, 'renderListings' | 'renderOwners' | 'rankParts'>,
 ): Promise<Pick<CatalogData, 'renderListings' | 'renderOwners'>> {
   const previousPath = process.env.CATALOG_PREVIOUS_PAGES;
+  const previousSite = process.env.CATALOG_PREVIOUS_SITE;
   const outPath = process.env.CATALOG_PAGE_INPUTS;
   const owners = [...data.listingsByOwner].filter(([, listings]) => listings.length >= OWNER_PAGE_MIN_LISTINGS).map(([owner]) => owner);
   if (!outPath) return { renderListings: data.listings, renderOwners: owners };
-  const previous = new Map<string, string>();
-  if (previousPath) {
+  /** File → [hash, variants] of the previous build's pages of this process's owners. */
+  const previous = new Map<string, [string, string | undefined]>();
+  if (previousPath && previousSite) {
     for await (const line of createInterface({ input: createReadStream(previousPath), crlfDelay: Infinity })) {
-      const [file, hash, owner] = line.split('\t');
-      if (file && hash && owner !== undefined && rendersOwner(owner)) previous.set(file, hash);
+      const [file, hash, owner, variants] = line.split('\t');
+      if (file && hash && owner !== undefined && rendersOwner(owner)) previous.set(file, [hash, variants]);
     }
   }
   const lines: string[] = [];
+  /** The line of a page, and whether it is rendered: not when its inputs are the same and its file is still there. */
+  const plan = (file: string, hash: string, owner: string): boolean => {
+    const before = previous.get(file);
+    const carried = before !== undefined && before[0] === hash && existsSync(join(previousSite!, file));
+    lines.push(`${file}\t${hash}\t${owner}\t${carried ? `0\t${before[1] ?? ''}` : '1\t'}`);
+    return !carried;
+  };
   const listingHashes = new Map<string, string>();
   const renderListings = data.listings.filter((listing) => {
     const hash = listingPageHash(data, listing);
     listingHashes.set(listing.id, hash);
-    const file = listingPageFile(listing.slug);
-    const render = previous.get(file) !== hash;
-    lines.push(`${file}\t${hash}\t${ownerKey(listing.repo)}\t${render ? 1 : 0}`);
-    return render;
+    return plan(listingPageFile(listing.slug), hash, ownerKey(listing.repo));
   });
   const renderOwners = owners.filter((owner) => {
     const hash = createHash('sha256').update(JSON.stringify(ownerPageStats(data.owners, owner)));
     for (const listing of data.listingsByOwner.get(owner)!) hash.update(listingHashes.get(listing.id)!);
-    const digest = hash.digest('base64url');
-    const file = ownerPageFile(owner);
-    const render = previous.get(file) !== digest;
-    lines.push(`${file}\t${digest}\t${owner}\t${render ? 1 : 0}`);
-    return render;
+    return plan(ownerPageFile(owner), hash.digest('base64url'), owner);
   });
   writeFileSync(outPath, lines.length ? `${lines.join('\n')}\n` : '');
+  process.send?.({ pageInputs: outPath });
   return { renderListings, renderOwners };
 }
 

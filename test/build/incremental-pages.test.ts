@@ -4,7 +4,7 @@
 // shared parts, the pages that show a changed count are rendered again, the previous build is never modified, the
 // switch happens only at the end, and a failed incremental build leaves the build being served as it was.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildDirs, currentBuild, INDEX_STAGE, runBuild, type BuildResult, type Stage } from '../../build/build-pipeline.ts';
@@ -21,6 +21,8 @@ const CHANGED = 'web-design-guidelines';
 const REMOVED = 'discord-plugin';
 /** Not related to either: its page must be carried. find-skills shares an owner with CHANGED, but not a count. */
 const UNRELATED = ['dify', 'open-webui', 'find-skills'];
+/** Unchanged, but its page file is gone from the first build (a disk fault, a hand): the second renders it again. */
+const GONE = 'prompts-chat';
 /** A new owner of one MCP server in the second build. */
 const NEWCOMER = 'newcomer-labs';
 
@@ -50,6 +52,7 @@ describe('incremental pages', () => {
 
   beforeAll(async () => {
     first = await runBuild({ dataDir, exportPath: writeExport(join(dir, 'export-1'), records), baseUrl: BASE, quiet: true, stages: [INDEX_STAGE, SITE_STAGE] });
+    for (const suffix of ['', '.br', '.gz']) rmSync(page(first.buildDir, `listings/${GONE}`) + suffix, { force: true });
     firstFiles = await snapshot(join(first.buildDir, 'site'));
     const next: ListingRecord[] = records
       .filter((record) => record.slug !== REMOVED)
@@ -115,11 +118,14 @@ describe('incremental pages', () => {
       expect(readFileSync(page(first.buildDir, `listings/${slug}`), 'utf8')).toContain('(6 listings here)');
       expect(readFileSync(page(second.buildDir, `listings/${slug}`), 'utf8')).toContain('(5 listings here)');
     }
-    // Counted: 7 listing pages (the changed one, anthropics' five and the newcomer's) and 2 owner pages rendered;
-    // every other carried, the owner pages whose rank now reads "of N + 1" included.
+    // The page gone from the first build is rendered again, not linked from nowhere.
+    expect(existsSync(page(first.buildDir, `listings/${GONE}`))).toBe(false);
+    expect(readFileSync(page(second.buildDir, `listings/${GONE}`), 'utf8')).toContain('prompts.chat');
+    // Counted: 8 listing pages (the changed one, anthropics' five, the newcomer's and the gone one) and 2 owner pages
+    // rendered; every other carried, the owner pages whose rank now reads "of N + 1" included.
     const listingPages = records.length;
     const ownerPages = readdirSync(join(second.buildDir, 'site', 'owners')).length;
-    expect(stats(second.buildDir).incremental).toMatchObject({ rendered: 9, carried: listingPages + ownerPages - 9 });
+    expect(stats(second.buildDir).incremental).toMatchObject({ rendered: 10, carried: listingPages + ownerPages - 10 });
     expect(stats(first.buildDir).incremental).toMatchObject({ rendered: listingPages + ownerPages, carried: 0 });
   });
 
