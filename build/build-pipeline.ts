@@ -385,6 +385,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
         gone: options.gone,
         embeddingModelDir: options.embeddingModelDir,
         renderWorkers: options.renderWorkers,
+        changedListings: report && report.added + report.changed + report.removed,
         // --force renders every page anew; otherwise pages that did not change are linked from the build being served.
         previousBuild: options.force ? undefined : serving,
         renderFingerprint: render,

@@ -297,10 +297,18 @@ export interface RenderPlan {
 /**
  * How many renderers run at once and over how many shares: one per core, as many as half the machine's memory
  * holds at RENDERER_MEMORY_BYTES each, never more than there are shares (`workers` from --render-workers overrides
- * the machine's figures); shares of at most LISTINGS_PER_SHARE listings, and at least one per worker.
+ * the machine's figures); shares of at most LISTINGS_PER_SHARE listings, and at least one per worker. `changed`: in
+ * an incremental build, the listings the ingest added, changed or removed: when they are fewer than
+ * PAGES_PER_RENDERER and one share holds the catalog, one renderer, as for a small catalog. Every renderer bundles
+ * the project, reads every listing and renders the pages outside the shares whatever else it renders, so for few
+ * changed pages a second one costs about as much again and saves little (bench/records/2026-11-27-site-carry.md).
  */
-export function renderPlan(listings: number, machine: { cores?: number; memoryBytes?: number; workers?: number | undefined } = {}): RenderPlan {
-  if (listings < PAGES_PER_RENDERER) return { workers: 1, shares: 1 };
+export function renderPlan(
+  listings: number,
+  machine: { cores?: number; memoryBytes?: number; workers?: number | undefined; changed?: number | undefined } = {},
+): RenderPlan {
+  const fewChanged = machine.workers === undefined && machine.changed !== undefined && machine.changed < PAGES_PER_RENDERER && listings <= LISTINGS_PER_SHARE;
+  if (listings < PAGES_PER_RENDERER || fewChanged) return { workers: 1, shares: 1 };
   const cores = machine.cores ?? availableParallelism();
   const memoryBytes = machine.memoryBytes ?? totalmem();
   const byMemory = Math.max(1, Math.floor((memoryBytes * RENDER_MEMORY_SHARE) / RENDERER_MEMORY_BYTES));
@@ -324,6 +332,7 @@ export async function buildSite(
     | 'progress'
     | 'log'
     | 'renderWorkers'
+    | 'changedListings'
     | 'previousBuild'
     | 'renderFingerprint'
     | 'pageEntries'
@@ -335,13 +344,6 @@ export async function buildSite(
   if (!ctx.runtime) throw new Error('the site stage needs the index stage to run first');
   const total = ctx.runtime.count;
   const outDir = join(ctx.buildDir, 'astro');
-  const plan = renderPlan(total, { workers: ctx.renderWorkers });
-  const rendered = new Array<number>(plan.shares).fill(0);
-  const site = join(ctx.buildDir, 'site');
-  // Share 0 writes <build>/astro (its server bundle is the one kept); the others write beside it and are merged into
-  // site/ and removed as each ends, so the disk holds no more than the workers' unmerged output.
-  const outDirOf = (share: number) => (share === 0 ? outDir : `${outDir}-${share}`);
-  const reports: AstroBuildReport[] = [];
   // The renderers compare each listing and owner page's inputs with the previous build's and leave out the pages
   // that did not change; a thread links those in from it (under carried/, moved into site/ at the end) while the
   // renderers render the others.
@@ -349,6 +351,13 @@ export async function buildSite(
   const previousPages =
     ctx.previousBuild !== undefined && ctx.renderFingerprint !== undefined ? await previousPageInputs(ctx.previousBuild, renderFingerprint) : undefined;
   const comparable = previousPages !== undefined;
+  const plan = renderPlan(total, { workers: ctx.renderWorkers, changed: comparable ? ctx.changedListings : undefined });
+  const rendered = new Array<number>(plan.shares).fill(0);
+  const site = join(ctx.buildDir, 'site');
+  // Share 0 writes <build>/astro (its server bundle is the one kept); the others write beside it and are merged into
+  // site/ and removed as each ends, so the disk holds no more than the workers' unmerged output.
+  const outDirOf = (share: number) => (share === 0 ? outDir : `${outDir}-${share}`);
+  const reports: AstroBuildReport[] = [];
   const previous = comparable ? { pages: previousPages, site: join(ctx.previousBuild!, 'site') } : undefined;
   const carriedDir = join(ctx.buildDir, 'carried');
   const carrier = previous ? new PageCarrier(previous.site, carriedDir) : undefined;

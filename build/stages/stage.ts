@@ -25,6 +25,8 @@ export interface StageContext {
   progress(done: number, total: number, what?: string): void;
   /** Astro render processes at once (--render-workers); undefined: as the machine allows (site-stage.ts renderPlan). */
   renderWorkers?: number | undefined;
+  /** Listings this build's ingest added, changed or removed; undefined when it ingested nothing (--no-ingest). */
+  changedListings?: number | undefined;
   /** The build being served, which this one replaces (read only: pages that did not change are linked from it). */
   previousBuild?: string | undefined;
   /** The code and origin the pages are rendered with: a page is carried over only from a build of the same. */
