@@ -5,7 +5,8 @@
 // snapshot and 100k), semantic (embeddings stage cost; semantic search, /ask and MCP search latency at 100k:
 // bench/semantic.ts); registries (opt-in: MCP registry API, ARD and the Agent Skills index against the API,
 // bench/registries.ts); serving (opt-in: static files, by-id and batch through the shim and the nginx front vs bare
-// node:http and plain nginx, start-up and RSS: bench/serving.ts).
+// node:http and plain nginx, start-up and RSS: bench/serving.ts); hnsw (opt-in: HNSW construction time and recall
+// by graph setting, BENCH_HNSW_COUNTS and BENCH_HNSW_SETTINGS: bench/hnsw.ts).
 // Environment: BENCH_COUNT (default 100000), BENCH_SECONDS per load run (default 10), BENCH_BUILD_COUNTS (build rows).
 import { dirname, join } from 'node:path';
 import { copyFileSync, existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { BENCH_DIR, changedExport, load, run, scaleExport, serve, table, timedBu
 import { isCurrentRuntime } from '../src/artifacts/runtime-manifest.ts';
 import { longTailPaths, loadUnique, misspelledPaths } from './longtail.ts';
 import { semanticSection } from './semantic.ts';
+import { DEFAULT_SETTINGS, hnswSection } from './hnsw.ts';
 import { registriesSection } from './registries.ts';
 import { servingSection } from './serving.ts';
 
@@ -261,6 +263,13 @@ const SECTIONS: Record<string, () => Promise<void>> = {
   registries: async () => registriesSection(process.env.BENCH_DATA_DIR ?? (await ensureBuilt(COUNT))),
   // Opt-in (`npm run bench -- serving`), BENCH_DATA_DIR as above; needs nginx for the front rows.
   serving: async () => servingSection(process.env.BENCH_DATA_DIR ?? (await ensureBuilt(COUNT)), COUNT, SECONDS),
+  // Opt-in (`npm run bench -- hnsw`): graph construction cost and recall by setting (bench/hnsw.ts).
+  hnsw: () =>
+    hnswSection({
+      counts: (process.env.BENCH_HNSW_COUNTS ?? String(COUNT)).split(',').map(Number),
+      settings: process.env.BENCH_HNSW_SETTINGS ?? DEFAULT_SETTINGS,
+      scaleExport,
+    }),
 };
 for (const name of sections) {
   const section = SECTIONS[name];

@@ -136,8 +136,11 @@ const RECALL_QUERIES = [
 /** Distinct requests of three catalog words for the recall measurement, as the long-tail load sends them. */
 const DISTINCT_RECALL_REQUESTS = 1000;
 
+/** How many named requests open the recall measurement's list (RECALL_QUERIES). */
+export const RECALL_QUERY_COUNT = RECALL_QUERIES.length;
+
 /** The recall measurement's requests: RECALL_QUERIES, then DISTINCT_RECALL_REQUESTS of three catalog words each. */
-function recallRequests(listingsPath: string): string[] {
+export function recallRequests(listingsPath: string): string[] {
   const words = shuffle(catalogWords(listingsPath, 3 * DISTINCT_RECALL_REQUESTS));
   return [...RECALL_QUERIES, ...Array.from({ length: DISTINCT_RECALL_REQUESTS }, (_, i) => words.slice(3 * i, 3 * i + 3).join(' '))];
 }

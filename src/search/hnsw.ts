@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type * as Usearch from 'usearch';
 import { z } from 'zod';
@@ -45,7 +45,19 @@ export const HNSW_MIN_ROWS = 50_000;
  * (bench/records/2026-11-24-hnsw-parameters.md). Its rows are int8, like the vectors that rank its candidates,
  * so the graph sees the scores it serves.
  */
-export const HNSW_PARAMS = { connectivity: 24, expansionAdd: 256, expansionSearch: 240 } as const;
+export const HNSW_PARAMS: HnswParams = { connectivity: 24, expansionAdd: 256, expansionSearch: 240 };
+
+export interface HnswParams {
+  connectivity: number;
+  expansionAdd: number;
+  expansionSearch: number;
+}
+
+/** The graph parameters for a catalog of `rows` distinct texts. */
+export function hnswParams(rows: number): HnswParams {
+  void rows;
+  return HNSW_PARAMS;
+}
 
 const ManifestSchema = z.object({
   format: z.literal(HNSW_FORMAT),
@@ -68,14 +80,14 @@ function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-function newIndex(dims: number): UsearchIndex {
+function newIndex(dims: number, params: HnswParams): UsearchIndex {
   return new usearch.Index({
     dimensions: dims,
     metric: usearch.MetricKind.IP,
     quantization: usearch.ScalarKind.I8,
-    connectivity: HNSW_PARAMS.connectivity,
-    expansion_add: HNSW_PARAMS.expansionAdd,
-    expansion_search: HNSW_PARAMS.expansionSearch,
+    connectivity: params.connectivity,
+    expansion_add: params.expansionAdd,
+    expansion_search: params.expansionSearch,
     multi: false,
   });
 }
@@ -85,9 +97,15 @@ function newIndex(dims: number): UsearchIndex {
  * writes hnsw.usearch + hnsw.json into `dir`. Uses every core; the graph is not byte-reproducible across
  * runs (insertion runs in parallel), which is why the stage caches it with the vectors it was built from.
  */
-export async function writeHnswGraph(dir: string, q: Quantized, modelId: string, progress?: (done: number, total: number) => void): Promise<HnswManifest> {
+export async function writeHnswGraph(
+  dir: string,
+  q: Quantized,
+  modelId: string,
+  progress?: (done: number, total: number) => void,
+  params: HnswParams = hnswParams(q.count),
+): Promise<HnswManifest> {
   const { dims, count } = q;
-  const index = newIndex(dims);
+  const index = newIndex(dims, params);
   const keys = new BigUint64Array(count);
   // Chunks bound the float copy held at once: a whole catalog's would grow with it.
   const CHUNK = 16_384;
@@ -103,6 +121,7 @@ export async function writeHnswGraph(dir: string, q: Quantized, modelId: string,
     // Linking a large catalog's graph is the build's longest silent step without this.
     progress?.(end, count);
   }
+  await mkdir(dir, { recursive: true });
   const path = join(dir, HNSW_FILE);
   index.save(path);
   const manifest: HnswManifest = {
@@ -112,7 +131,9 @@ export async function writeHnswGraph(dir: string, q: Quantized, modelId: string,
     dims,
     rows: count,
     count: 0,
-    ...HNSW_PARAMS,
+    connectivity: params.connectivity,
+    expansionAdd: params.expansionAdd,
+    expansionSearch: params.expansionSearch,
     quantization: 'i8',
     sha256: { graph: await fileSha256(path) },
   };
@@ -168,7 +189,8 @@ export async function readHnsw(dir: string, expect: { modelId: string; count: nu
     rowOfDoc[doc] = view.getUint32(doc * 4, true);
     if (rowOfDoc[doc]! >= manifest.rows) return undefined;
   }
-  const index = newIndex(manifest.dims);
+  // The manifest's parameters: the graph file keeps its links, the search width is the reader's to set.
+  const index = newIndex(manifest.dims, manifest);
   // Memory-mapped: pages are read on demand and shared with the page cache, not copied into the heap.
   index.view(join(dir, HNSW_FILE));
   if (index.size() !== manifest.rows) return undefined;
