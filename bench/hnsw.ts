@@ -105,7 +105,7 @@ export async function hnswSection(options: { counts: number[]; settings: string;
         const graph = await writeHnswGraph(graphDir, distinct, encoder.modelId, undefined, params);
         const buildCpu = cpuSeconds() - cpu;
         const buildWall = (performance.now() - wall) / 1000;
-        await writeHnswForDocuments(dir, graphDir, graph, rowOfDoc);
+        await writeHnswForDocuments(dir, graph, rowOfDoc);
         const ann = (await readHnsw(dir, { modelId: encoder.modelId, count: texts.length }))!;
         const sources = { vectors: exact, ann };
         let found = 0;

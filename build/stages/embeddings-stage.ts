@@ -7,25 +7,30 @@
 //   <build>/runtime/embeddings/vectors.i8 + vectors.json   row i = document i (line i of runtime/listings.jsonl)
 //   <build>/runtime/embeddings/hnsw.*                      approximate index, for catalogs of HNSW_MIN_ROWS or more
 //
-// Embedding and the graph are skipped when the catalog text has not changed:
-//   <data>/cache/embeddings/<corpus hash>/vectors-<key>/   vectors, one per distinct text in sorted order
+// Vectors are kept per distinct text, so a text is embedded once, and the graph is updated rather than rebuilt:
+//   <data>/cache/embeddings/<corpus hash>/vectors-<key>/   vectors, one per distinct text in sorted order, and
+//                                                          texts.bin (each row's text digest, checked by texts.json)
 //   <data>/cache/embeddings/<corpus hash>/vectors-<key>/hnsw-<key>/  their HNSW graph (large catalogs)
 // The corpus hash covers the sorted texts (a reorder by installs is not a change). Vectors are keyed by model
-// id and the embedding code. Files reach the build by hard link (copy across file systems); they are never
-// modified in place.
+// id and the embedding code. When the texts change, the newest other entry of the same key supplies the
+// vectors of every text it has (found by digest) and only the new texts are embedded; its graph is copied and
+// updated (new texts added, texts gone removed, keys kept: src/search/hnsw.ts) unless the removals pass
+// HNSW_MAX_REMOVED_SHARE, when the graph is built from scratch. Entries are written into a temporary directory
+// and renamed, and read only when their files pass their checks, so a crashed run's leftovers are never used.
+// Files reach the build by hard link (copy across file systems); they are never modified in place.
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Stage } from './stage.ts';
 import { RuntimeWriter } from '../runtime-writer.ts';
 import { EMBEDDINGS_DIR, MODEL_SUBDIR, readQuantized } from '../../src/artifacts/embeddings.ts';
 import { RUNTIME_LISTINGS_FILE } from '../../src/artifacts/runtime-manifest.ts';
-import { HNSW_MIN_ROWS, readHnswGraph, writeHnswForDocuments, writeHnswGraph } from '../../src/search/hnsw.ts';
+import { HNSW_MIN_ROWS, readHnswGraph, updateHnswGraph, writeHnswForDocuments, writeHnswGraph, type HnswGraph } from '../../src/search/hnsw.ts';
 import { listingText, loadEmbedder } from '../../src/embeddings/embedder.ts';
 import { DEFAULT_ENCODER_DIR, loadStaticEncoder } from '../../src/embeddings/static-encoder.ts';
-import { quantize, writeVectors } from '../../src/search/vectors.ts';
+import { quantize, writeVectors, type Quantized } from '../../src/search/vectors.ts';
 
 /** Corpus hashes kept in the cache: the one just used and the one before (a rebuild that is rolled back). */
 const CACHE_KEEP = 2;
@@ -42,8 +47,12 @@ export interface EmbeddingsReport {
   /** 'distilled' (the committed encoder table) or 'configured' (CATALOG_EMBEDDING_MODEL_DIR). */
   model: 'distilled' | 'configured';
   vectors: 'embedded' | 'cached';
+  /** Distinct texts embedded by this run: those no cached entry had a vector for. */
+  embedded: number;
   /** The approximate index written: 'hnsw', or 'none' when the catalog is small enough for exact search. */
   approximate: 'hnsw' | 'none';
+  /** The graph: 'built' from scratch, 'updated' from a copy of the previous entry's, 'cached' as it was, or 'none'. */
+  graph: 'built' | 'updated' | 'cached' | 'none';
   timingsMs: Record<string, number>;
 }
 
@@ -63,7 +72,8 @@ export interface EmbeddingsOptions {
 
 /**
  * What the embeddings stage holds at most: every listing's text twice (in document order and the distinct ones
- * sorted, with their rows), the int8 vectors of both orders and the HNSW graph.
+ * sorted, with their rows), the int8 vectors of both orders and the HNSW graph; on a rebuild after a text changed,
+ * also the previous entry's int8 vectors and its texts' digests (16 bytes each, and a map of them).
  */
 const EMBEDDINGS_BASE_BYTES = 128 * 2 ** 20;
 const EMBEDDINGS_BYTES_PER_LISTING = 2048;
@@ -133,6 +143,65 @@ async function pruneCache(cacheDir: string, used: string): Promise<void> {
   for (const entry of others.slice(CACHE_KEEP - 1)) await rm(join(cacheDir, entry.name), { recursive: true, force: true });
 }
 
+/** Each cached vectors entry's texts: row → the first 16 bytes of its text's sha256, and their checksum. */
+const TEXTS_FILE = 'texts.bin';
+const TEXTS_MANIFEST = 'texts.json';
+const DIGEST_BYTES = 16;
+
+function sha256Hex(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** The digests of sorted texts, as bytes (TEXTS_FILE) and as map keys. */
+function textDigests(sorted: readonly string[]): { bytes: Uint8Array; key(row: number): string } {
+  const bytes = new Uint8Array(sorted.length * DIGEST_BYTES);
+  sorted.forEach((text, r) => bytes.set(createHash('sha256').update(text).digest().subarray(0, DIGEST_BYTES), r * DIGEST_BYTES));
+  return { bytes, key: (row) => Buffer.from(bytes.buffer, bytes.byteOffset + row * DIGEST_BYTES, DIGEST_BYTES).toString('latin1') };
+}
+
+/** A vectors entry's rows and text digests when both pass their checks (an entry a crashed run left is not used). */
+async function readEntry(dir: string, modelId: string): Promise<{ vectors: Quantized; digests: Uint8Array } | undefined> {
+  try {
+    const texts = JSON.parse(await readFile(join(dir, TEXTS_MANIFEST), 'utf8')) as { rows?: unknown; sha256?: unknown };
+    const [read, digests] = await Promise.all([readQuantized(dir, modelId), readFile(join(dir, TEXTS_FILE))]);
+    if (!read || read.q.count !== texts.rows || digests.length !== read.q.count * DIGEST_BYTES || sha256Hex(digests) !== texts.sha256) return undefined;
+    return { vectors: read.q, digests };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The cached vectors of exactly these texts, or undefined. */
+async function readCachedVectors(dir: string, modelId: string, digests: { bytes: Uint8Array }): Promise<Quantized | undefined> {
+  const entry = await readEntry(dir, modelId);
+  return entry && Buffer.compare(entry.digests, digests.bytes) === 0 ? entry.vectors : undefined;
+}
+
+/** The newest other corpus entry with vectors of this model and code that pass their checks. */
+async function previousEntry(
+  cacheDir: string,
+  corpusHash: string,
+  vectorsDirName: string,
+  modelId: string,
+): Promise<{ dir: string; vectors: Quantized; rowOfDigest: Map<string, number> } | undefined> {
+  const entries = await Promise.all(
+    (await readdir(cacheDir, { withFileTypes: true }))
+      .filter((e) => e.isDirectory() && /^[0-9a-f]{64}$/.test(e.name) && e.name !== corpusHash)
+      .map(async (e) => ({ name: e.name, mtime: (await stat(join(cacheDir, e.name))).mtimeMs })),
+  );
+  for (const { name } of entries.sort((a, b) => b.mtime - a.mtime)) {
+    const dir = join(cacheDir, name, vectorsDirName);
+    const entry = await readEntry(dir, modelId);
+    if (!entry) continue;
+    const rowOfDigest = new Map<string, number>();
+    const { digests } = entry;
+    for (let r = 0; r < entry.vectors.count; r++)
+      rowOfDigest.set(Buffer.from(digests.buffer, digests.byteOffset + r * DIGEST_BYTES, DIGEST_BYTES).toString('latin1'), r);
+    return { dir, vectors: entry.vectors, rowOfDigest };
+  }
+  return undefined;
+}
+
 /** Embeds every listing of a runtime directory (see the header) and writes runtime/embeddings. */
 export async function buildEmbeddings(options: EmbeddingsOptions): Promise<EmbeddingsReport> {
   const timings: Record<string, number> = {};
@@ -180,6 +249,8 @@ export async function buildEmbeddings(options: EmbeddingsOptions): Promise<Embed
   lap('model');
 
   let vectors: EmbeddingsReport['vectors'] = 'cached';
+  let embedded = 0;
+  let graphMade: EmbeddingsReport['graph'] = 'none';
   try {
     const vectorsKey = createHash('sha256')
       .update(embedder.modelId)
@@ -187,23 +258,51 @@ export async function buildEmbeddings(options: EmbeddingsOptions): Promise<Embed
       .update(await sourcesHash(EMBEDDING_SOURCES))
       .digest('hex')
       .slice(0, 16);
-    const cachedVectors = join(entryDir, `vectors-${vectorsKey}`);
-    let distinct = (await readQuantized(cachedVectors, embedder.modelId))?.q;
-    if (!distinct || distinct.count !== sorted.length) {
-      vectors = 'embedded';
+    const vectorsDirName = `vectors-${vectorsKey}`;
+    const cachedVectors = join(entryDir, vectorsDirName);
+    const digests = textDigests(sorted);
+    let distinct = await readCachedVectors(cachedVectors, embedder.modelId, digests);
+    // The newest other entry of this model and code: its vectors (by text) and graph (by key) are reused.
+    let previous: Awaited<ReturnType<typeof previousEntry>>;
+    let previousRow: Int32Array | undefined;
+    if (!distinct) {
+      previous = await previousEntry(options.cacheDir, corpusHash, vectorsDirName, embedder.modelId);
       const dims = embedder.dims;
       const data = new Int8Array(sorted.length * dims);
       const scales = new Float32Array(sorted.length);
-      for (let start = 0; start < sorted.length; start += EMBED_CHUNK) {
-        const chunk = quantize(await embedder.embed(sorted.slice(start, start + EMBED_CHUNK)), dims);
-        data.set(chunk.data, start * dims);
-        scales.set(chunk.scales, start);
-        options.progress?.(Math.min(sorted.length, start + EMBED_CHUNK), sorted.length);
+      previousRow = new Int32Array(sorted.length).fill(-1);
+      const fresh: number[] = [];
+      for (let r = 0; r < sorted.length; r++) {
+        const p = previous?.rowOfDigest.get(digests.key(r));
+        if (p === undefined) fresh.push(r);
+        else previousRow[r] = p;
+      }
+      if (previous) {
+        const old = previous.vectors;
+        previousRow.forEach((p, r) => {
+          if (p < 0) return;
+          data.set(old.data.subarray(p * dims, (p + 1) * dims), r * dims);
+          scales[r] = old.scales[p]!;
+        });
+      }
+      vectors = 'embedded';
+      embedded = fresh.length;
+      for (let start = 0; start < fresh.length; start += EMBED_CHUNK) {
+        const rows = fresh.slice(start, start + EMBED_CHUNK);
+        const chunk = quantize(await embedder.embed(rows.map((r) => sorted[r]!)), dims);
+        rows.forEach((r, i) => {
+          data.set(chunk.data.subarray(i * dims, (i + 1) * dims), r * dims);
+          scales[r] = chunk.scales[i]!;
+        });
+        options.progress?.(Math.min(fresh.length, start + EMBED_CHUNK), fresh.length);
       }
       distinct = { dims, count: sorted.length, data, scales };
       const made = distinct;
       await atomicDir(cachedVectors, async (tmp) => {
         await writeVectors(tmp, made, { modelId: embedder.modelId });
+        await writeFile(join(tmp, TEXTS_FILE), digests.bytes);
+        // Written last: an entry whose texts file does not match it is not used.
+        await writeFile(join(tmp, TEXTS_MANIFEST), `${JSON.stringify({ rows: sorted.length, sha256: sha256Hex(digests.bytes) })}\n`);
       });
     }
     lap('embed');
@@ -212,8 +311,10 @@ export async function buildEmbeddings(options: EmbeddingsOptions): Promise<Embed
     const dims = distinct.dims;
     const data = new Int8Array(texts.length * dims);
     const scales = new Float32Array(texts.length);
+    const rowOfDoc = new Uint32Array(texts.length);
     for (let doc = 0; doc < texts.length; doc++) {
       const r = row.get(texts[doc]!)!;
+      rowOfDoc[doc] = r;
       data.set(distinct.data.subarray(r * dims, (r + 1) * dims), doc * dims);
       scales[doc] = distinct.scales[r]!;
     }
@@ -223,24 +324,32 @@ export async function buildEmbeddings(options: EmbeddingsOptions): Promise<Embed
     let approximate: EmbeddingsReport['approximate'] = 'none';
     if (texts.length >= (options.hnswMinRows ?? HNSW_MIN_ROWS)) {
       // Built over the distinct texts (cached with their vectors), then mapped to documents like the rows.
-      const graphDir = join(cachedVectors, `hnsw-${(await sourcesHash(['../../src/search/hnsw.ts'])).slice(0, 16)}`);
-      let graph = await readHnswGraph(graphDir, { modelId: embedder.modelId, rows: distinct.count });
+      const graphDirName = `hnsw-${(await sourcesHash(['../../src/search/hnsw.ts'])).slice(0, 16)}`;
+      const graphDir = join(cachedVectors, graphDirName);
+      const expect = { modelId: embedder.modelId, rows: distinct.count };
+      let graph = await readHnswGraph(graphDir, expect);
+      graphMade = 'cached';
       if (!graph) {
         const rows = distinct;
+        // A small change updates a copy of the previous entry's graph; a large one (or none before) builds anew.
+        const before =
+          previous && previousRow
+            ? await readHnswGraph(join(previous.dir, graphDirName), { modelId: embedder.modelId, rows: previous.vectors.count })
+            : undefined;
+        let made: HnswGraph | undefined;
         await atomicDir(graphDir, async (tmp) => {
-          await mkdir(tmp, { recursive: true });
-          await writeHnswGraph(tmp, rows, embedder.modelId, options.graphProgress);
+          made = before && previousRow ? await updateHnswGraph(tmp, before, rows, previousRow, options.graphProgress) : undefined;
+          graphMade = made ? 'updated' : 'built';
+          made ??= await writeHnswGraph(tmp, rows, embedder.modelId, options.graphProgress);
         });
-        graph = (await readHnswGraph(graphDir, { modelId: embedder.modelId, rows: distinct.count }))!;
+        graph = { ...made!, dir: graphDir };
       }
-      const rowOfDoc = new Uint32Array(texts.length);
-      for (let doc = 0; doc < texts.length; doc++) rowOfDoc[doc] = row.get(texts[doc]!)!;
-      await writeHnswForDocuments(outDir, graphDir, graph, rowOfDoc);
+      await writeHnswForDocuments(outDir, graph, rowOfDoc);
       approximate = 'hnsw';
       lap('hnsw');
     }
     await pruneCache(options.cacheDir, corpusHash);
-    return { count: texts.length, modelId: embedder.modelId, dims, model, vectors, approximate, timingsMs: timings };
+    return { count: texts.length, modelId: embedder.modelId, dims, model, vectors, embedded, approximate, graph: graphMade, timingsMs: timings };
   } finally {
     await embedder.dispose();
   }

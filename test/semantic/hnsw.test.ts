@@ -15,8 +15,8 @@ import {
   readHnswGraph,
   writeHnswForDocuments,
   writeHnswGraph,
+  type HnswGraph,
   type HnswIndex,
-  type HnswManifest,
 } from '../../src/search/hnsw.ts';
 import { VectorIndex, type Quantized } from '../../src/search/vectors.ts';
 import { loadStaticEncoder } from '../../src/embeddings/static-encoder.ts';
@@ -30,7 +30,7 @@ let exact: VectorIndex;
 let queries: Float32Array[];
 let tmp: string;
 let graphDir: string;
-let graph: HnswManifest;
+let graph: HnswGraph;
 let ann: HnswIndex;
 /** Every document its own row, except documents 1 and 2, which share row 0's text (as duplicate listings do). */
 let rowOfDoc: Uint32Array;
@@ -49,7 +49,7 @@ beforeAll(async () => {
   mkdirSync(graphDir);
   graph = await writeHnswGraph(graphDir, rows, modelId, (done, total) => progress.push([done, total]));
   rowOfDoc = Uint32Array.from({ length: rows.count }, (_, doc) => doc);
-  await writeHnswForDocuments(tmp, graphDir, graph, rowOfDoc);
+  await writeHnswForDocuments(tmp, graph, rowOfDoc);
   ann = (await readHnsw(tmp, { modelId, count: rows.count }))!;
 }, 300_000);
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -107,7 +107,7 @@ describe('hnsw files', () => {
       const map = Uint32Array.from(rowOfDoc);
       map[1] = 0;
       map[2] = 0;
-      await writeHnswForDocuments(shared, graphDir, graph, map);
+      await writeHnswForDocuments(shared, graph, map);
       const index = (await readHnsw(shared, { modelId, count: rows.count }))!;
       // Row 0's own vector is its nearest row.
       const q = new Float32Array(rows.dims);
@@ -118,13 +118,26 @@ describe('hnsw files', () => {
     }
   });
 
+  it('still reads a build written before stable keys (format version 1: every key its row)', async () => {
+    const older = mkdtempSync(join(tmpdir(), 'catalog-hnsw-v1-'));
+    try {
+      const manifest = await writeHnswForDocuments(older, graph, rowOfDoc);
+      const { keys: _keys, removed: _removed, ...rest } = manifest;
+      writeFileSync(join(older, 'hnsw.json'), JSON.stringify({ ...rest, formatVersion: 1 }));
+      const index = (await readHnsw(older, { modelId, count: rows.count }))!;
+      expect(index.nearest(queries[0]!, 10)).toEqual(ann.nearest(queries[0]!, 10));
+    } finally {
+      rmSync(older, { recursive: true, force: true });
+    }
+  });
+
   it('is refused for another model, another catalog size or a corrupted file', async () => {
     expect(await readHnswGraph(graphDir, { modelId, rows: rows.count })).toBeDefined();
     expect(await readHnswGraph(graphDir, { modelId: 'another-model', rows: rows.count })).toBeUndefined();
     expect(await readHnsw(tmp, { modelId, count: rows.count + 1 })).toBeUndefined();
     const corrupt = mkdtempSync(join(tmpdir(), 'catalog-hnsw-corrupt-'));
     try {
-      await writeHnswForDocuments(corrupt, graphDir, graph, rowOfDoc);
+      await writeHnswForDocuments(corrupt, graph, rowOfDoc);
       const rowsFile = readFileSync(join(corrupt, HNSW_ROWS_FILE));
       rowsFile[0] = rowsFile[0]! ^ 1;
       writeFileSync(join(corrupt, HNSW_ROWS_FILE), rowsFile);
