@@ -50,9 +50,10 @@ export const HNSW_MIN_ROWS = 50_000;
 /**
  * Graph parameters: links per node (M, `connectivity`), candidate list while inserting (efConstruction) and while
  * searching (ef; a search for k > ef uses k). The graph is held to recall@10 0.95 against exact search at 100k;
- * M 24 with ef 240 reaches it with margin in the time M 32 took without it, and makes a smaller graph
- * (bench/records/2026-11-24-hnsw-parameters.md). Its rows are int8, like the vectors that rank its candidates,
- * so the graph sees the scores it serves.
+ * M 24 with ef 240 reached it with margin in the time M 32 took without it, and makes a smaller graph
+ * (bench/records/2026-11-24-hnsw-parameters.md); on the generated catalog's three-word requests it falls short, and
+ * so does every cheaper setting (bench/records/2026-11-27-hnsw-build-scale.md). Its rows are int8, like the
+ * vectors that rank its candidates, so the graph sees the scores it serves.
  */
 export const HNSW_PARAMS: HnswParams = { connectivity: 24, expansionAdd: 256, expansionSearch: 240 };
 
@@ -62,9 +63,12 @@ export interface HnswParams {
   expansionSearch: number;
 }
 
-/** The graph parameters for a catalog of `rows` distinct texts. */
-export function hnswParams(rows: number): HnswParams {
-  void rows;
+/**
+ * The graph parameters for a catalog of `rows` distinct texts. One setting for every size: no cheaper one held
+ * recall at the sizes measured (bench/records/2026-11-27-hnsw-build-scale.md). A graph whose parameters differ from
+ * these is built again rather than updated (updateHnswGraph), so bands by size can be added here safely.
+ */
+export function hnswParams(_rows: number): HnswParams {
   return HNSW_PARAMS;
 }
 
