@@ -1,7 +1,8 @@
 // The worker of page-carrier.ts: links the carried pages of each page-inputs file it is sent, in turn.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
+import { fileLines } from '../src/artifacts/file-lines.ts';
 import { carryFileSync } from './site-writer.ts';
 import { variantSuffixes, type FromPageCarrierWorker, type ToPageCarrierWorker } from './page-carrier.ts';
 
@@ -13,9 +14,9 @@ port.on('message', ({ inputs }: ToPageCarrierWorker) => {
   const started = performance.now();
   try {
     let carried = 0;
-    // One share's lines (a share holds at most LISTINGS_PER_SHARE listings' pages): a few MB.
-    for (const line of readFileSync(inputs, 'utf8').split('\n')) {
-      const [file, , , render, variants] = line.split('\t');
+    // A line at a time: an incremental build's one share holds every page of the catalog.
+    for (const line of fileLines(inputs)) {
+      const [file, , , render, variants] = line.toString().split('\t');
       if (!file || render !== '0') continue;
       const target = join(to, file);
       mkdirSync(dirname(target), { recursive: true });

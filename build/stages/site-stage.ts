@@ -274,10 +274,11 @@ function moveCarriedInto(carried: string, site: string): void {
  */
 export const PAGES_PER_RENDERER = 10_000;
 /**
- * The most listings one renderer holds whole (src/page-model/page-data.ts keeps only its share of the listings whole and
- * a small row of every other): a larger catalog is split into more shares than renderers, rendered in turn, so a
- * renderer's memory does not grow with the catalog beyond those rows. Each renderer reads every listing once, so
- * more shares cost CPU: this is the trade.
+ * The most listings one renderer holds whole in a full build (src/page-model/page-data.ts keeps only its share of the
+ * listings whole and a small row of every other): a larger catalog is split into more shares than renderers, rendered
+ * in turn, so a renderer's memory does not grow with the catalog beyond those rows. Each renderer reads every listing
+ * once, so more shares cost CPU: this is the trade. An incremental build holds whole only the listings of the pages it
+ * renders, whatever the catalog's size.
  */
 export const LISTINGS_PER_SHARE = 50_000;
 /** V8 old space of a renderer (--max-old-space-size, MiB): a renderer that would need more fails instead of swapping. */
@@ -299,15 +300,17 @@ export interface RenderPlan {
  * holds at RENDERER_MEMORY_BYTES each, never more than there are shares (`workers` from --render-workers overrides
  * the machine's figures); shares of at most LISTINGS_PER_SHARE listings, and at least one per worker. `changed`: in
  * an incremental build, the listings the ingest added, changed or removed: when they are fewer than
- * PAGES_PER_RENDERER and one share holds the catalog, one renderer, as for a small catalog. Every renderer bundles
- * the project, reads every listing and renders the pages outside the shares whatever else it renders, so for few
- * changed pages a second one costs about as much again and saves little (bench/records/2026-11-27-site-carry.md).
+ * PAGES_PER_RENDERER, one renderer and one share, as for a small catalog, at any size: every renderer bundles the
+ * project, reads every listing and renders the pages outside the shares whatever else it renders, so for few changed
+ * pages a second one costs about as much again and saves little (bench/records/2026-11-27-site-carry.md); and a
+ * renderer of an incremental build holds whole only the listings of the pages it renders (page-data.ts pagePlan), so
+ * one share's memory is bounded by the pages changed, not by LISTINGS_PER_SHARE.
  */
 export function renderPlan(
   listings: number,
   machine: { cores?: number; memoryBytes?: number; workers?: number | undefined; changed?: number | undefined } = {},
 ): RenderPlan {
-  const fewChanged = machine.workers === undefined && machine.changed !== undefined && machine.changed < PAGES_PER_RENDERER && listings <= LISTINGS_PER_SHARE;
+  const fewChanged = machine.workers === undefined && machine.changed !== undefined && machine.changed < PAGES_PER_RENDERER;
   if (listings < PAGES_PER_RENDERER || fewChanged) return { workers: 1, shares: 1 };
   const cores = machine.cores ?? availableParallelism();
   const memoryBytes = machine.memoryBytes ?? totalmem();

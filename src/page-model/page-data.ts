@@ -3,15 +3,15 @@
 // CATALOG_BASE_URL. Loaded once per build and shared by every page. The top lists and shortlists come from the
 // streaming catalog view (src/catalog-view/), the one llms.txt and the feeds read, and every order from the
 // ranking module, so the pages, the API and llms-full.txt put a listing in the same place.
-import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { createHash, hash } from 'node:crypto';
+import { closeSync, existsSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { readRuntimeManifest, runtimeFilesPath } from '../artifacts/runtime-manifest.ts';
-import { categoryKey, readRuntimeListings, TopListsCollector } from '../catalog-view/catalog-view.ts';
+import { fileLines } from '../artifacts/file-lines.ts';
+import { readRuntimeManifest, RUNTIME_LISTINGS_FILE, runtimeFilesPath } from '../artifacts/runtime-manifest.ts';
+import { categoryKey, TopListsCollector } from '../catalog-view/catalog-view.ts';
 import { LISTING_TYPES, RANKING_METRIC, type ListingType } from '../domain/listing/listing-types.ts';
 import type { StoredListing } from '../domain/listing/listing-view.ts';
-import { compareBy } from '../domain/listing/ranking.ts';
+import { compareBy, type FigureProvenance } from '../domain/listing/ranking.ts';
 import type { CatalogStats, Category, ListingFile } from '../domain/schemas.ts';
 import { SITE_PATHS } from '../domain/site-paths.ts';
 import { OWNER_PAGE_MIN_LISTINGS, ownerKey, ownerStats, ownerTable, type OwnerTable } from '../domain/listing/owner-figures.ts';
@@ -43,9 +43,7 @@ export interface CatalogData {
   count: number;
   lastUpdated: string;
   stats: CatalogStats;
-  /** The listings of this process's owners (all of them unless shared out: rendersOwner), in the default order. */
-  listings: PageListing[];
-  /** Of those, the ones whose page is rendered: all, or in an incremental build the changed ones (see pagePlan). */
+  /** The listings whose page this process renders: its owners' (all of them unless shared out: rendersOwner), or in an incremental build the changed ones (see pagePlan). */
   renderListings: PageListing[];
   /** The owners (ownerKey) whose page is rendered: this process's owners with a page, all or the changed ones. */
   renderOwners: string[];
@@ -57,8 +55,10 @@ export interface CatalogData {
   categoriesByType: Record<ListingType, CatalogCategory[]>;
   /** Per-owner figures, as GET /api/v1/owners/{owner}/stats gives them. */
   owners: OwnerTable;
-  /** Lower-cased owner → its listings, each type's by its ranking metric, for the owners this process renders. */
+  /** Lower-cased owner → its listings, each type's by its ranking metric, for the owners whose page this process renders. */
   listingsByOwner: Map<string, PageListing[]>;
+  /** Lower-cased owner → how many listings it has in the catalog, for every owner. */
+  ownerListings: Map<string, number>;
   /** Listing id → the listing, for every listing of a copy group (a copy's page links its origin, whoever renders it). */
   byId: Map<string, CopyRef>;
   /** Origin id → its copies, in the default order (an origin's page lists where else it is published). */
@@ -79,7 +79,7 @@ function requiredEnv(name: string): string {
   return value;
 }
 
-/** What a renderer keeps of every listing, rendered by it or not: what ranks and owner figures are computed from. */
+/** What a renderer keeps of every listing, rendered by it or not: what ranks, owner figures and page hashes are computed from. */
 interface RankRow {
   id: string;
   slug: string;
@@ -89,41 +89,98 @@ interface RankRow {
   stars: number;
   trending: number;
   searchTrend: number;
-  /** Which figures are real: a rank rests on real figures only (ranking.ts), and so do the owner sums. */
-  metrics: PageListing['metrics'];
+  /** Which figures are real: a rank rests on real figures only (ranking.ts), and so do the owner sums (one object per combination). */
+  metrics: FigureProvenance;
   installsReal: boolean;
   starsReal: boolean;
   /** Shared with the listing's PageListing, where this renderer holds one. */
   rank: PageListing['rank'];
+  /** Its line of listings.jsonl (PageListing.doc). */
+  doc: number;
+  /**
+   * SHA-256 of the line's bytes (everything the page shows of the listing itself, its install history included), then
+   * (pagePlan) of its page's inputs.
+   */
+  hash: string;
+  /** Whether it has stored files (files/<doc>.json), whose bytes its page shows too. */
+  files: boolean;
+  /** Whether it is in a copy group (CatalogData.byId holds it). */
+  copy: boolean;
+  /** The variants of the previous build's page, where that is carried (pagePlan). */
+  carried: string | undefined;
 }
 
-async function load(runtimeDir: string, baseUrl: string): Promise<CatalogData> {
+/** A listing as the top lists are offered it: parsed, with its line and ranks. */
+type Offered = StoredListing & { doc: number; rank: PageListing['rank'] };
+
+/** The figures' provenance of a row: one object per combination, not one per listing. */
+const provenances = new Map<string, FigureProvenance>();
+function provenance({ installs, stars, history }: FigureProvenance): FigureProvenance {
+  const key = `${installs} ${stars} ${history}`;
+  let shared = provenances.get(key);
+  if (!shared) provenances.set(key, (shared = { installs, stars, history }));
+  return shared;
+}
+
+/** The listing as the pages use it, from its stored form, its line, its ranks and its repository's listing count. */
+function pageListing(
+  { installsHistory, ...stored }: StoredListing,
+  doc: number,
+  baseUrl: string,
+  rank: PageListing['rank'],
+  repo: { count: number },
+): PageListing {
+  return {
+    ...stored,
+    doc,
+    url: baseUrl + SITE_PATHS.listing(stored.slug),
+    history: Uint32Array.from(installsHistory),
+    rank,
+    // A repository's listing count is known once every listing is read: each listing reads it from its repository's counter.
+    get repoListings() {
+      return repo.count;
+    },
+  };
+}
+
+/** Where a renderer writes its pages' inputs and which build's it compares them with (pagePlan). */
+export interface PageInputsOptions {
+  /** CATALOG_PAGE_INPUTS: where this process's pages' inputs are written; unset: every page is rendered. */
+  out?: string | undefined;
+  /** CATALOG_PREVIOUS_PAGES and CATALOG_PREVIOUS_SITE: the build being replaced's page inputs and site. */
+  previous?: { path: string; site: string } | undefined;
+  /** Told once `out` is written, before a listing is parsed a second time or a page rendered. */
+  onPageInputs?: (path: string) => void;
+}
+
+/**
+ * The catalog as the pages of this process see it (loadCatalog's, with the page inputs given rather than read from
+ * the environment).
+ */
+export function loadPageData(runtimeDir: string, baseUrl: string, pages: PageInputsOptions = {}): CatalogData {
   const manifest = readRuntimeManifest(runtimeDir);
-  // Every listing is read, for the ranks, the owner figures and the top lists; only this renderer's listings (those
-  // of its owners) are kept whole, so a renderer's memory is its share of the pages plus a small row per listing.
+  const listingsPath = join(runtimeDir, RUNTIME_LISTINGS_FILE);
+  const outPath = pages.out;
+  // With a previous build to compare with, which pages are rendered is known only once every listing is read (an
+  // owner's count, a copy group's members): the first pass keeps a small row of every listing, the second parses
+  // again the lines of the pages rendered. Without one, every page of this process's owners is rendered: kept whole
+  // in the one pass.
+  const compared = outPath !== undefined && pages.previous !== undefined;
   const rows: RankRow[] = [];
   const repoCounters = new Map<string, { count: number }>();
-  const listings: PageListing[] = [];
+  const kept: PageListing[] = [];
   const copyRefs: CopyRef[] = [];
-  const top = new TopListsCollector<PageListing>(manifest.categories, { item: (listing) => listing, categoryTop: true });
-  for await (const { installsHistory, ...stored } of readRuntimeListings(runtimeDir)) {
+  // The top lists keep the parsed listings they take; only those left at the end are made into pages' listings.
+  const top = new TopListsCollector<Offered>(manifest.categories, { item: (listing) => listing, categoryTop: true });
+  for (const bytes of fileLines(listingsPath)) {
+    const stored = JSON.parse(bytes.toString()) as StoredListing;
+    const doc = rows.length;
     const rank = { installs: 0, stars: 0, of: 0 };
-    // A repository's listing count is known once every listing is read: each listing reads it from its repository's counter.
     const repoKey = stored.repo.toLowerCase();
     let counter = repoCounters.get(repoKey);
     if (!counter) repoCounters.set(repoKey, (counter = { count: 0 }));
     counter.count++;
-    const shared = counter;
-    const listing: PageListing = {
-      ...stored,
-      doc: rows.length,
-      url: baseUrl + SITE_PATHS.listing(stored.slug),
-      history: Uint32Array.from(installsHistory),
-      rank,
-      get repoListings() {
-        return shared.count;
-      },
-    };
+    const copy = stored.copyOf !== undefined || stored.copies !== undefined;
     rows.push({
       id: stored.id,
       slug: stored.slug,
@@ -133,22 +190,32 @@ async function load(runtimeDir: string, baseUrl: string): Promise<CatalogData> {
       stars: stored.stars,
       trending: stored.trending,
       searchTrend: stored.searchTrend,
-      metrics: stored.metrics,
+      metrics: provenance(stored.metrics),
       installsReal: stored.metrics.installs === 'real',
       starsReal: stored.metrics.stars === 'real',
       rank,
+      doc,
+      hash: hash('sha256', bytes, 'base64url'),
+      files: stored.files.length > 0,
+      copy,
+      carried: undefined,
     });
-    if (rendersOwner(ownerKey(stored.repo))) listings.push(listing);
+    if (!compared && rendersOwner(ownerKey(stored.repo))) kept.push(pageListing(stored, doc, baseUrl, rank, counter));
     // A copy group spans owners, and so renderers: its members are kept, small, whichever renderer shows them.
-    if (stored.copyOf || stored.copies) {
+    if (copy) {
       const { id, slug, name, repo, description, files, copyOf, copyKind } = stored;
-      copyRefs.push({ id, slug, name, repo, description, doc: listing.doc, files, copyOf, copyKind });
+      copyRefs.push({ id, slug, name, repo, description, doc, files, copyOf, copyKind });
     }
-    top.offer(listing);
+    top.offer(Object.assign(stored, { doc, rank }));
   }
   if (rows.length !== manifest.count) throw new Error(`listings.jsonl has ${rows.length} listings, the manifest says ${manifest.count}`);
   const listingsPerRepo = new Map<string, number>();
-  for (const row of rows) listingsPerRepo.set(repoTypeKey(row.type, row.repo), (listingsPerRepo.get(repoTypeKey(row.type, row.repo)) ?? 0) + 1);
+  const ownerListings = new Map<string, number>();
+  for (const row of rows) {
+    listingsPerRepo.set(repoTypeKey(row.type, row.repo), (listingsPerRepo.get(repoTypeKey(row.type, row.repo)) ?? 0) + 1);
+    const owner = ownerKey(row.repo);
+    ownerListings.set(owner, (ownerListings.get(owner) ?? 0) + 1);
+  }
 
   const byType = Object.fromEntries(LISTING_TYPES.map((type) => [type, [] as RankRow[]])) as Record<ListingType, RankRow[]>;
   for (const row of rows) byType[row.type].push(row);
@@ -160,7 +227,18 @@ async function load(runtimeDir: string, baseUrl: string): Promise<CatalogData> {
       });
     }
   }
-  const view = top.finish();
+  const made = new Map<Offered, PageListing>();
+  const page = (listing: Offered) => {
+    let kept = made.get(listing);
+    if (!kept) made.set(listing, (kept = pageListing(listing, listing.doc, baseUrl, listing.rank, repoCounters.get(listing.repo.toLowerCase())!)));
+    return kept;
+  };
+  const lists = top.finish();
+  const view = {
+    byType: Object.fromEntries(LISTING_TYPES.map((type) => [type, lists.byType[type].map(page)])) as Record<ListingType, PageListing[]>,
+    categoryTop: new Map([...lists.categoryTop].map(([key, list]) => [key, list.map(page)])),
+    shortlists: new Map([...lists.shortlists].map(([key, list]) => [key, list.map(page)])),
+  };
   const categoriesByType = Object.fromEntries(LISTING_TYPES.map((type) => [type, [] as CatalogCategory[]])) as Record<ListingType, CatalogCategory[]>;
   for (const category of manifest.categories) {
     const key = categoryKey(category.type, category.name);
@@ -172,16 +250,6 @@ async function load(runtimeDir: string, baseUrl: string): Promise<CatalogData> {
   for (const row of rows) {
     const part = rankParts.get(rankPart(row.slug));
     if (part) part.listings[row.slug] = [row.rank.installs, row.rank.stars, row.rank.of];
-  }
-  rows.length = 0;
-  const listingsByOwner = new Map<string, PageListing[]>();
-  for (const type of LISTING_TYPES) {
-    for (const listing of listings.filter((l) => l.type === type).sort(compareBy(RANKING_METRIC[type]))) {
-      const key = ownerKey(listing.repo);
-      const list = listingsByOwner.get(key);
-      if (list) list.push(listing);
-      else listingsByOwner.set(key, [listing]);
-    }
   }
   // Every owner with a page (any renderer's: a part holds the owners whose names hash to it).
   for (const [owner, { byType }] of owners.owners) {
@@ -203,77 +271,159 @@ async function load(runtimeDir: string, baseUrl: string): Promise<CatalogData> {
     if (list) list.push(listing);
     else copiesOf.set(listing.copyOf, [listing]);
   }
-  const data = {
+  const plan = pagePlan(
+    { rows, runtimeDir, owners, ownerListings, repoCounters, byId, copiesOf },
+    { outPath, previous: compared ? pages.previous : undefined },
+  );
+  if (outPath) pages.onPageInputs?.(outPath);
+  let renderListings: PageListing[];
+  let held: PageListing[];
+  if (compared) {
+    // The second pass: the lines of the pages rendered, and of the listings the owner pages rendered list.
+    held = [];
+    renderListings = [];
+    let doc = 0;
+    for (const bytes of fileLines(listingsPath)) {
+      const need = plan.need[doc];
+      if (need) {
+        const row = rows[doc]!;
+        const listing = pageListing(JSON.parse(bytes.toString()) as StoredListing, doc, baseUrl, row.rank, repoCounters.get(row.repo.toLowerCase())!);
+        held.push(listing);
+        if (need & RENDER_LISTING) renderListings.push(listing);
+      }
+      doc++;
+    }
+  } else {
+    held = kept;
+    renderListings = kept.filter((listing) => plan.need[listing.doc]! & RENDER_LISTING);
+  }
+  const listingsByOwner = new Map<string, PageListing[]>();
+  const renderOwners = new Set(plan.renderOwners);
+  for (const type of LISTING_TYPES) {
+    for (const listing of held.filter((l) => l.type === type).sort(compareBy(RANKING_METRIC[type]))) {
+      const key = ownerKey(listing.repo);
+      if (!renderOwners.has(key)) continue;
+      const list = listingsByOwner.get(key);
+      if (list) list.push(listing);
+      else listingsByOwner.set(key, [listing]);
+    }
+  }
+  return {
     baseUrl,
     runtimeDir,
     count: manifest.count,
     lastUpdated: manifest.lastUpdated,
     stats: manifest.stats,
-    listings,
+    renderListings,
+    renderOwners: plan.renderOwners,
+    rankParts,
     topByType: view.byType,
     categoriesByType,
     owners,
+    ownerListings,
     listingsByOwner,
     byId,
     copiesOf,
     listingsPerRepo,
   };
-  return { ...data, ...(await pagePlan(data)), rankParts };
 }
 
 /** The site path of a listing's and of an owner's page file (Astro writes <param>/index.html). */
 const listingPageFile = (slug: string) => `listings/${slug}/index.html`;
 const ownerPageFile = (owner: string) => `owners/${owner}/index.html`;
+const LISTING_PAGE = /^listings\/(.+)\/index\.html$/;
+const OWNER_PAGE = /^owners\/(.+)\/index\.html$/;
+
+/** PagePlan.need: the listing's page is rendered; its owner's page is, which lists it. */
+const RENDER_LISTING = 1;
+const LISTED = 2;
+
+interface PlanInputs {
+  rows: RankRow[];
+  runtimeDir: string;
+  owners: OwnerTable;
+  ownerListings: ReadonlyMap<string, number>;
+  repoCounters: ReadonlyMap<string, { count: number }>;
+  byId: ReadonlyMap<string, CopyRef>;
+  copiesOf: ReadonlyMap<string, CopyRef[]>;
+}
 
 /**
  * Which of this process's listing and owner pages are rendered. Each page's inputs (everything it shows) are
- * hashed; CATALOG_PREVIOUS_PAGES names the build being replaced's page inputs (build/stages/site-stage.ts
- * PAGE_INPUTS_FILE: after a header, lines "<file>\t<hash>\t<owner>\t<variants>") and CATALOG_PREVIOUS_SITE its site: a
- * page whose hash is the same there and whose file is still there is not rendered, and the site stage links the
- * previous build's file (and the variants it names, .br and .gz) in. CATALOG_PAGE_INPUTS names where this process
- * writes every one of its pages' lines "<file>\t<hash>\t<owner>\t<1 rendered | 0 carried>\t<variants of a carried
- * page>", and says so over IPC ({ pageInputs }) at once, so that the stage links the unchanged pages while this
- * process renders the others. Neither set: every page is rendered. The previous hashes are streamed and only this
- * process's owners' kept, as the pages are shared out.
+ * hashed; `previous.path` (CATALOG_PREVIOUS_PAGES) names the build being replaced's page inputs
+ * (build/stages/site-stage.ts PAGE_INPUTS_FILE: after a header, lines "<file>\t<hash>\t<owner>\t<variants>") and
+ * `previous.site` (CATALOG_PREVIOUS_SITE) its site: a page whose hash is the same there and whose file is still there
+ * is not rendered, and the site stage links the previous build's file (and the variants it names, .br and .gz) in.
+ * `outPath` (CATALOG_PAGE_INPUTS) names where this process writes every one of its pages' lines
+ * "<file>\t<hash>\t<owner>\t<1 rendered | 0 carried>\t<variants of a carried page>", which loadCatalog says over IPC
+ * ({ pageInputs }) at once, so that the stage links the unchanged pages while this process renders the others.
+ * Neither set: every page is rendered. `need` has, per line of listings.jsonl, RENDER_LISTING and LISTED: the lines
+ * held whole.
  */
-async function pagePlan(
-  data: Omit<CatalogData, 'renderListings' | 'renderOwners' | 'rankParts'>,
-): Promise<Pick<CatalogData, 'renderListings' | 'renderOwners'>> {
-  const previousPath = process.env.CATALOG_PREVIOUS_PAGES;
-  const previousSite = process.env.CATALOG_PREVIOUS_SITE;
-  const outPath = process.env.CATALOG_PAGE_INPUTS;
-  const owners = [...data.listingsByOwner].filter(([, listings]) => listings.length >= OWNER_PAGE_MIN_LISTINGS).map(([owner]) => owner);
-  if (!outPath) return { renderListings: data.listings, renderOwners: owners };
-  /** File → [hash, variants] of the previous build's pages of this process's owners. */
-  const previous = new Map<string, [string, string | undefined]>();
-  if (previousPath && previousSite) {
-    for await (const line of createInterface({ input: createReadStream(previousPath), crlfDelay: Infinity })) {
-      const [file, hash, owner, variants] = line.split('\t');
-      if (file && hash && owner !== undefined && rendersOwner(owner)) previous.set(file, [hash, variants]);
+function pagePlan(
+  inputs: PlanInputs,
+  options: { outPath: string | undefined; previous: { path: string; site: string } | undefined },
+): { need: Uint8Array; renderOwners: string[] } {
+  const { rows, owners: table, ownerListings } = inputs;
+  const need = new Uint8Array(rows.length);
+  // This process's listings, and its owners with a page, each owner's listings in its page's order (by type, then by
+  // the type's metric).
+  const mine = rows.filter((row) => rendersOwner(ownerKey(row.repo)));
+  const ownerRows = new Map<string, RankRow[]>();
+  for (const type of LISTING_TYPES) {
+    for (const row of mine.filter((r) => r.type === type).sort(compareBy(RANKING_METRIC[type]))) {
+      const key = ownerKey(row.repo);
+      if ((ownerListings.get(key) ?? 0) < OWNER_PAGE_MIN_LISTINGS) continue;
+      const list = ownerRows.get(key);
+      if (list) list.push(row);
+      else ownerRows.set(key, [row]);
     }
   }
-  const lines: string[] = [];
-  /** The line of a page, and whether it is rendered: not when its inputs are the same and its file is still there. */
-  const plan = (file: string, hash: string, owner: string): boolean => {
-    const before = previous.get(file);
-    const carried = before !== undefined && before[0] === hash && existsSync(join(previousSite!, file));
-    lines.push(`${file}\t${hash}\t${owner}\t${carried ? `0\t${before[1] ?? ''}` : '1\t'}`);
-    return !carried;
-  };
-  const listingHashes = new Map<string, string>();
-  const renderListings = data.listings.filter((listing) => {
-    const hash = listingPageHash(data, listing);
-    listingHashes.set(listing.id, hash);
-    return plan(listingPageFile(listing.slug), hash, ownerKey(listing.repo));
-  });
-  const renderOwners = owners.filter((owner) => {
-    const hash = createHash('sha256').update(JSON.stringify(ownerPageStats(data.owners, owner)));
-    for (const listing of data.listingsByOwner.get(owner)!) hash.update(listingHashes.get(listing.id)!);
-    return plan(ownerPageFile(owner), hash.digest('base64url'), owner);
-  });
-  writeFileSync(outPath, lines.length ? `${lines.join('\n')}\n` : '');
-  process.send?.({ pageInputs: outPath });
-  return { renderListings, renderOwners };
+  if (!options.outPath) {
+    for (const row of mine) need[row.doc] = RENDER_LISTING | LISTED;
+    return { need, renderOwners: [...ownerRows.keys()] };
+  }
+  const files = new Map<number, string>();
+  for (const row of mine) row.hash = listingPageHash(inputs, row, files);
+  const ownerPages = new Map<string, { hash: string; carried: string | undefined }>();
+  for (const [owner, list] of ownerRows) {
+    const digest = createHash('sha256').update(JSON.stringify(ownerPageStats(table, owner)));
+    for (const row of list) digest.update(row.hash);
+    ownerPages.set(owner, { hash: digest.digest('base64url'), carried: undefined });
+  }
+  if (options.previous) {
+    const bySlug = new Map(mine.map((row) => [row.slug, row]));
+    for (const bytes of fileLines(options.previous.path)) {
+      const [file, previousHash, , variants] = bytes.toString().split('\t');
+      if (!file || !previousHash) continue;
+      const listing = LISTING_PAGE.exec(file);
+      const page = listing ? bySlug.get(listing[1]!) : ownerPages.get(OWNER_PAGE.exec(file)?.[1] ?? '');
+      if (page?.hash === previousHash && existsSync(join(options.previous.site, file))) page.carried = variants ?? '';
+    }
+  }
+  const renderOwners: string[] = [];
+  const out = openSync(options.outPath, 'w');
+  try {
+    let lines: string[] = [];
+    const line = (file: string, owner: string, { hash: inputsHash, carried }: { hash: string; carried: string | undefined }): boolean => {
+      lines.push(`${file}\t${inputsHash}\t${owner}\t${carried === undefined ? '1\t' : `0\t${carried}`}\n`);
+      if (lines.length >= 1000) {
+        writeSync(out, lines.join(''));
+        lines = [];
+      }
+      return carried === undefined;
+    };
+    for (const row of mine) if (line(listingPageFile(row.slug), ownerKey(row.repo), row)) need[row.doc]! |= RENDER_LISTING;
+    for (const [owner, list] of ownerRows) {
+      if (!line(ownerPageFile(owner), owner, ownerPages.get(owner)!)) continue;
+      renderOwners.push(owner);
+      for (const row of list) need[row.doc]! |= LISTED;
+    }
+    if (lines.length > 0) writeSync(out, lines.join(''));
+  } finally {
+    closeSync(out);
+  }
+  return { need, renderOwners };
 }
 
 /**
@@ -294,39 +444,53 @@ export function ownerPageStats(table: OwnerTable, owner: string) {
 }
 
 /**
- * What a listing's page shows, hashed: the listing (its ranks excepted: they are loaded from SITE_PATHS.ranks),
- * its stored files, its repository's and owner's listing counts and the listings of its copy group. Whatever the
- * page template (site/pages/listings/[slug].astro) shows must be in here; the template itself is in the build's code
- * fingerprint, which a carried page must share (build/stages/site-stage.ts).
+ * What a listing's page shows, hashed: its line of listings.jsonl (the listing, its ranks excepted: they are loaded
+ * from SITE_PATHS.ranks), its stored files, its repository's and owner's listing counts and the listings of its copy
+ * group (its origin's shown fields and, for a modified copy, files; its copies' shown fields). Whatever the page
+ * template (site/pages/listings/[slug].astro) shows must be in here; the template itself is in the build's code
+ * fingerprint, which a carried page must share (build/stages/site-stage.ts). `files`: the digests of the origins'
+ * stored files read so far, by line.
  */
-function listingPageHash(data: Pick<CatalogData, 'listingsByOwner' | 'byId' | 'copiesOf' | 'runtimeDir'>, listing: PageListing): string {
-  // doc (a line number) and url (the origin and slug) change nothing the page shows that the rest does not say.
-  const { doc: _doc, url: _url, history, rank: _rank, ...shown } = listing;
-  const hash = createHash('sha256')
-    .update(JSON.stringify(shown))
-    .update(Buffer.from(history.buffer, history.byteOffset, history.byteLength));
-  hash.update(`\0${data.listingsByOwner.get(ownerKey(listing.repo))?.length ?? 0}`);
-  const filesOf = (ref: Pick<PageListing, 'files' | 'doc'>) => {
-    const path = join(data.runtimeDir, runtimeFilesPath(ref.doc));
-    if (ref.files.length > 0 && existsSync(path)) hash.update(readFileSync(path));
-    hash.update('\0');
+function listingPageHash(inputs: PlanInputs, row: RankRow, files: Map<number, string>): string {
+  const filesOf = (doc: number, origin: boolean): string => {
+    let digest = files.get(doc);
+    if (digest === undefined) {
+      const path = join(inputs.runtimeDir, runtimeFilesPath(doc));
+      digest = existsSync(path) ? hash('sha256', readFileSync(path), 'base64url') : '';
+      // An origin's are kept for its other modified copies; a listing's own are read once.
+      if (origin) files.set(doc, digest);
+    }
+    return digest;
   };
-  filesOf(listing);
-  const origin = listing.copyOf ? data.byId.get(listing.copyOf) : undefined;
-  if (origin) {
-    const { doc: _originDoc, ...originShown } = origin;
-    hash.update(JSON.stringify(originShown));
-    if (listing.copyKind === 'modified') filesOf(origin);
+  const digest = createHash('sha256')
+    .update(row.hash)
+    .update(`\0${inputs.ownerListings.get(ownerKey(row.repo)) ?? 0}\0${inputs.repoCounters.get(row.repo.toLowerCase())?.count ?? 0}\0`);
+  if (row.files) digest.update(filesOf(row.doc, false));
+  if (row.copy) {
+    const self = inputs.byId.get(row.id);
+    const origin = self?.copyOf ? inputs.byId.get(self.copyOf) : undefined;
+    if (origin) {
+      const { doc: _originDoc, ...originShown } = origin;
+      digest.update(`\0${JSON.stringify(originShown)}`);
+      if (self!.copyKind === 'modified' && origin.files.length > 0) digest.update(filesOf(origin.doc, true));
+    }
+    for (const { doc: _copyDoc, ...copy } of inputs.copiesOf.get(row.id) ?? []) digest.update(`\0${JSON.stringify(copy)}`);
   }
-  for (const { doc: _copyDoc, ...copy } of data.copiesOf.get(listing.id) ?? []) hash.update(JSON.stringify(copy));
-  return hash.digest('base64url');
+  return digest.digest('base64url');
 }
 
 let loaded: Promise<CatalogData> | undefined;
 
 /** The catalog of the build being made; read on first use, then shared by every page of the build. */
 export function loadCatalog(): Promise<CatalogData> {
-  loaded ??= load(requiredEnv('CATALOG_RUNTIME_DIR'), requiredEnv('CATALOG_BASE_URL').replace(/\/+$/, ''));
+  loaded ??= (async () => {
+    const { CATALOG_PAGE_INPUTS: out, CATALOG_PREVIOUS_PAGES: previousPath, CATALOG_PREVIOUS_SITE: previousSite } = process.env;
+    return loadPageData(requiredEnv('CATALOG_RUNTIME_DIR'), requiredEnv('CATALOG_BASE_URL').replace(/\/+$/, ''), {
+      out,
+      previous: previousPath && previousSite ? { path: previousPath, site: previousSite } : undefined,
+      onPageInputs: (pageInputs) => process.send?.({ pageInputs }),
+    });
+  })();
   return loaded;
 }
 

@@ -80,13 +80,16 @@ describe('the render plan', () => {
     },
   );
 
-  it('plans one renderer for an incremental build of few changed listings, when one share holds the catalog', () => {
+  it('plans one renderer for an incremental build of few changed listings, at any catalog size', () => {
     const machine = { cores: 2, memoryBytes: 16 * GiB };
     expect(renderPlan(30_950, { ...machine, changed: 300 })).toEqual({ workers: 1, shares: 1 });
     expect(renderPlan(30_950, { ...machine, changed: 20_000 })).toEqual({ workers: 2, shares: 2 });
-    // --render-workers wins; a catalog one share cannot hold is still shared out.
+    // --render-workers wins. A renderer holds whole only the listings of the pages it renders, so one share does at 1M.
     expect(renderPlan(30_950, { ...machine, changed: 300, workers: 2 })).toEqual({ workers: 2, shares: 2 });
-    expect(renderPlan(100_000, { ...machine, changed: 1_000 })).toEqual({ workers: 2, shares: 2 });
+    expect(renderPlan(100_000, { ...machine, changed: 1_000 })).toEqual({ workers: 1, shares: 1 });
+    expect(renderPlan(1_000_000, { ...machine, changed: 9_000 })).toEqual({ workers: 1, shares: 1 });
+    // A full build of that size is shared out.
+    expect(renderPlan(1_000_000, machine).shares).toBe(20);
   });
 
   it('never plans more renderers than half the memory holds, nor a share of more than LISTINGS_PER_SHARE listings', () => {
