@@ -6,6 +6,12 @@
 //                                         CATALOG_EMBEDDING_MODEL_DIR (Transformers.js layout)
 //   <build>/runtime/embeddings/vectors.i8 + vectors.json   row i = document i (line i of runtime/listings.jsonl)
 //   <build>/runtime/embeddings/hnsw.*                      approximate index, for catalogs of HNSW_MIN_ROWS or more
+//   <build>/runtime/embeddings/source.json                 what they were made from (written last): the digest of the
+//                                                          texts in document order, the cache entry and the code
+//
+// When the texts in document order, the model and the code are those recorded by the build being replaced, its
+// files are what this build would write: they are hard-linked, once they pass their checks, and nothing is sorted,
+// embedded or written again (a rebuild where only installs or other fields changed, with the order unmoved).
 //
 // Vectors are kept per distinct text, so a text is embedded once, and the graph is updated rather than rebuilt:
 //   <data>/cache/embeddings/<corpus hash>/vectors-<key>/   vectors, one per distinct text in sorted order, and
@@ -19,18 +25,40 @@
 // and renamed, and read only when their files pass their checks, so a crashed run's leftovers are never used.
 // Files reach the build by hard link (copy across file systems); they are never modified in place.
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { Stage } from './stage.ts';
+import { readListingTexts } from './embeddings/listing-texts.ts';
 import { RuntimeWriter } from '../runtime-writer.ts';
 import { EMBEDDINGS_DIR, MODEL_SUBDIR, readQuantized } from '../../src/artifacts/embeddings.ts';
+import { fileSha256 } from '../../src/artifacts/file-hash.ts';
+import { linkOrCopy } from '../../src/artifacts/link-file.ts';
 import { RUNTIME_LISTINGS_FILE } from '../../src/artifacts/runtime-manifest.ts';
-import { HNSW_MIN_ROWS, readHnswGraph, updateHnswGraph, writeHnswForDocuments, writeHnswGraph, type HnswGraph } from '../../src/search/hnsw.ts';
-import { listingText, loadEmbedder } from '../../src/embeddings/embedder.ts';
+import {
+  checkHnswFiles,
+  HNSW_BUILD_FILES,
+  HNSW_MIN_ROWS,
+  readHnswGraph,
+  updateHnswGraph,
+  writeHnswForDocuments,
+  writeHnswGraph,
+  type HnswGraph,
+} from '../../src/search/hnsw.ts';
+import { loadEmbedder } from '../../src/embeddings/embedder.ts';
 import { DEFAULT_ENCODER_DIR, loadStaticEncoder } from '../../src/embeddings/static-encoder.ts';
-import { quantize, writeVectors, type Quantized } from '../../src/search/vectors.ts';
+import {
+  QUANTIZATION,
+  quantize,
+  VECTORS_FILE,
+  VECTORS_FORMAT,
+  VECTORS_MANIFEST,
+  writeVectors,
+  type Quantized,
+  type VectorsManifest,
+} from '../../src/search/vectors.ts';
+
+/** This stage's own source files: a build made by other code is not linked from (its files may differ). */
+const STAGE_SOURCES = ['./embeddings-stage.ts', './embeddings/listing-texts.ts'];
 
 /** Corpus hashes kept in the cache: the one just used and the one before (a rebuild that is rolled back). */
 const CACHE_KEEP = 2;
@@ -46,13 +74,14 @@ export interface EmbeddingsReport {
   dims: number;
   /** 'distilled' (the committed encoder table) or 'configured' (CATALOG_EMBEDDING_MODEL_DIR). */
   model: 'distilled' | 'configured';
-  vectors: 'embedded' | 'cached';
+  /** 'linked': the build being replaced's files, made from the same texts in the same order by the same code. */
+  vectors: 'embedded' | 'cached' | 'linked';
   /** Distinct texts embedded by this run: those no cached entry had a vector for. */
   embedded: number;
   /** The approximate index written: 'hnsw', or 'none' when the catalog is small enough for exact search. */
   approximate: 'hnsw' | 'none';
   /** The graph: 'built' from scratch, 'updated' from a copy of the previous entry's, 'cached' as it was, or 'none'. */
-  graph: 'built' | 'updated' | 'cached' | 'none';
+  graph: 'built' | 'updated' | 'cached' | 'linked' | 'none';
   timingsMs: Record<string, number>;
 }
 
@@ -61,6 +90,8 @@ export interface EmbeddingsOptions {
   runtimeDir: RuntimeWriter | string;
   /** <data>/cache/embeddings */
   cacheDir: string;
+  /** The runtime/embeddings of the build being replaced (read only): its files are linked when they are this build's. */
+  previous?: string | undefined;
   /** The operator's model directory (Config.embeddingModelDir, Transformers.js layout); unset: the distilled encoder. */
   modelDir?: string | undefined;
   progress?: (done: number, total: number) => void;
@@ -89,6 +120,7 @@ export const EMBEDDINGS_STAGE: Stage = {
       runtimeDir: ctx.runtimeOut,
       cacheDir: join(ctx.dirs.dataDir, 'cache', EMBEDDINGS_DIR),
       modelDir: ctx.embeddingModelDir,
+      previous: ctx.previousBuild && join(ctx.previousBuild, 'runtime', EMBEDDINGS_DIR),
       progress: (done: number, total: number) => ctx.progress(done, total, 'listings embedded'),
       graphProgress: (done: number, total: number) => ctx.progress(done, total, 'vectors linked into the HNSW graph'),
     });
@@ -98,17 +130,6 @@ export const EMBEDDINGS_STAGE: Stage = {
     );
   },
 };
-
-async function readTexts(listingsPath: string): Promise<string[]> {
-  const texts: string[] = [];
-  const lines = createInterface({ input: createReadStream(listingsPath, 'utf8'), crlfDelay: Infinity });
-  for await (const line of lines) {
-    if (line.length === 0) continue;
-    const listing = JSON.parse(line) as { name?: string | null; description?: string | null };
-    texts.push(listingText(listing));
-  }
-  return texts;
-}
 
 async function sourcesHash(files: readonly string[]): Promise<string> {
   const hash = createHash('sha256');
@@ -171,10 +192,59 @@ async function readEntry(dir: string, modelId: string): Promise<{ vectors: Quant
   }
 }
 
-/** The cached vectors of exactly these texts, or undefined. */
-async function readCachedVectors(dir: string, modelId: string, digests: { bytes: Uint8Array }): Promise<Quantized | undefined> {
+/**
+ * The cached vectors of these texts, or undefined: the entry's directory is named by the hash of the sorted texts
+ * (the corpus hash), so an entry that passes its checks and has their count holds them, and their digests need not
+ * be computed to compare.
+ */
+async function readCachedVectors(dir: string, modelId: string, rows: number): Promise<Quantized | undefined> {
   const entry = await readEntry(dir, modelId);
-  return entry && Buffer.compare(entry.digests, digests.bytes) === 0 ? entry.vectors : undefined;
+  return entry?.vectors.count === rows ? entry.vectors : undefined;
+}
+
+/** What a build's vectors and graph were made from (SOURCE_FILE, see the header). */
+interface EmbeddingsSource {
+  /** sha256 of the listings' texts in document order (readListingTexts). */
+  texts: string;
+  count: number;
+  /** The cache entry: corpus hash, and the vectors' and graph's directory names (model and code). */
+  corpus: string;
+  vectors: string;
+  graph: string | null;
+  /** The code that orders the rows and writes these files (this stage's own source). */
+  stage: string;
+}
+const SOURCE_FILE = 'source.json';
+const sourceJson = (source: EmbeddingsSource) => `${JSON.stringify(source)}\n`;
+
+/** Whether a build's vectors files are of this model and count and pass their checksum (hashed as a stream). */
+async function vectorsIntact(dir: string, modelId: string, count: number): Promise<boolean> {
+  const manifest = JSON.parse(await readFile(join(dir, VECTORS_MANIFEST), 'utf8')) as VectorsManifest;
+  if (manifest.format !== VECTORS_FORMAT || manifest.quantization !== QUANTIZATION || manifest.modelId !== modelId || manifest.count !== count) return false;
+  const path = join(dir, VECTORS_FILE);
+  return (await stat(path)).size === manifest.layout.bytes && (await fileSha256(path)) === manifest.sha256;
+}
+
+/**
+ * Links the vectors and graph of the build being replaced (`from`) into `to` when that build recorded the same
+ * texts, count, model and code, and its files pass their checks; returns what it recorded, or undefined (nothing
+ * linked) otherwise. Its files are only read.
+ */
+async function linkPrevious(from: string, to: string, want: Omit<EmbeddingsSource, 'corpus'>, modelId: string): Promise<EmbeddingsSource | undefined> {
+  let recorded: EmbeddingsSource;
+  try {
+    recorded = JSON.parse(await readFile(join(from, SOURCE_FILE), 'utf8')) as EmbeddingsSource;
+    if (!(Object.keys(want) as (keyof typeof want)[]).every((key) => recorded[key] === want[key])) return undefined;
+    if (!(await vectorsIntact(from, modelId, want.count))) return undefined;
+    if (want.graph !== null && !(await checkHnswFiles(from, { modelId, count: want.count }))) return undefined;
+  } catch {
+    // A build from before source.json, or one whose files are gone or unreadable: this build makes its own.
+    return undefined;
+  }
+  // A link that fails fails the build, as a failed write would: a file half linked is never written through.
+  for (const file of [VECTORS_FILE, VECTORS_MANIFEST, ...(want.graph === null ? [] : HNSW_BUILD_FILES)]) await linkOrCopy(join(from, file), join(to, file));
+  await writeFile(join(to, SOURCE_FILE), sourceJson({ ...want, corpus: recorded.corpus }));
+  return recorded;
 }
 
 /** The newest other corpus entry with vectors of this model and code that pass their checks. */
@@ -213,16 +283,7 @@ export async function buildEmbeddings(options: EmbeddingsOptions): Promise<Embed
   };
 
   const out = typeof options.runtimeDir === 'string' ? new RuntimeWriter(options.runtimeDir) : options.runtimeDir;
-  const texts = await readTexts(join(out.root, RUNTIME_LISTINGS_FILE));
-  // Distinct texts in code-unit order: the model and the cached vectors depend only on the set of texts.
-  const sorted = [...new Set(texts)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const row = new Map<string, number>();
-  sorted.forEach((text, i) => row.set(text, i));
-  const corpus = createHash('sha256');
-  for (const text of sorted) corpus.update(text).update('\u0000');
-  const corpusHash = corpus.digest('hex');
-  const entryDir = join(options.cacheDir, corpusHash);
-  await mkdir(entryDir, { recursive: true });
+  const { texts, digest: textsDigest } = await readListingTexts(join(out.root, RUNTIME_LISTINGS_FILE));
   lap('read');
 
   const outDir = out.folder(EMBEDDINGS_DIR);
@@ -259,13 +320,53 @@ export async function buildEmbeddings(options: EmbeddingsOptions): Promise<Embed
       .digest('hex')
       .slice(0, 16);
     const vectorsDirName = `vectors-${vectorsKey}`;
+    const approximate: EmbeddingsReport['approximate'] = texts.length >= (options.hnswMinRows ?? HNSW_MIN_ROWS) ? 'hnsw' : 'none';
+    const graphDirName = approximate === 'hnsw' ? `hnsw-${(await sourcesHash(['../../src/search/hnsw.ts'])).slice(0, 16)}` : null;
+    const want = {
+      texts: textsDigest,
+      count: texts.length,
+      vectors: vectorsDirName,
+      graph: graphDirName,
+      stage: (await sourcesHash(STAGE_SOURCES)).slice(0, 16),
+    };
+    const linked = options.previous === undefined ? undefined : await linkPrevious(options.previous, outDir, want, embedder.modelId);
+    if (linked) {
+      // The cache entry stays the newest, as if this build had read it (it may be gone: nothing then to keep).
+      await pruneCache(options.cacheDir, linked.corpus).catch((error: unknown) => {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      });
+      lap('link');
+      return {
+        count: texts.length,
+        modelId: embedder.modelId,
+        dims: embedder.dims,
+        model,
+        vectors: 'linked',
+        embedded: 0,
+        approximate,
+        graph: approximate === 'hnsw' ? 'linked' : 'none',
+        timingsMs: timings,
+      };
+    }
+
+    // Distinct texts in code-unit order (the default sort's, for strings, and faster than a comparator): the model
+    // and the cached vectors depend only on the set of texts.
+    const sorted = [...new Set(texts)].sort();
+    const row = new Map<string, number>();
+    sorted.forEach((text, i) => row.set(text, i));
+    const corpus = createHash('sha256');
+    for (const text of sorted) corpus.update(text).update('\u0000');
+    const corpusHash = corpus.digest('hex');
+    const entryDir = join(options.cacheDir, corpusHash);
+    await mkdir(entryDir, { recursive: true });
     const cachedVectors = join(entryDir, vectorsDirName);
-    const digests = textDigests(sorted);
-    let distinct = await readCachedVectors(cachedVectors, embedder.modelId, digests);
+    let distinct = await readCachedVectors(cachedVectors, embedder.modelId, sorted.length);
+    lap('cache');
     // The newest other entry of this model and code: its vectors (by text) and graph (by key) are reused.
     let previous: Awaited<ReturnType<typeof previousEntry>>;
     let previousRow: Int32Array | undefined;
     if (!distinct) {
+      const digests = textDigests(sorted);
       previous = await previousEntry(options.cacheDir, corpusHash, vectorsDirName, embedder.modelId);
       const dims = embedder.dims;
       const data = new Int8Array(sorted.length * dims);
@@ -321,10 +422,8 @@ export async function buildEmbeddings(options: EmbeddingsOptions): Promise<Embed
     await writeVectors(outDir, { dims, count: texts.length, data, scales }, { modelId: embedder.modelId });
     lap('write');
 
-    let approximate: EmbeddingsReport['approximate'] = 'none';
-    if (texts.length >= (options.hnswMinRows ?? HNSW_MIN_ROWS)) {
+    if (graphDirName !== null) {
       // Built over the distinct texts (cached with their vectors), then mapped to documents like the rows.
-      const graphDirName = `hnsw-${(await sourcesHash(['../../src/search/hnsw.ts'])).slice(0, 16)}`;
       const graphDir = join(cachedVectors, graphDirName);
       const expect = { modelId: embedder.modelId, rows: distinct.count };
       let graph = await readHnswGraph(graphDir, expect);
@@ -345,9 +444,9 @@ export async function buildEmbeddings(options: EmbeddingsOptions): Promise<Embed
         graph = { ...made!, dir: graphDir };
       }
       await writeHnswForDocuments(outDir, graph, rowOfDoc);
-      approximate = 'hnsw';
       lap('hnsw');
     }
+    await writeFile(join(outDir, SOURCE_FILE), sourceJson({ ...want, corpus: corpusHash }));
     await pruneCache(options.cacheDir, corpusHash);
     return { count: texts.length, modelId: embedder.modelId, dims, model, vectors, embedded, approximate, graph: graphMade, timingsMs: timings };
   } finally {

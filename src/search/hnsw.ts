@@ -283,16 +283,34 @@ export async function writeHnswForDocuments(dir: string, graph: HnswGraph, rowOf
   return manifest;
 }
 
-/** The graph of a build's runtime/embeddings, or undefined when it has none (or it fails its checks). */
-export async function readHnsw(dir: string, expect: { modelId: string; count: number }): Promise<HnswIndex | undefined> {
+/** The files of a build's graph (runtime/embeddings), manifest last. */
+export const HNSW_BUILD_FILES = [HNSW_FILE, HNSW_ROWS_FILE, HNSW_MANIFEST] as const;
+
+/**
+ * The manifest and document → key map of a build's graph (runtime/embeddings) for this model and document count,
+ * when its files pass their checks; else undefined (a file missing throws). The graph file is hashed as a stream, never
+ * read into the heap.
+ */
+export async function checkHnswFiles(
+  dir: string,
+  expect: { modelId: string; count: number },
+): Promise<{ manifest: HnswManifest; keyOfDoc: Uint32Array } | undefined> {
   const manifest = await readManifest(dir);
   if (!manifest || manifest.modelId !== expect.modelId || manifest.count !== expect.count || !manifest.sha256.rows) return undefined;
-  // The graph is memory-mapped below; hashed as a stream, it is never read into the heap as well.
   const [graphSum, rowBytes] = await Promise.all([fileSha256(join(dir, HNSW_FILE)), readFile(join(dir, HNSW_ROWS_FILE))]);
   if (graphSum !== manifest.sha256.graph || sha256(rowBytes) !== manifest.sha256.rows || rowBytes.length !== manifest.count * 4) return undefined;
   const keys = manifest.keys ?? manifest.rows;
   const keyOfDoc = readUint32s(rowBytes);
   if (keyOfDoc.some((key) => key >= keys)) return undefined;
+  return { manifest, keyOfDoc };
+}
+
+/** The graph of a build's runtime/embeddings, or undefined when it has none (or it fails its checks). */
+export async function readHnsw(dir: string, expect: { modelId: string; count: number }): Promise<HnswIndex | undefined> {
+  const checked = await checkHnswFiles(dir, expect);
+  if (!checked) return undefined;
+  const { manifest, keyOfDoc } = checked;
+  const keys = manifest.keys ?? manifest.rows;
   // The manifest's parameters: the graph file keeps its links, the search width is the reader's to set.
   const index = newIndex(manifest.dims, manifest);
   // Memory-mapped: pages are read on demand and shared with the page cache, not copied into the heap.
