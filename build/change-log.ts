@@ -2,7 +2,7 @@
 // each with the SHA-256 of its record as ingested, and the added and changed records themselves. Published as
 // /shards/changes.json; a mirror that holds the previous snapshot's export patches it with these records instead
 // of fetching the whole export again (and checks the patched file against the manifest's SHA-256).
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream, existsSync, rmSync, type WriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -27,7 +27,7 @@ export const ChangeLogSchema = z.object({
 });
 export type ChangeLog = z.infer<typeof ChangeLogSchema>;
 
-export const lineDigest = (line: string): string => createHash('sha256').update(line).digest('hex');
+export const lineDigest = (line: string): string => hash('sha256', line);
 
 const ID_PREFIX = '{"id":"';
 
@@ -63,14 +63,89 @@ class Spool {
 
   /** Appends one JSON element of an array (the comma before all but the first). */
   async element(json: string): Promise<void> {
-    if (!this.out.write(this.count++ === 0 ? json : `,${json}`)) await once(this.out, 'drain');
+    await this.text(this.count++ === 0 ? json : `,${json}`);
+  }
+
+  async text(text: string): Promise<void> {
+    if (!this.out.write(text)) await once(this.out, 'drain');
   }
 
   async close(): Promise<void> {
     this.out.end();
     await once(this.out, 'close');
   }
+
+  /** Closes the file without waiting (a spool given up on); idempotent. */
+  destroy(): void {
+    this.out.destroy();
+  }
 }
+
+/**
+ * An export's lines as the change log compares them: id → SHA-256 of its line, in the export's order (32 bytes a
+ * listing beside its id: a million ids and digests, not a million lines).
+ */
+class ExportDigests {
+  readonly positions = new Map<string, number>();
+  private digests = Buffer.alloc(32 * 1024);
+
+  add(id: string, digest: Buffer): void {
+    const at = this.positions.size;
+    if ((at + 1) * 32 > this.digests.length) {
+      const grown = Buffer.alloc(this.digests.length * 2);
+      this.digests.copy(grown);
+      this.digests = grown;
+    }
+    digest.copy(this.digests, at * 32);
+    this.positions.set(id, at);
+  }
+
+  digest(at: number): Buffer {
+    return this.digests.subarray(at * 32, at * 32 + 32);
+  }
+
+  /** Read from the export itself: every line hashed. */
+  static async ofExport(exportFile: string): Promise<ExportDigests> {
+    const table = new ExportDigests();
+    for await (const line of fileLines(exportFile)) if (line) table.add(idOf(line), hash('sha256', line, 'buffer'));
+    return table;
+  }
+
+  /**
+   * Read from the digests file a build wrote beside its export (ChangeLogWriter's `digestsOut`): the table without
+   * reading or hashing that export again. Undefined when the file is missing, of another format or another snapshot,
+   * or not whole: the export is read instead.
+   */
+  static async ofDigestsFile(file: string, snapshotHash: string): Promise<ExportDigests | undefined> {
+    if (!existsSync(file)) return undefined;
+    const table = new ExportDigests();
+    let header: string | undefined;
+    let trailer: string | undefined;
+    for await (const line of fileLines(file)) {
+      if (trailer !== undefined) return undefined;
+      if (header === undefined) {
+        header = line;
+        if (header !== digestsHeader(snapshotHash)) return undefined;
+      } else if (DIGEST_LINE.test(line)) {
+        let id: unknown;
+        try {
+          id = JSON.parse(line.slice(65));
+        } catch {
+          return undefined;
+        }
+        if (typeof id !== 'string') return undefined;
+        table.add(id, Buffer.from(line.slice(0, 64), 'hex'));
+      } else trailer = line;
+    }
+    return trailer === digestsTrailer(table.positions.size) ? table : undefined;
+  }
+}
+
+/** The digests file: a header naming its format and the snapshot, `<sha256> <id as JSON>` per line, a count last. */
+const DIGESTS_FORMAT = 1;
+const digestsHeader = (snapshotHash: string) => `catalog export digests ${DIGESTS_FORMAT} ${snapshotHash}`;
+const digestsTrailer = (count: number) => `end ${count}`;
+const DIGEST_LINE = /^[0-9a-f]{64} "/;
 
 export interface WrittenChangeLog {
   from: string | null;
@@ -79,80 +154,134 @@ export interface WrittenChangeLog {
   removed: number;
 }
 
+/** The export a change log starts from: its file and snapshot, and the digests file written beside it, if any. */
+export interface ChangeLogBase {
+  snapshotHash: string;
+  exportFile: string;
+  digestsFile?: string | undefined;
+}
+
 /**
- * Writes the change log from the previous build's export (absent: everything is added) to this build's into `out`,
- * as JSON.stringify(log) would, without holding either export or the log: the previous export is read once into a
- * table of id → SHA-256 of its line (the in-memory index this needs), the new one streamed against it, and the
- * log's arrays are spooled to files beside `out` and joined in order at the end.
+ * Writes the change log from the previous build's export (absent: everything is added) to this build's, whose lines
+ * are given one at a time as the export is written (`line`), into `out`, as JSON.stringify(log) would, without holding
+ * either export or the log: the previous export is taken as a table of id → SHA-256 of its line (from the digests file
+ * its build wrote, else by reading it), each new line is hashed against it, and the log's arrays are spooled to files
+ * beside `out` and joined in order by `finish`. With `digestsOut`, the new export's table is written there for the
+ * next build.
  */
+export class ChangeLogWriter {
+  private readonly base: { snapshotHash: string; table: ExportDigests; seen: Uint8Array } | undefined;
+  private readonly next: string;
+  private readonly out: string;
+  private readonly spools: Record<'added' | 'changed' | 'removed' | 'records', Spool>;
+  private readonly digests: Spool | undefined;
+
+  private constructor(base: ChangeLogWriter['base'], next: string, out: string, digestsOut: string | undefined) {
+    this.base = base;
+    this.next = next;
+    this.out = out;
+    this.spools = {
+      added: new Spool(`${out}.added`),
+      changed: new Spool(`${out}.changed`),
+      removed: new Spool(`${out}.removed`),
+      records: new Spool(`${out}.records`),
+    };
+    this.digests = digestsOut === undefined ? undefined : new Spool(digestsOut);
+  }
+
+  static async open(
+    previous: ChangeLogBase | undefined,
+    next: { snapshotHash: string; digestsOut?: string | undefined },
+    out: string,
+  ): Promise<ChangeLogWriter> {
+    let base: ChangeLogWriter['base'];
+    if (previous && existsSync(previous.exportFile)) {
+      const table =
+        (previous.digestsFile === undefined ? undefined : await ExportDigests.ofDigestsFile(previous.digestsFile, previous.snapshotHash)) ??
+        (await ExportDigests.ofExport(previous.exportFile));
+      base = { snapshotHash: previous.snapshotHash, table, seen: new Uint8Array(table.positions.size) };
+    }
+    const writer = new ChangeLogWriter(base, next.snapshotHash, out, next.digestsOut);
+    await writer.digests?.text(`${digestsHeader(next.snapshotHash)}\n`);
+    return writer;
+  }
+
+  /** The next line of the new export (without its newline; blank lines are skipped). */
+  async line(line: string): Promise<void> {
+    if (!line) return;
+    const id = idOf(line);
+    const digest = hash('sha256', line, 'buffer');
+    if (this.digests) {
+      this.digests.count++;
+      await this.digests.text(`${digest.toString('hex')} ${JSON.stringify(id)}\n`);
+    }
+    const at = this.base?.table.positions.get(id);
+    if (at !== undefined) {
+      this.base!.seen[at] = 1;
+      if (digest.equals(this.base!.table.digest(at))) return;
+    }
+    await (at === undefined ? this.spools.added : this.spools.changed).element(JSON.stringify({ id, sha256: digest.toString('hex') }));
+    // Without a previous export there is nothing to patch: the records would only repeat the export.
+    if (this.base) await this.spools.records.element(JSON.stringify(line));
+  }
+
+  /** Writes the log (and the digests file) once the new export's last line was given; the spools are removed. */
+  async finish(): Promise<WrittenChangeLog> {
+    const { base, spools } = this;
+    try {
+      if (base) {
+        // In the previous export's order, as the ids were first seen.
+        for (const [id, at] of base.table.positions) {
+          if (!base.seen[at]) await spools.removed.element(JSON.stringify({ id, sha256: base.table.digest(at).toString('hex') }));
+        }
+      }
+      for (const spool of Object.values(spools)) await spool.close();
+      if (this.digests) {
+        await this.digests.text(`${digestsTrailer(this.digests.count)}\n`);
+        await this.digests.close();
+      }
+      const file = createWriteStream(this.out);
+      const write = async (text: string | Buffer) => {
+        if (!file.write(text)) await once(file, 'drain');
+      };
+      await write(`{"format":${CHANGE_LOG_FORMAT},"from":${JSON.stringify(base ? base.snapshotHash : null)},"to":${JSON.stringify(this.next)}`);
+      for (const name of ['added', 'changed', 'removed', 'records'] as const) {
+        await write(`,"${name}":[`);
+        for await (const chunk of createReadStream(spools[name].path)) await write(chunk as Buffer);
+        await write(']');
+      }
+      file.end('}');
+      await once(file, 'close');
+      return { from: base ? base.snapshotHash : null, added: spools.added.count, changed: spools.changed.count, removed: spools.removed.count };
+    } finally {
+      this.discard();
+    }
+  }
+
+  /** Removes the spools (a log given up on, or written); a digests file given up on is closed where it is. */
+  discard(): void {
+    this.digests?.destroy();
+    for (const spool of Object.values(this.spools)) {
+      spool.destroy();
+      rmSync(spool.path, { force: true });
+    }
+  }
+}
+
+/** The change log between two export files (ChangeLogWriter with the new export read back from its file). */
 export async function writeChangeLog(
-  previous: { snapshotHash: string; exportFile: string } | undefined,
-  next: { snapshotHash: string; exportFile: string },
+  previous: ChangeLogBase | undefined,
+  next: { snapshotHash: string; exportFile: string; digestsOut?: string | undefined },
   out: string,
 ): Promise<WrittenChangeLog> {
-  const base = previous && existsSync(previous.exportFile) ? previous : undefined;
-  // id → position in `digests` (32 bytes each): a million ids and digests, not a million lines.
-  const positions = new Map<string, number>();
-  let digests = Buffer.alloc(32 * 1024);
-  if (base) {
-    for await (const line of fileLines(base.exportFile)) {
-      if (!line) continue;
-      const at = positions.size;
-      if ((at + 1) * 32 > digests.length) {
-        const grown = Buffer.alloc(digests.length * 2);
-        digests.copy(grown);
-        digests = grown;
-      }
-      createHash('sha256')
-        .update(line)
-        .digest()
-        .copy(digests, at * 32);
-      positions.set(idOf(line), at);
-    }
-  }
-  const seen = new Uint8Array(positions.size);
-  const spools = {
-    added: new Spool(`${out}.added`),
-    changed: new Spool(`${out}.changed`),
-    removed: new Spool(`${out}.removed`),
-    records: new Spool(`${out}.records`),
-  };
+  const writer = await ChangeLogWriter.open(previous, next, out);
   try {
-    for await (const line of fileLines(next.exportFile)) {
-      if (!line) continue;
-      const id = idOf(line);
-      const digest = createHash('sha256').update(line).digest();
-      const at = positions.get(id);
-      if (at !== undefined) {
-        seen[at] = 1;
-        if (digest.equals(digests.subarray(at * 32, at * 32 + 32))) continue;
-      }
-      await (at === undefined ? spools.added : spools.changed).element(JSON.stringify({ id, sha256: digest.toString('hex') }));
-      // Without a previous export there is nothing to patch: the records would only repeat the export.
-      if (base) await spools.records.element(JSON.stringify(line));
-    }
-    // In the previous export's order, as the ids were first seen.
-    for (const [id, at] of positions) {
-      if (!seen[at]) await spools.removed.element(JSON.stringify({ id, sha256: digests.toString('hex', at * 32, at * 32 + 32) }));
-    }
-    for (const spool of Object.values(spools)) await spool.close();
-
-    const file = createWriteStream(out);
-    const write = async (text: string | Buffer) => {
-      if (!file.write(text)) await once(file, 'drain');
-    };
-    await write(`{"format":${CHANGE_LOG_FORMAT},"from":${JSON.stringify(base ? base.snapshotHash : null)},"to":${JSON.stringify(next.snapshotHash)}`);
-    for (const name of ['added', 'changed', 'removed', 'records'] as const) {
-      await write(`,"${name}":[`);
-      for await (const chunk of createReadStream(spools[name].path)) await write(chunk as Buffer);
-      await write(']');
-    }
-    file.end('}');
-    await once(file, 'close');
-    return { from: base ? base.snapshotHash : null, added: spools.added.count, changed: spools.changed.count, removed: spools.removed.count };
-  } finally {
-    for (const spool of Object.values(spools)) rmSync(spool.path, { force: true });
+    for await (const line of fileLines(next.exportFile)) await writer.line(line);
+  } catch (error) {
+    writer.discard();
+    throw error;
   }
+  return writer.finish();
 }
 
 /**

@@ -16,6 +16,8 @@ export interface ExportOptions {
   /** Also write files/<slug>/ and build-summary.json beside the export (default true; the shards' export carries neither). */
   beside?: boolean;
   onProgress?: (done: number, total: number) => void;
+  /** Each line as it is written (without its newline), awaited before the next: the shards stage's change log. */
+  onLine?: (line: string) => Promise<void> | void;
 }
 
 export interface ExportReport {
@@ -29,7 +31,6 @@ export interface ExportReport {
 
 interface Row {
   record: string;
-  slug: string;
   firstDay: string | null;
   daily: string | null;
 }
@@ -62,15 +63,19 @@ export async function exportCatalog(options: ExportOptions): Promise<ExportRepor
       sink = gzip;
     }
     let listings = 0;
-    // The order of data/listings.jsonl: installs desc, id asc.
+    // The order of data/listings.jsonl: installs desc, id asc. The histories are read only to be written: each is a
+    // string of its own as long as the record.
     const rows = db
       .prepare(
-        'SELECT l.record, l.slug, h.first_day AS firstDay, h.daily FROM listing l LEFT JOIN install_history h ON h.listing_id = l.id ORDER BY l.installs DESC, l.id ASC',
+        options.withHistory
+          ? 'SELECT l.record, h.first_day AS firstDay, h.daily FROM listing l LEFT JOIN install_history h ON h.listing_id = l.id ORDER BY l.installs DESC, l.id ASC'
+          : 'SELECT l.record, NULL AS firstDay, NULL AS daily FROM listing l ORDER BY l.installs DESC, l.id ASC',
       )
       .iterate() as Iterable<Row>;
     for (const row of rows) {
-      const line = (options.withHistory ? withStoredHistory(row.record, row.firstDay, row.daily) : row.record) + '\n';
-      if (!sink.write(line)) await once(sink, 'drain');
+      const line = options.withHistory ? withStoredHistory(row.record, row.firstDay, row.daily) : row.record;
+      if (!sink.write(line + '\n')) await once(sink, 'drain');
+      await options.onLine?.(line);
       if (++listings % 5000 === 0) options.onProgress?.(listings, total);
     }
     sink.end();

@@ -43,7 +43,7 @@ describe('change log', () => {
   let logs = 0;
   /** The log between `previous` (an export file) and an export of `text`, as written and read back. */
   const changeLog = async (
-    previous: { snapshotHash: string; exportFile: string } | undefined,
+    previous: { snapshotHash: string; exportFile: string; digestsFile?: string } | undefined,
     next: { snapshotHash: string; exportText: string },
   ): Promise<ChangeLog> => {
     const exportFile = join(dir, `next-${++logs}.jsonl`);
@@ -80,6 +80,21 @@ describe('change log', () => {
     expect(first).toMatchObject({ from: null, changed: [], removed: [], records: [] });
     expect(first.added).toHaveLength(next.length);
     expect(await patchExport(before, 'old', first)).toBeUndefined();
+  });
+
+  it('takes the previous export from the digests file its build wrote, unless that file is of another snapshot or cut short', async () => {
+    const fromExport = await changeLog({ snapshotHash: 'old', exportFile: file }, { snapshotHash: 'new', exportText: after });
+    const digestsFile = join(dir, 'old-digests.txt');
+    await writeChangeLog(undefined, { snapshotHash: 'old', exportFile: file, digestsOut: digestsFile }, join(dir, 'changes-old.json'));
+    // An export file with nothing in it: whatever the log knows of the previous export comes from the digests file.
+    const emptied = join(dir, 'emptied.jsonl');
+    writeFileSync(emptied, '');
+    const previous = { snapshotHash: 'old', exportFile: emptied, digestsFile };
+    expect(await changeLog(previous, { snapshotHash: 'new', exportText: after })).toEqual(fromExport);
+    const everythingAdded = { added: expect.any(Array), changed: [], removed: [] };
+    expect(await changeLog({ ...previous, snapshotHash: 'other' }, { snapshotHash: 'new', exportText: after })).toMatchObject(everythingAdded);
+    writeFileSync(digestsFile, readFileSync(digestsFile, 'utf8').split('\n').slice(0, -3).join('\n') + '\n');
+    expect(await changeLog(previous, { snapshotHash: 'new', exportText: after })).toMatchObject(everythingAdded);
   });
 
   it('an unchanged snapshot has an empty log', async () => {

@@ -11,8 +11,10 @@ import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ChangeLogSchema, patchExport, type ChangeLog } from '../../build/change-log.ts';
 import { manifestEntries, parseShardManifest } from '../../build/mirror/shard-manifest.ts';
-import { SHARD_EXPORT_PATH } from '../../build/stages/shards-stage.ts';
-import { RUNTIME_MANIFEST_FILE } from '../../src/artifacts/runtime-manifest.ts';
+import { SHARD_EXPORT_PATH, SHARD_PAGE_SIZE } from '../../build/stages/shards-stage.ts';
+import { RUNTIME_IDS_FILE, RUNTIME_LISTINGS_FILE, RUNTIME_MANIFEST_FILE } from '../../src/artifacts/runtime-manifest.ts';
+import { withUrl } from '../../src/domain/listing/listing-view.ts';
+import { slugOfId } from '../../src/domain/schemas.ts';
 import type { ShardManifest } from '../../build/stages/shards-stage.ts';
 import { tempDir } from '../support/fixtures.ts';
 import { sharedBuildDir, sharedDataDir } from '../support/shared-build.ts';
@@ -71,6 +73,34 @@ describe('the shards stage under a 64 MiB old space', () => {
     expect(body.toString('utf8').split('\n').filter(Boolean)).toHaveLength(manifest.count);
     // Every file the manifest lists is there with its digest: pages, stored files, export, change log, gone list.
     for (const entry of manifestEntries(manifest)) expect(digest(readFileSync(join(site, entry.path))), entry.path).toBe(entry.sha256);
+  });
+
+  it('pages each collection: the runtime listings with their page URLs (withUrl), in the runtime order, SHARD_PAGE_SIZE a page', () => {
+    const manifest = JSON.parse(readFileSync(join(site, 'shards', 'manifest.json'), 'utf8')) as ShardManifest;
+    const runtime = join(site, '..', 'runtime');
+    const ids = readFileSync(join(runtime, RUNTIME_IDS_FILE), 'utf8').split('\n');
+    const expected = new Map<string, string[]>();
+    readFileSync(join(runtime, RUNTIME_LISTINGS_FILE), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .forEach((line, doc) => {
+        const id = ids[doc]!;
+        const json = withUrl(line, slugOfId(id), TEST_BASE_URL);
+        for (const name of ['all', id.slice(0, id.indexOf(':'))]) {
+          if (!expected.has(name)) expected.set(name, []);
+          expected.get(name)!.push(json);
+        }
+      });
+    expect(Object.keys(manifest.collections).sort()).toEqual([...expected.keys()].sort());
+    for (const [name, collection] of Object.entries(manifest.collections)) {
+      const items = expected.get(name)!;
+      expect(collection.count).toBe(items.length);
+      expect(collection.pages).toHaveLength(Math.ceil(items.length / SHARD_PAGE_SIZE));
+      collection.pages.forEach((page, i) => {
+        const body = `[${items.slice(i * SHARD_PAGE_SIZE, (i + 1) * SHARD_PAGE_SIZE).join(',')}]`;
+        expect(readFileSync(join(site, page.path), 'utf8') === body, page.path).toBe(true);
+      });
+    }
   });
 
   it('writes the manifest as it always was: pretty-printed, the stored files between the collections and the export', () => {
