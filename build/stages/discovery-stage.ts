@@ -21,9 +21,10 @@ export const DISCOVERY_GENERATORS: DiscoveryGenerator[] = [
   apiCatalogFiles,
   aiCatalogFiles,
   markdownPageFiles,
+  // Before the files that print the highlights: its pass over the listings collects them (discovery-data.ts).
+  sitemapFiles,
   llmsFiles,
   feedFiles,
-  sitemapFiles,
 ];
 
 /**

@@ -92,15 +92,35 @@ export interface Highlights {
   shortlists: Map<string, ListingSummary[]>;
 }
 
-/** One pass over the listings for every top list; never holds more than the lists themselves. */
-export async function collectHighlights(ctx: Pick<StageContext, 'buildDir' | 'runtime'>): Promise<Highlights> {
-  const collector = new TopListsCollector<StoredListing, ListingSummary>(requireRuntime(ctx).categories, { item: summarize });
-  for await (const listing of readListings(ctx)) collector.offer(listing);
+const highlightsCollector = (ctx: Pick<StageContext, 'runtime'>) =>
+  new TopListsCollector<StoredListing, ListingSummary>(requireRuntime(ctx).categories, { item: summarize });
+
+function highlightsOf(collector: ReturnType<typeof highlightsCollector>): Highlights {
   const { overall, byType, shortlists } = collector.finish();
   return { overall, byType, shortlists };
 }
 
+/** One pass over the listings for every top list; never holds more than the lists themselves. */
+export async function collectHighlights(ctx: Pick<StageContext, 'buildDir' | 'runtime'>): Promise<Highlights> {
+  const collector = highlightsCollector(ctx);
+  for await (const listing of readListings(ctx)) collector.offer(listing);
+  return highlightsOf(collector);
+}
+
 const memo = new WeakMap<object, Promise<Highlights>>();
+
+/**
+ * readListings for a generator that reads every listing (the sitemap): the highlights are collected in the same pass,
+ * so that catalogHighlights, asked once it is through, reads the listings no second time.
+ */
+export async function* listingsAndHighlights(ctx: Pick<StageContext, 'buildDir' | 'runtime'>): AsyncGenerator<StoredListing> {
+  const collector = memo.has(ctx) ? undefined : highlightsCollector(ctx);
+  for await (const listing of readListings(ctx)) {
+    collector?.offer(listing);
+    yield listing;
+  }
+  if (collector && !memo.has(ctx)) memo.set(ctx, Promise.resolve(highlightsOf(collector)));
+}
 
 /** The highlights of this build, computed once and shared by the generators that print them (llms files, feed). */
 export function catalogHighlights(ctx: Pick<StageContext, 'buildDir' | 'runtime'>): Promise<Highlights> {

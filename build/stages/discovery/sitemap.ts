@@ -9,7 +9,7 @@ import { SITE_PATHS } from '../../../src/domain/site-paths.ts';
 import { loadDocs } from '../../../src/docs/index.ts';
 import type { StageContext } from '../stage.ts';
 import type { GeneratedFile } from '../../site-writer.ts';
-import { readListings } from './discovery-data.ts';
+import { listingsAndHighlights } from './discovery-data.ts';
 import { EXTRA_PATHS, MEDIA_TYPES, operationPath, requireRuntime } from './site-links.ts';
 
 export const SITEMAP_XMLNS = 'http://www.sitemaps.org/schemas/sitemap/0.9';
@@ -116,7 +116,7 @@ export function siteGroups(ctx: Pick<StageContext, 'baseUrl' | 'buildDir' | 'run
   const ownerLastmod = new Map<string, string>();
   const ownerListings = new Map<string, number>();
   async function* listings(): AsyncGenerator<SitemapUrl> {
-    for await (const listing of readListings(ctx)) {
+    for await (const listing of listingsAndHighlights(ctx)) {
       const lastmod = w3cDatetime(listing.updatedAt) ?? snapshot;
       const owner = ownerKey(listing.repo);
       if ((ownerLastmod.get(owner) ?? '') < lastmod) ownerLastmod.set(owner, lastmod);
