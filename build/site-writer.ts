@@ -38,9 +38,19 @@ const IMPLIED: Record<string, string> = {
 /** Smaller files are served as they are: the encoding would cost more than it saves. */
 export const COMPRESS_MIN_BYTES = 512;
 
-/** Brotli and gzip settings by size: small files get the strongest, large ones a faster level (brotli 11 costs many times level 6). */
+/**
+ * Files larger than this get LARGE_FILE_COMPRESSION, smaller ones the strongest levels (brotli 11 costs many times
+ * the large files' level, which on a small file is no matter).
+ */
+export const LARGE_FILE_BYTES = 64 * 1024;
+/**
+ * The shard pages, the export and the sitemaps: written again by nearly every build, and they grow with the catalog.
+ * Brotli 5, as the site's pages (docs/decisions/015-large-file-brotli.md).
+ */
+export const LARGE_FILE_COMPRESSION = { brotliQuality: 5, gzipLevel: 6 } as const;
+
 function compression(bytes: number): { brotliQuality: number; gzipLevel: number } {
-  return bytes > 64 * 1024 ? { brotliQuality: 6, gzipLevel: 6 } : { brotliQuality: 11, gzipLevel: 9 };
+  return bytes > LARGE_FILE_BYTES ? LARGE_FILE_COMPRESSION : { brotliQuality: 11, gzipLevel: 9 };
 }
 
 /** The suffixes of a generated file's own file and its precompressed variants (a small file has none). */

@@ -8,7 +8,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { mergeInto } from '../../build/stages/site-stage.ts';
 import { SiteTops } from '../../build/site-tops.ts';
-import { SiteWriter } from '../../build/site-writer.ts';
+import { LARGE_FILE_BYTES, LARGE_FILE_COMPRESSION, SiteWriter } from '../../build/site-writer.ts';
 import { walkFiles } from '../../build/walk-files.ts';
 import { tempDir } from '../support/fixtures.ts';
 
@@ -103,12 +103,16 @@ describe('the writer of the later stages', () => {
     await discovery.finish();
     const page = join(site, 'shards', 'all', 'page-39.json');
     expect(readFileSync(page).equals(body)).toBe(true);
+    // A large file: compressed at the large files' levels.
+    expect(body.length).toBeGreaterThan(LARGE_FILE_BYTES);
     expect(
       readFileSync(`${page}.br`).equals(
-        brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 6, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+        brotliCompressSync(body, {
+          params: { [constants.BROTLI_PARAM_QUALITY]: LARGE_FILE_COMPRESSION.brotliQuality, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+        }),
       ),
     ).toBe(true);
-    expect(readFileSync(`${page}.gz`).equals(gzipSync(body, { level: 6 }))).toBe(true);
+    expect(readFileSync(`${page}.gz`).equals(gzipSync(body, { level: LARGE_FILE_COMPRESSION.gzipLevel }))).toBe(true);
     // Both writers' entries, in key order whichever finished first.
     expect(Object.keys(JSON.parse(readFileSync(join(site, 'content-types.json'), 'utf8')) as object)).toEqual([
       '/.well-known/api-catalog',
