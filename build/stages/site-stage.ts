@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Stage, StageContext } from './stage.ts';
-import { COMPRESS_MIN_BYTES } from '../site-writer.ts';
+import { COMPRESS_MIN_BYTES, LARGE_FILE_COMPRESSION } from '../site-writer.ts';
 import { PageCarrier } from '../page-carrier.ts';
 import { walkFiles } from '../walk-files.ts';
 
@@ -34,8 +34,11 @@ const COMPRESSIBLE = /\.(?:html|css|js|mjs|txt|svg|xml|json)$/;
  * category, type and home pages) and every stylesheet and script get .br and .gz.
  */
 export const PAGE_COMPRESS_MIN_BYTES = 14 * 1024;
-/** Brotli 5 and gzip 6: the strongest levels were barely smaller and many times slower on these pages (same record). */
-export const PAGE_COMPRESSION = { brotliQuality: 5, gzipLevel: 6 } as const;
+/**
+ * The large generated files' levels (brotli 5, gzip 6, decision 015): the strongest were barely smaller and many times
+ * slower on these pages too (same record).
+ */
+export const PAGE_COMPRESSION = LARGE_FILE_COMPRESSION;
 /** zlib work runs on libuv's thread pool (4 threads by default); more in flight only queues. */
 const IN_FLIGHT = 8;
 
