@@ -30,9 +30,12 @@ port.on('message', (message: ToKeywordIndexWorker) => {
         const texts = fieldTexts(listing);
         const key = termKey(texts);
         keys.push(key);
-        const kept = previous?.get(key);
-        if (kept) reused++;
-        builder.addTerms(kept ?? builder.listingTerms(listing, texts), texts.description);
+        const doc = previous?.find(key);
+        if (doc === undefined) builder.addTerms(builder.listingTerms(listing, texts));
+        else {
+          builder.addKept(previous!.kept, doc);
+          reused++;
+        }
       }
       answer({ kind: 'indexed' });
     } else {

@@ -33,13 +33,15 @@ export function fieldTexts(listing: SearchableListing): Record<SearchField, stri
 
 /**
  * What the keyword index takes from one listing's own texts: each term of its fields with its per-field frequencies
- * packed one byte a field (SEARCH_FIELDS order, capped at 255), the fields' lengths and the hash of its name key.
+ * packed one byte a field (SEARCH_FIELDS order, capped at 255), the fields' lengths, the hash of its name key, and
+ * every word pair of its description in order (tokenizer.wordPairs), of which the index holds those some name joins.
  */
 export interface ListingTerms {
   terms: readonly string[];
   packed: ArrayLike<number>;
   lengths: readonly number[];
   nameKey: number;
+  pairs: readonly string[];
 }
 
 /** Every document's ListingTerms of one build (KeywordIndexBuilder.keptTerms). */
@@ -53,6 +55,11 @@ export interface KeptTerms {
   /** Per field, per document. */
   lengths: Uint32Array[];
   nameKeys: Uint32Array;
+  /** The word pairs of the descriptions, in code-unit order. */
+  pairs: string[];
+  /** Document d's word pairs, in the order its description writes them, are pairIds[pairStarts[d], pairStarts[d + 1]). */
+  pairStarts: Uint32Array;
+  pairIds: Uint32Array;
 }
 
 /** A Uint32 array that grows by doubling. */
@@ -69,6 +76,34 @@ class Growable {
   }
 }
 
+/** Strings numbered in the order first seen. */
+class Numbering {
+  private readonly ids = new Map<string, number>();
+  readonly list: string[] = [];
+  id(text: string): number {
+    let id = this.ids.get(text);
+    if (id === undefined) {
+      id = this.list.length;
+      this.ids.set(text, id);
+      this.list.push(text);
+    }
+    return id;
+  }
+  /** The strings in code-unit order, and each id's place among them. */
+  sorted(): { list: string[]; place: Uint32Array } {
+    // The default sort compares strings by code unit, without a call per comparison.
+    const list = [...this.list].sort();
+    const place = new Uint32Array(list.length);
+    list.forEach((text, i) => (place[this.ids.get(text)!] = i));
+    return { list, place };
+  }
+}
+
+/** Unknown yet, in the maps from a previous build's term and pair numbers to this builder's (KeywordIndexBuilder.addKept). */
+const UNMAPPED = -2;
+/** A previous build's word pair that no name of this build joins. */
+const NOT_JOINED = -1;
+
 const FIELDS = SEARCH_FIELDS.length;
 
 const DESCRIPTION = SEARCH_FIELDS.indexOf('description');
@@ -76,8 +111,7 @@ const DESCRIPTION = SEARCH_FIELDS.indexOf('description');
 export class KeywordIndexBuilder {
   /** The joined words of every listing's name (addName): the word pairs of descriptions indexed joined. */
   private readonly nameJoins = new Set<string>();
-  private readonly termIds = new Map<string, number>();
-  private readonly terms: string[] = [];
+  private readonly terms = new Numbering();
   private readonly entryTerm = new Growable();
   private readonly entryDoc = new Growable();
   /** Per-field term frequencies, one byte each (capped at 255), packed in field order. */
@@ -86,14 +120,24 @@ export class KeywordIndexBuilder {
   private readonly nameKeys = new Growable();
   private count = 0;
   private readonly stem = memoStem();
-  /** Per document, the terms addTerms took (word pairs aside), as builder term ids: with `keepTerms` only. */
-  private readonly kept: { starts: Growable; terms: Growable; packed: Growable } | undefined;
+  /**
+   * Per document, with `keepTerms` only: the terms it was added with (word pairs aside), as builder term ids, and
+   * its description's word pairs, numbered in `pairs`.
+   */
+  private readonly kept: { starts: Growable; terms: Growable; packed: Growable; pairStarts: Growable; pairIds: Growable; pairs: Numbering } | undefined;
   /** The terms in code-unit order and each builder term id's place among them, once finish() has run. */
   private sortedTerms: string[] | undefined;
   private sortedIds: Uint32Array | undefined;
+  /** A previous build's terms (addKept) and its term and pair numbers mapped to this builder's, as they are met. */
+  private from: { terms: KeptTerms; term: Int32Array; pair: Int32Array; keptPair: Int32Array } | undefined;
+  /** One document's terms and frequencies while it is added. */
+  private readonly docTerms: number[] = [];
+  private readonly docPacked: number[] = [];
 
   constructor(options: { keepTerms?: boolean } = {}) {
-    this.kept = options.keepTerms ? { starts: new Growable(), terms: new Growable(), packed: new Growable() } : undefined;
+    this.kept = options.keepTerms
+      ? { starts: new Growable(), terms: new Growable(), packed: new Growable(), pairStarts: new Growable(), pairIds: new Growable(), pairs: new Numbering() }
+      : undefined;
   }
 
   /**
@@ -112,12 +156,12 @@ export class KeywordIndexBuilder {
 
   /** Adds the next document; documents are numbered 0, 1, 2, ... in the order they are added. */
   add(listing: SearchableListing): void {
-    this.addTerms(this.listingTerms(listing), fieldTexts(listing).description);
+    this.addTerms(this.listingTerms(listing));
   }
 
   /**
-   * What the index takes from one listing's own texts, apart from the description's word pairs (which depend on
-   * every listing's name): a build keeps these per listing, so the next one reuses them where the texts did not change.
+   * What the index takes from one listing's own texts: which of its description's word pairs it holds depends on
+   * every listing's name, so a build keeps these per listing and the next one reuses them where the texts did not change.
    */
   listingTerms(listing: SearchableListing, texts = fieldTexts(listing)): ListingTerms {
     const tfs = new Map<string, number>();
@@ -130,69 +174,137 @@ export class KeywordIndexBuilder {
       }
       return Math.min(fieldLength(text), 0xffff);
     });
-    return { terms: [...tfs.keys()], packed: [...tfs.values()], lengths, nameKey: hash32(nameKey(listing.name)) };
+    return {
+      terms: [...tfs.keys()],
+      packed: [...tfs.values()],
+      lengths,
+      nameKey: hash32(nameKey(listing.name)),
+      pairs: wordPairs(texts.description, this.stem),
+    };
   }
 
-  /** Adds the next document from its terms (listingTerms(), or a previous build's) and its description (for the word pairs). */
-  addTerms(listing: ListingTerms, description: string): void {
-    const doc = this.count++;
-    const tfs = new Map<number, number>();
-    for (let i = 0; i < listing.terms.length; i++) tfs.set(this.termId(listing.terms[i]!), listing.packed[i]!);
-    if (this.kept) {
-      this.kept.starts.push(this.kept.terms.length);
-      for (const [id, packed] of tfs) {
-        this.kept.terms.push(id);
-        this.kept.packed.push(packed >>> 0);
-      }
+  /** Adds the next document from its terms (listingTerms(), or a previous build's). */
+  addTerms(listing: ListingTerms): void {
+    const { docTerms, docPacked } = this;
+    for (let i = 0; i < listing.terms.length; i++) {
+      docTerms.push(this.terms.id(listing.terms[i]!));
+      docPacked.push(listing.packed[i]!);
     }
-    if (this.nameJoins.size > 0) {
-      const shift = 8 * DESCRIPTION;
-      for (const term of wordPairs(description, this.stem)) {
-        if (!this.nameJoins.has(term)) continue;
-        const id = this.termId(term);
-        const packed = tfs.get(id) ?? 0;
-        if (((packed >>> shift) & 0xff) < 0xff) tfs.set(id, packed + (1 << shift));
-      }
+    this.keepDoc();
+    const pairs = this.kept?.pairs;
+    for (const pair of listing.pairs) {
+      if (pairs) this.kept!.pairIds.push(pairs.id(pair));
+      if (this.nameJoins.has(pair)) this.addPair(this.terms.id(pair));
     }
-    for (const [id, packed] of tfs) {
-      this.entryTerm.push(id);
-      this.entryDoc.push(doc);
-      this.entryTf.push(packed >>> 0);
-    }
-    listing.lengths.forEach((length, f) => this.lengths[f]!.push(length));
-    this.nameKeys.push(listing.nameKey);
-  }
-
-  private termId(term: string): number {
-    let id = this.termIds.get(term);
-    if (id === undefined) {
-      id = this.terms.length;
-      this.termIds.set(term, id);
-      this.terms.push(term);
-    }
-    return id;
+    this.endDoc(listing.lengths, listing.nameKey);
   }
 
   /**
-   * Every document's terms as addTerms took them, once finish() has run: the terms in code-unit order and, per
-   * document, indexes into them. Only for a builder made with `keepTerms`.
+   * Adds the next document as document `doc` of a previous build's `terms` (a term cache's) holds it: the same as
+   * addTerms() with that document's ListingTerms, without making them; each of the previous build's terms and pairs is
+   * looked up once, however many documents hold it.
+   */
+  addKept(terms: KeptTerms, doc: number): void {
+    if (this.from?.terms !== terms) {
+      this.from = {
+        terms,
+        term: new Int32Array(terms.terms.length).fill(UNMAPPED),
+        pair: new Int32Array(terms.pairs.length).fill(UNMAPPED),
+        keptPair: new Int32Array(terms.pairs.length).fill(UNMAPPED),
+      };
+    }
+    const from = this.from;
+    const { docTerms, docPacked } = this;
+    for (let i = terms.docStarts[doc]!, end = terms.docStarts[doc + 1]!; i < end; i++) {
+      const t = terms.termIds[i]!;
+      let id = from.term[t]!;
+      if (id === UNMAPPED) id = from.term[t] = this.terms.id(terms.terms[t]!);
+      docTerms.push(id);
+      docPacked.push(terms.packed[i]!);
+    }
+    this.keepDoc();
+    const pairs = this.kept?.pairs;
+    for (let i = terms.pairStarts[doc]!, end = terms.pairStarts[doc + 1]!; i < end; i++) {
+      const p = terms.pairIds[i]!;
+      if (pairs) {
+        let kept = from.keptPair[p]!;
+        if (kept === UNMAPPED) kept = from.keptPair[p] = pairs.id(terms.pairs[p]!);
+        this.kept!.pairIds.push(kept);
+      }
+      let id = from.pair[p]!;
+      if (id === UNMAPPED) id = from.pair[p] = this.nameJoins.has(terms.pairs[p]!) ? this.terms.id(terms.pairs[p]!) : NOT_JOINED;
+      if (id !== NOT_JOINED) this.addPair(id);
+    }
+    this.endDoc(
+      terms.lengths.map((lengths) => lengths[doc]!),
+      terms.nameKeys[doc]!,
+    );
+  }
+
+  /** Keeps the document's own terms (those added so far, before its word pairs), with `keepTerms`. */
+  private keepDoc(): void {
+    if (!this.kept) return;
+    this.kept.starts.push(this.kept.terms.length);
+    this.kept.pairStarts.push(this.kept.pairIds.length);
+    for (let i = 0; i < this.docTerms.length; i++) {
+      this.kept.terms.push(this.docTerms[i]!);
+      this.kept.packed.push(this.docPacked[i]! >>> 0);
+    }
+  }
+
+  /** One more occurrence of a word pair a name joins in the document's description. */
+  private addPair(id: number): void {
+    const shift = 8 * DESCRIPTION;
+    // A document holds a few dozen terms: a scan finds the pair among them sooner than a map is made.
+    const at = this.docTerms.indexOf(id);
+    if (at < 0) {
+      this.docTerms.push(id);
+      this.docPacked.push(1 << shift);
+    } else if (((this.docPacked[at]! >>> shift) & 0xff) < 0xff) this.docPacked[at]! += 1 << shift;
+  }
+
+  private endDoc(lengths: readonly number[], nameKey: number): void {
+    const doc = this.count++;
+    for (let i = 0; i < this.docTerms.length; i++) {
+      this.entryTerm.push(this.docTerms[i]!);
+      this.entryDoc.push(doc);
+      this.entryTf.push(this.docPacked[i]! >>> 0);
+    }
+    this.docTerms.length = 0;
+    this.docPacked.length = 0;
+    lengths.forEach((length, f) => this.lengths[f]!.push(length));
+    this.nameKeys.push(nameKey);
+  }
+
+  /**
+   * Every document's terms as it was added with them, once finish() has run: the terms and the word pairs in code-unit
+   * order and, per document, indexes into them. Only for a builder made with `keepTerms`.
    */
   keptTerms(): KeptTerms {
     if (!this.kept || !this.sortedTerms) throw new Error('keptTerms() needs a builder made with keepTerms, after finish()');
-    const { starts, terms, packed } = this.kept;
+    const { starts, terms, packed, pairStarts, pairIds } = this.kept;
     const newId = this.sortedIds!;
     const ids = new Uint32Array(terms.length);
     for (let i = 0; i < terms.length; i++) ids[i] = newId[terms.data[i]!]!;
-    const docStarts = new Uint32Array(this.count + 1);
-    docStarts.set(starts.data.subarray(0, this.count));
-    docStarts[this.count] = terms.length;
+    const pairs = this.kept.pairs.sorted();
+    const pairPlaces = new Uint32Array(pairIds.length);
+    for (let i = 0; i < pairIds.length; i++) pairPlaces[i] = pairs.place[pairIds.data[i]!]!;
+    const ends = (growable: Growable, last: number) => {
+      const out = new Uint32Array(this.count + 1);
+      out.set(growable.data.subarray(0, this.count));
+      out[this.count] = last;
+      return out;
+    };
     return {
       terms: this.sortedTerms,
-      docStarts,
+      docStarts: ends(starts, terms.length),
       termIds: ids,
       packed: packed.data.slice(0, packed.length),
       lengths: this.lengths.map((lengths) => lengths.data.slice(0, this.count)),
       nameKeys: this.nameKeys.data.slice(0, this.count),
+      pairs: pairs.list,
+      pairStarts: ends(pairStarts, pairIds.length),
+      pairIds: pairPlaces,
     };
   }
 
@@ -202,17 +314,14 @@ export class KeywordIndexBuilder {
    */
   finish(popularity?: ArrayLike<number>): KeywordIndexData {
     const count = this.count;
-    const termCount = this.terms.length;
+    const termCount = this.terms.list.length;
     const avg = this.lengths.map((lengths) => {
       let sum = 0;
       for (let i = 0; i < count; i++) sum += lengths.data[i]!;
       return count ? Math.max(sum / count, 1) : 1;
     });
     // Terms in code-unit order, so the shim finds a term and a prefix range by binary search.
-    // The default sort compares strings by code unit, without a call per comparison.
-    const sorted = [...this.terms].sort();
-    const newId = new Uint32Array(termCount);
-    sorted.forEach((term, id) => (newId[this.termIds.get(term)!] = id));
+    const { list: sorted, place: newId } = this.terms.sorted();
     if (this.kept) {
       this.sortedTerms = sorted;
       this.sortedIds = newId;
