@@ -74,6 +74,34 @@ describe('ingest', () => {
     expect(sha(a)).toBe(sha(b));
   });
 
+  it('copies the unchanged rows of a store of the same code, and merges a history that store lacks', async () => {
+    const dir = tempDir();
+    const records = sampleRecords(12, ['pdf']);
+    const [a, b] = [join(dir, 'a.db'), join(dir, 'b.db')];
+    await ingest({ exportPath: writeExport(dir, records, 'one.jsonl'), database: a, codeFingerprint: 'code-1' });
+    // The history of an unchanged listing is gone from the store: it is merged from the export, as without reuse.
+    const store = new Database(a);
+    store.prepare('DELETE FROM install_history WHERE listing_id = ?').run(records[5]!.id);
+    store.close();
+    copyFileSync(a, b);
+    const other = new Database(b);
+    other.prepare("UPDATE meta SET value = 'code-0' WHERE key = 'ingestCode'").run();
+    other.close();
+    const changed = records.map((r, i) => (i === 1 ? { ...r, description: `${r.description} Changed.` } : r));
+    const next = writeExport(dir, changed, 'two.jsonl');
+    const [same, fresh] = [
+      await ingest({ exportPath: next, database: a, codeFingerprint: 'code-1' }),
+      await ingest({ exportPath: next, database: b, codeFingerprint: 'code-1' }),
+    ];
+    expect(same.historyRows).toBe(fresh.historyRows);
+    expect(sha(a)).toBe(sha(b));
+    const db = openCatalogDb(a);
+    const rows = db.prepare('SELECT listing_id FROM install_history').pluck().all();
+    expect(rows).toHaveLength(records.length);
+    expect(db.prepare('SELECT record FROM listing WHERE id = ?').pluck().get(records[1]!.id)).toContain('Changed.');
+    db.close();
+  });
+
   it('re-running on the same input yields a byte-identical database', async () => {
     const dir = tempDir();
     const exportPath = writeExport(dir, sampleRecords(15));
