@@ -132,6 +132,9 @@ export function lastDays(daily: string, days: number): number[] {
   return start > 0 ? (JSON.parse(`[${daily.slice(start + 1)}`) as number[]) : (JSON.parse(daily) as number[]).slice(-days);
 }
 
+/** Listings read by one statement in pass 2. */
+const LISTINGS_PER_READ = 512;
+
 /** The SQLite store as a source: trending from the newest days of each listing's install history. */
 function catalogDbSource(db: CatalogDb): RuntimeSource {
   return {
@@ -164,11 +167,17 @@ function catalogDbSource(db: CatalogDb): RuntimeSource {
     },
     *listings(ids) {
       // The order rests on provenance inside each record, which SQL would have to parse for every comparison: pass 1
-      // sorts in JS and this pass looks each listing up by its primary key in that order.
-      const byId = db.prepare('SELECT record FROM listing WHERE id = ?').raw();
-      for (const id of ids) {
-        const [json] = byId.get(id) as [string];
-        yield toStoredListing(JSON.parse(json) as ListingRecord, { trending: 0, searchTrend: 0 });
+      // sorts in JS and this pass looks the listings up by their primary key in that order, a batch of them per
+      // statement (one statement per listing cost twice as much).
+      const byIds = db.prepare('SELECT l.id, l.record FROM json_each(?) j JOIN listing l ON l.id = j.value').raw();
+      for (let start = 0; start < ids.length; start += LISTINGS_PER_READ) {
+        const wanted = ids.slice(start, start + LISTINGS_PER_READ);
+        const records = new Map(byIds.all(JSON.stringify(wanted)) as [string, string][]);
+        for (const id of wanted) {
+          const json = records.get(id);
+          if (json === undefined) throw new Error(`listing ${id} left the store while it was read`);
+          yield toStoredListing(JSON.parse(json) as ListingRecord, { trending: 0, searchTrend: 0 });
+        }
       }
     },
     *gone() {
