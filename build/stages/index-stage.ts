@@ -67,8 +67,8 @@ interface RuntimeSource {
   listings(ids: readonly string[]): Iterable<StoredListing>;
   /** Listings no longer listed whose history the store keeps: id and the last day they were listed. */
   gone(): Iterable<{ id: string; lastListed: string }>;
-  /** Stored files as the JSON text of a ListingFile array, per listing id that has any, in any order. */
-  files(): Iterable<{ id: string; json: string }>;
+  /** Stored files per listing id that has any (SKILL.md first, then path order), in any order. */
+  files(): Iterable<{ id: string; files: ListingFile[] }>;
   /** What copy groups compare, per listing in the default order (SKILL.md where stored). */
   copyCandidates(): Iterable<CopyCandidate>;
 }
@@ -189,19 +189,18 @@ function catalogDbSource(db: CatalogDb): RuntimeSource {
       for (const [id, firstDay, days] of query.raw().iterate() as Iterable<[string, string, number]>) yield { id, lastListed: addDays(firstDay, days - 1) };
     },
     *files() {
-      // Stored files, one JSON array of ListingFile per listing that has any (SKILL.md first, then path order).
       let current: { id: string; files: ListingFile[] } | undefined;
       for (const row of db.prepare('SELECT listing_id, path, size, media_type, content FROM listing_file ORDER BY listing_id, ord').raw().iterate() as Iterable<
         [string, string, number, string, string]
       >) {
         const [id, path, size, mediaType, content] = row;
         if (current?.id !== id) {
-          if (current) yield { id: current.id, json: JSON.stringify(current.files) };
+          if (current) yield current;
           current = { id, files: [] };
         }
         current.files.push({ path, size, mediaType, content });
       }
-      if (current) yield { id: current.id, json: JSON.stringify(current.files) };
+      if (current) yield current;
     },
     *copyCandidates() {
       const skillMd = new Map<string, string>();
@@ -275,9 +274,9 @@ function computeCopiesAndAudits(source: RuntimeSource, docOf: ReadonlyMap<string
     if (n > 0) copyFields[doc] = { copies: n };
   });
   const audits = new Map<number, SkillAudit>();
-  for (const { id, json } of source.files()) {
+  for (const { id, files } of source.files()) {
     const doc = docOf.get(id);
-    if (doc !== undefined) audits.set(doc, auditFiles(JSON.parse(json) as ListingFile[]));
+    if (doc !== undefined) audits.set(doc, auditFiles(files));
   }
   const audited = performance.now();
   const ms = { read: Math.round(read - started), groups: Math.round(grouped - read), audit: Math.round(audited - grouped) };
@@ -519,10 +518,10 @@ async function writeRuntimeArtifacts(options: RuntimeBuildOptions, keywords: Key
   steps.done('columns and postings');
 
   let filesStored = 0;
-  for (const { id, json } of source.files()) {
+  for (const { id, files } of source.files()) {
     const fileDoc = docOf.get(id);
     if (fileDoc === undefined) continue;
-    out.write(runtimeFilesPath(fileDoc), json);
+    out.write(runtimeFilesPath(fileDoc), JSON.stringify(files));
     filesStored++;
   }
   steps.done('stored files');
