@@ -307,7 +307,9 @@ export interface RenderPlan {
  * project, reads every listing and renders the pages outside the shares whatever else it renders, so for few changed
  * pages a second one costs about as much again and saves little (bench/records/2026-11-27-site-carry.md); and a
  * renderer of an incremental build holds whole only the listings of the pages it renders (page-data.ts pagePlan), so
- * one share's memory is bounded by the pages changed, not by LISTINGS_PER_SHARE.
+ * one share's memory is bounded by the pages changed, not by LISTINGS_PER_SHARE. For more changes, an incremental
+ * build's shares are as many as LISTINGS_PER_SHARE of the changed listings need, not of the catalog: every share's
+ * renderer reads every listing, twice.
  */
 export function renderPlan(
   listings: number,
@@ -320,7 +322,9 @@ export function renderPlan(
   const byMemory = Math.max(1, Math.floor((memoryBytes * RENDER_MEMORY_SHARE) / RENDERER_MEMORY_BYTES));
   const wanted = machine.workers ?? Math.min(cores, byMemory);
   const workers = Math.max(1, Math.min(wanted, Math.ceil(listings / PAGES_PER_RENDERER)));
-  const shares = Math.max(workers, Math.ceil(listings / LISTINGS_PER_SHARE));
+  // What a renderer holds whole: its share of the catalog in a full build, of the changed listings in an incremental one.
+  const whole = machine.changed === undefined ? listings : Math.min(listings, machine.changed);
+  const shares = Math.max(workers, Math.ceil(whole / LISTINGS_PER_SHARE));
   return { workers: Math.min(workers, shares), shares };
 }
 

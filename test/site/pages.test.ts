@@ -88,8 +88,11 @@ describe('the render plan', () => {
     expect(renderPlan(30_950, { ...machine, changed: 300, workers: 2 })).toEqual({ workers: 2, shares: 2 });
     expect(renderPlan(100_000, { ...machine, changed: 1_000 })).toEqual({ workers: 1, shares: 1 });
     expect(renderPlan(1_000_000, { ...machine, changed: 9_000 })).toEqual({ workers: 1, shares: 1 });
-    // A full build of that size is shared out.
+    // A full build of that size is shared out; an incremental one by its changed listings, at least one share a renderer.
     expect(renderPlan(1_000_000, machine).shares).toBe(20);
+    expect(renderPlan(1_000_000, { ...machine, changed: 10_000 })).toEqual({ workers: 2, shares: 2 });
+    expect(renderPlan(1_000_000, { ...machine, changed: 200_000 })).toEqual({ workers: 2, shares: 4 });
+    expect(renderPlan(1_000_000, { ...machine, changed: 1_000_000 })).toEqual({ workers: 2, shares: 20 });
   });
 
   it('never plans more renderers than half the memory holds, nor a share of more than LISTINGS_PER_SHARE listings', () => {
