@@ -318,7 +318,8 @@ describe('serve <mirror>', () => {
     const again = await resolveServeTarget(dir);
     expect(again.built).toBe(true);
     expect(again.buildDir).not.toBe(moved.buildDir);
-  });
+    // Three builds of the test catalog: the default limit is too close for a busy machine.
+  }, 180_000);
 });
 
 describe('a mirror fetched with PORT set for the origin', () => {
