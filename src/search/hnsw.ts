@@ -23,6 +23,7 @@ import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { join } from 'node:path';
 import type * as Usearch from 'usearch';
 import { z } from 'zod';
@@ -129,14 +130,27 @@ function newIndex(dims: number, params: HnswParams): UsearchIndex {
 }
 
 /**
- * Adds rows `rows[i]` of `q` under `keys[i]`, dequantized (so the graph sees what exact search scores), in chunks
- * that bound the float copy held at once, on every core.
+ * Rows added per native call. Each call holds the event loop until it returns: small enough that the stages beside
+ * this one (the site's renderers, the shards' compression) and the progress lines go on between calls at 1M rows,
+ * large enough that starting the call's threads is no matter.
  */
-function addRows(index: UsearchIndex, q: Quantized, rows: ArrayLike<number>, keys: ArrayLike<number>, progress?: (done: number, total: number) => void): void {
+export const HNSW_ADD_CHUNK = 2_048;
+
+/**
+ * Adds rows `rows[i]` of `q` under `keys[i]`, dequantized (so the graph sees what exact search scores), in chunks
+ * that bound the float copy held at once, on every core, giving the event loop a turn after each chunk.
+ */
+async function addRows(
+  index: UsearchIndex,
+  q: Quantized,
+  rows: ArrayLike<number>,
+  keys: ArrayLike<number>,
+  progress?: (done: number, total: number) => void,
+): Promise<void> {
   const { dims } = q;
-  const CHUNK = 16_384;
-  for (let start = 0; start < rows.length; start += CHUNK) {
-    const end = Math.min(rows.length, start + CHUNK);
+  const threads = availableParallelism();
+  for (let start = 0; start < rows.length; start += HNSW_ADD_CHUNK) {
+    const end = Math.min(rows.length, start + HNSW_ADD_CHUNK);
     const floats = new Float32Array((end - start) * dims);
     const chunkKeys = new BigUint64Array(end - start);
     for (let i = start; i < end; i++) {
@@ -145,9 +159,10 @@ function addRows(index: UsearchIndex, q: Quantized, rows: ArrayLike<number>, key
       for (let c = 0; c < dims; c++) floats[(i - start) * dims + c] = q.data[r * dims + c]! * scale;
       chunkKeys[i - start] = BigInt(keys[i]!);
     }
-    index.add(chunkKeys, floats, availableParallelism());
+    index.add(chunkKeys, floats, threads);
     // Linking a large catalog's graph is the build's longest silent step without this.
     progress?.(end, rows.length);
+    await nextTurn();
   }
 }
 
@@ -176,7 +191,7 @@ export async function writeHnswGraph(
 ): Promise<HnswGraph> {
   const index = newIndex(q.dims, params);
   const keyOfRow = Uint32Array.from({ length: q.count }, (_, r) => r);
-  addRows(index, q, keyOfRow, keyOfRow, progress);
+  await addRows(index, q, keyOfRow, keyOfRow, progress);
   return saveGraph(dir, index, keyOfRow, {
     format: HNSW_FORMAT,
     formatVersion: 2,
@@ -239,7 +254,7 @@ export async function updateHnswGraph(
     }
   });
   if (next > 0xffff_ffff) return undefined;
-  addRows(index, q, added, addedKeys, progress);
+  await addRows(index, q, added, addedKeys, progress);
   if (index.size() !== q.count) throw new Error(`the updated HNSW graph holds ${index.size()} rows, expected ${q.count}`);
   return saveGraph(dir, index, keyOfRow, { ...old, formatVersion: 2, rows: q.count, keys: next, removed, count: 0, ...params });
 }

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedBuildDir } from '../support/shared-build.ts';
 import { EMBEDDINGS_DIR, MODEL_SUBDIR, readQuantized } from '../../src/artifacts/embeddings.ts';
 import {
+  HNSW_ADD_CHUNK,
   HNSW_FILE,
   HNSW_ROWS_FILE,
   readHnsw,
@@ -36,6 +37,8 @@ let ann: HnswIndex;
 let rowOfDoc: Uint32Array;
 /** The graph's construction progress, as reported. */
 const progress: [number, number][] = [];
+/** Per progress report after the first: whether an immediate queued at the report before it ran in between. */
+const turns: boolean[] = [];
 
 beforeAll(async () => {
   const read = (await readQuantized(dir))!;
@@ -47,7 +50,13 @@ beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'catalog-hnsw-'));
   graphDir = join(tmp, 'graph');
   mkdirSync(graphDir);
-  graph = await writeHnswGraph(graphDir, rows, modelId, (done, total) => progress.push([done, total]));
+  let turned: boolean | undefined;
+  graph = await writeHnswGraph(graphDir, rows, modelId, (done, total) => {
+    progress.push([done, total]);
+    if (turned !== undefined) turns.push(turned);
+    turned = false;
+    setImmediate(() => (turned = true));
+  });
   rowOfDoc = Uint32Array.from({ length: rows.count }, (_, doc) => doc);
   await writeHnswForDocuments(tmp, graph, rowOfDoc);
   ann = (await readHnsw(tmp, { modelId, count: rows.count }))!;
@@ -59,6 +68,12 @@ describe('HNSW approximate search', () => {
     expect(progress.length).toBeGreaterThan(0);
     expect(progress.at(-1)).toEqual([rows.count, rows.count]);
     for (let i = 1; i < progress.length; i++) expect(progress[i]![0]).toBeGreaterThan(progress[i - 1]![0]);
+  });
+
+  it('gives the event loop a turn between chunks, so the stages beside it and the progress lines go on', () => {
+    expect(rows.count).toBeGreaterThan(2 * HNSW_ADD_CHUNK);
+    expect(turns.length).toBe(progress.length - 1);
+    expect(turns.every(Boolean)).toBe(true);
   });
 
   it('finds at least 95% of the exact top 10, ranked by exact scores', () => {
