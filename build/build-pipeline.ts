@@ -215,11 +215,19 @@ function hashTree(hash: ReturnType<typeof createHash>, path: string): void {
   hash.update(path.slice(REPO_ROOT.length)).update('\0').update(readFileSync(path)).update('\0');
 }
 
-/** What a page's template and the renderer make of its inputs depends on: the code and the public origin. */
-function renderFingerprint(baseUrl: string): string {
-  const hash = createHash('sha256').update(`${baseUrl}\0`);
+/**
+ * The code that shapes what ingest and the stages make of the data: a store written by the same code is reused row by
+ * row (ingest-stage.ts), whichever command wrote it (`catalog ingest`, `build`, `rebuild`).
+ */
+export function codeFingerprint(): string {
+  const hash = createHash('sha256');
   for (const path of CODE_PATHS) hashTree(hash, join(REPO_ROOT, path));
   return hash.digest('hex');
+}
+
+/** What a page's template and the renderer make of its inputs depends on: the code and the public origin. */
+function renderFingerprint(baseUrl: string, code: string): string {
+  return createHash('sha256').update(`${baseUrl}\0${code}`).digest('hex');
 }
 
 /** What a build's output depends on: the snapshot, the public origin, the search counters, the code, the model. */
@@ -333,7 +341,8 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     output.write(`warning: replaced builds under ${dirs.buildsDir} were not all removed: ${error instanceof Error ? error.message : String(error)}\n`);
   });
   try {
-    const render = renderFingerprint(options.baseUrl);
+    const code = codeFingerprint();
+    const render = renderFingerprint(options.baseUrl, code);
     if (options.exportPath) {
       const exportPath = options.exportPath;
       report = await timed('ingest', async () =>
@@ -344,7 +353,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
           rejectsPath: options.rejectsPath,
           ...(options.filesDir ? { filesDir: options.filesDir } : {}),
           ...(options.historyEnd ? { historyEnd: options.historyEnd } : {}),
-          codeFingerprint: render,
+          codeFingerprint: code,
         }),
       );
       log(

@@ -15,7 +15,7 @@ import { ingest, IngestError, readIngestChanges, type IngestReport, type Reject 
 import { mirror, MirrorError } from './mirror/mirror.ts';
 import { resolveServeTarget } from './mirror/serve-target.ts';
 import { MirrorUrlError } from './mirror/mirror-build.ts';
-import { BuildStageError, cpuMillis, runBuild, type BuildResult } from './build-pipeline.ts';
+import { BuildStageError, codeFingerprint, cpuMillis, runBuild, type BuildResult } from './build-pipeline.ts';
 import { NotifyError, reloadOverHttp, signalFromPidFile, signalShim, type NotifyResult } from './cycle/notify.ts';
 import { progressBar } from './cycle/progress.ts';
 import { DownloadError, downloadExport, isUrl } from './cycle/remote-export.ts';
@@ -159,6 +159,8 @@ program
         rejectsPath: opts.skipInvalid ? resolve(opts.rejects) : undefined,
         historyEnd: opts.historyEnd,
         listChanges: true,
+        // The next build's ingest then copies the unchanged rows of this store instead of writing them again.
+        codeFingerprint: codeFingerprint(),
       });
       if (report.rejected.length) printRejects(report.rejected);
       if (opts.json) console.log(JSON.stringify(ingestJson(report), null, 2));

@@ -9,6 +9,7 @@ import { join, normalize } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify as toYaml } from 'yaml';
+import { codeFingerprint } from '../../build/build-pipeline.ts';
 import { openCatalogDb } from '../../build/sqlite-store.ts';
 import type { ListingRecord } from '../../src/domain/schemas.ts';
 import { sampleRecords, snapshotRecords, writeExport } from '../support/fixtures.ts';
@@ -173,6 +174,20 @@ describe('export formats', () => {
       expect(result.code).toBe(3);
       expect(result.stderr).toMatch(/404/);
     });
+  });
+});
+
+describe('ingest', () => {
+  it('records the code that wrote the store, as a build does, so the next build copies its unchanged rows', async () => {
+    const dataDir = tempDir();
+    await ingestJson(jsonl, dataDir);
+    const db = openCatalogDb(join(dataDir, 'catalog.db'));
+    try {
+      const stored = db.prepare("SELECT value FROM meta WHERE key = 'ingestCode'").pluck().get();
+      expect(stored).toBe(codeFingerprint());
+    } finally {
+      db.close();
+    }
   });
 });
 
