@@ -4,56 +4,117 @@
 //      build, and every /api/v1/meta body carries that build's lastUpdated;
 //   2. a corrupt export (a line of broken JSON in the middle) and 3. a truncated one (cut mid-record): the
 //      rebuild is refused, `current` does not move, the build of step 1 keeps serving, 0 failed requests.
-// The source data directory is copied (database, cache, current build) so it is never modified.
-//   flock /tmp/catalog-bench.lock npx node bench/proof/rebuild.ts <data-dir with a build>
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+// The source data directory is never modified: its database is copied, its build and embeddings cache are
+// hard-linked (a build is never written once made, and the cache's entries are written as new directories).
+// <export> is the export the data directory was built from (default: the embedded snapshot, data/listings.jsonl),
+// with its build-summary.json and files/ beside it; it is read a line at a time, so a 1M-listing export works.
+//   flock /tmp/catalog-bench.lock npx node bench/proof/rebuild.ts <data-dir with a build> [<export>]
+import { execFileSync } from 'node:child_process';
+import {
+  closeSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  readSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { ROOT } from '../harness.ts';
-import { maxOf, minOf, percentile, run, startShim, startTraffic, tally } from './traffic.ts';
+import { fileLines } from '../../src/artifacts/file-lines.ts';
+import { MIXED, maxOf, minOf, percentile, run, startShim, startTraffic, tally, type Req } from './traffic.ts';
 
 const source = process.argv[2];
-if (!source) throw new Error('usage: rebuild.ts <data dir with a build>');
+if (!source) throw new Error('usage: rebuild.ts <data dir with a build> [<export>]');
+const sourceExport = resolve(process.argv[3] ?? join(ROOT, 'data', 'listings.jsonl'));
 const work = mkdtempSync(join(tmpdir(), 'catalog-proof-rebuild-'));
 const dataDir = join(work, 'data');
 mkdirSync(join(dataDir, 'builds'), { recursive: true });
 const sourceBuild = readlinkSync(join(source, 'current'));
 cpSync(join(source, 'catalog.db'), join(dataDir, 'catalog.db'));
-cpSync(join(source, 'cache'), join(dataDir, 'cache'), { recursive: true });
-cpSync(join(source, sourceBuild), join(dataDir, sourceBuild), { recursive: true });
+const linkTree = (from: string, to: string) => execFileSync('cp', ['-al', from, to]);
+if (existsSync(join(source, 'cache'))) linkTree(join(source, 'cache'), join(dataDir, 'cache'));
+linkTree(join(source, sourceBuild), join(dataDir, sourceBuild));
 symlinkSync(sourceBuild, join(dataDir, 'current'));
+// The public origin the build was made for: another would make the rebuild render every page anew (its fingerprint).
+const baseUrl = (JSON.parse(readFileSync(join(source, sourceBuild, 'build.json'), 'utf8')) as { baseUrl: string }).baseUrl;
 
-// The exports, next to the stored files and build summary they refer to.
+// The exports, next to the stored files and build summary they refer to, written a line at a time.
 const exportsDir = join(work, 'exports');
 mkdirSync(exportsDir);
-symlinkSync(join(ROOT, 'data', 'files'), join(exportsDir, 'files'));
-cpSync(join(ROOT, 'data', 'build-summary.json'), join(exportsDir, 'build-summary.json'));
-const original = readFileSync(join(ROOT, 'data', 'listings.jsonl'), 'utf8');
-const lines = original.split('\n').filter(Boolean);
-const changed = JSON.parse(lines[0]!) as { updatedAt: string; description: string };
+symlinkSync(join(dirname(sourceExport), 'files'), join(exportsDir, 'files'));
+copyFileSync(join(dirname(sourceExport), 'build-summary.json'), join(exportsDir, 'build-summary.json'));
+let count = 0;
+let newest = 0;
+let first: { slug: string; updatedAt: string; description: string } | undefined;
+for (const line of fileLines(sourceExport)) {
+  const record = JSON.parse(line.toString()) as { slug: string; updatedAt: string; description: string };
+  first ??= record;
+  newest = Math.max(newest, Date.parse(record.updatedAt));
+  count++;
+}
+if (!first) throw new Error(`${sourceExport} holds no records`);
 // One minute after the newest record, in the export's own format (no milliseconds): the new lastUpdated.
-const newest = maxOf(lines.map((l) => Date.parse((JSON.parse(l) as { updatedAt: string }).updatedAt)));
 const newUpdatedAt = new Date(newest + 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-changed.updatedAt = newUpdatedAt;
-changed.description += ' (changed by the rebuild proof)';
+const changed = { ...first, updatedAt: newUpdatedAt, description: `${first.description} (changed by the rebuild proof)` };
+/** Writes the source export's lines to `path`, line n replaced by `replaced.get(n)` where it has one. */
+function writeExportLines(path: string, replaced: ReadonlyMap<number, string>): void {
+  const fd = openSync(path, 'w');
+  try {
+    let n = 0;
+    for (const line of fileLines(sourceExport)) {
+      const text = replaced.get(n);
+      if (text === undefined) writeSync(fd, line);
+      else writeSync(fd, text);
+      writeSync(fd, '\n');
+      n++;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
 const good = join(exportsDir, 'good.jsonl');
-writeFileSync(good, [JSON.stringify(changed), ...lines.slice(1)].join('\n') + '\n');
+writeExportLines(good, new Map([[0, JSON.stringify(changed)]]));
 const corrupt = join(exportsDir, 'corrupt.jsonl');
-const middle = Math.floor(lines.length / 2);
-writeFileSync(
-  corrupt,
-  [...lines.slice(0, middle), '{"id":"skill:broken/export#x","slug":"x","type":"skill","name":', ...lines.slice(middle + 1)].join('\n') + '\n',
-);
+writeExportLines(corrupt, new Map([[Math.floor(count / 2), '{"id":"skill:broken/export#x","slug":"x","type":"skill","name":']]));
 const truncated = join(exportsDir, 'truncated.jsonl');
-const goodText = readFileSync(good, 'utf8');
-writeFileSync(truncated, goodText.slice(0, Math.floor(goodText.length * 0.6)));
+{
+  // The good export's first 60 % of bytes: it ends inside a record.
+  const from = openSync(good, 'r');
+  const to = openSync(truncated, 'w');
+  const chunk = Buffer.allocUnsafe(1 << 20);
+  let left = Math.floor(statSync(good).size * 0.6);
+  while (left > 0) {
+    const read = readSync(from, chunk, 0, Math.min(chunk.length, left), null);
+    if (read === 0) break;
+    writeSync(to, chunk, 0, read);
+    left -= read;
+  }
+  closeSync(from);
+  closeSync(to);
+}
+// The mix's reads by id name a listing of the embedded snapshot; another catalog's first listing stands in for it.
+const MIXED_SLUG = 'vercel-react-best-practices';
+const mix: Req[] = MIXED.map((req) => ({
+  ...req,
+  path: req.path.replaceAll(MIXED_SLUG, first!.slug),
+  ...(req.body ? { body: req.body.replaceAll(MIXED_SLUG, first!.slug) } : {}),
+}));
 
 const shim = await startShim({
   CATALOG_DATA_DIR: dataDir,
   CATALOG_BUILD_ON_START: 'false',
   RATE_LIMIT_MAX: '1000000000',
   SEARCH_SIGNALS: 'off',
-  PUBLIC_BASE_URL: 'http://catalog.test',
+  PUBLIC_BASE_URL: baseUrl,
 });
 const lastUpdatedOf = async () => ((await (await fetch(`${shim.origin}/api/v1/meta`)).json()) as { lastUpdated: string }).lastUpdated;
 
@@ -66,7 +127,7 @@ interface Phase {
 async function phase({ name, exportPath, expectSwitch }: Phase) {
   const before = basename(readlinkSync(join(dataDir, 'current')));
   const beforeUpdated = await lastUpdatedOf();
-  const traffic = startTraffic([shim.origin], { connections: 16 });
+  const traffic = startTraffic([shim.origin], { connections: 16, mix });
   let switchedAt: number | undefined;
   const watcher = setInterval(() => {
     if (switchedAt === undefined && basename(readlinkSync(join(dataDir, 'current'))) !== before) switchedAt = traffic.elapsedMs;
@@ -75,7 +136,7 @@ async function phase({ name, exportPath, expectSwitch }: Phase) {
   const rebuildStart = traffic.elapsedMs;
   const rebuild = await run(process.execPath, ['build/cli.ts', 'rebuild', '--export', exportPath, '--quiet'], {
     CATALOG_DATA_DIR: dataDir,
-    PUBLIC_BASE_URL: 'http://catalog.test',
+    PUBLIC_BASE_URL: baseUrl,
   });
   const rebuildEnd = traffic.elapsedMs;
   await new Promise((r) => setTimeout(r, 3000));
