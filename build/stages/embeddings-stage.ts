@@ -27,6 +27,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Stage } from './stage.ts';
 import { readListingTexts } from './embeddings/listing-texts.ts';
 import { RuntimeWriter } from '../runtime-writer.ts';
@@ -63,7 +64,7 @@ const STAGE_SOURCES = ['./embeddings-stage.ts', './embeddings/listing-texts.ts']
 /** Corpus hashes kept in the cache: the one just used and the one before (a rebuild that is rolled back). */
 const CACHE_KEEP = 2;
 /** Texts per embed call: bounds the float vectors held at once (the rest are int8 already). */
-const EMBED_CHUNK = 4096;
+export const EMBED_CHUNK = 4096;
 
 /** Source files whose change must invalidate cached vectors (embedders, quantizer). */
 const EMBEDDING_SOURCES = ['../../src/embeddings/embedder.ts', '../../src/search/vectors.ts', '../../src/embeddings/static-encoder.ts'];
@@ -396,6 +397,8 @@ export async function buildEmbeddings(options: EmbeddingsOptions): Promise<Embed
           scales[r] = chunk.scales[i]!;
         });
         options.progress?.(Math.min(fresh.length, start + EMBED_CHUNK), fresh.length);
+        // The distilled encoder embeds on this thread: the stages beside this one and the progress lines go on between chunks.
+        await nextTurn();
       }
       distinct = { dims, count: sorted.length, data, scales };
       const made = distinct;
