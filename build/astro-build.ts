@@ -4,6 +4,13 @@ import { join } from 'node:path';
 import { enableCompileCache } from '../src/compile-cache.ts';
 import { walkFiles } from './walk-files.ts';
 
+// Started early (CATALOG_RENDER_GATE), a renderer waits for its parent's go before it reads the runtime: if the parent
+// is gone (killed, interrupted), there is no go to wait for and no build to write into.
+if (process.env.CATALOG_RENDER_GATE === '1') {
+  // The parent may be gone before this line ran: its channel's 'disconnect' was then emitted already.
+  if (!process.connected) process.exit(1);
+  process.once('disconnect', () => process.exit(1));
+}
 // Astro, Vite and their bundler are most of what a renderer compiles before its first page.
 enableCompileCache();
 // Set before astro is imported: it reads the variable when it loads, and would otherwise send telemetry.

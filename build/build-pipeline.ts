@@ -11,9 +11,9 @@ import cliProgress from 'cli-progress';
 import { openCatalogDb, readMeta, type CatalogDb } from './sqlite-store.ts';
 import { buildDirs, currentBuild, newBuildDir, removeTrash, switchCurrent } from '../src/artifacts/build-dirs.ts';
 import { ingest, type IngestReport } from './stages/ingest-stage.ts';
-import { BuildStageError, type Stage, type StageContext } from './stages/stage.ts';
+import { BuildStageError, type Stage, type StageContext, type Warmed } from './stages/stage.ts';
 
-export { BuildStageError, type Stage, type StageContext } from './stages/stage.ts';
+export { BuildStageError, type Stage, type StageContext, type Warmed } from './stages/stage.ts';
 import { buildRuntimeArtifacts } from './stages/index-stage.ts';
 import { RuntimeWriter } from './runtime-writer.ts';
 import { SiteTops } from './site-tops.ts';
@@ -394,6 +394,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
         gone: options.gone,
         embeddingModelDir: options.embeddingModelDir,
         renderWorkers: options.renderWorkers,
+        listings: report?.listings ?? (db.prepare('SELECT count(*) FROM listing').pluck().get() as number),
         changedListings: report && report.added + report.changed + report.removed,
         // --force renders every page anew; otherwise pages that did not change are linked from the build being served.
         previousBuild: options.force ? undefined : serving,
@@ -425,8 +426,19 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       // so the API answers as early as it can, then the site stage alone, so the pages do; side by side, the renderers
       // would share the cores with the shards and discovery stages and every page would come later.
       const firstStart = !serving && options.onRuntimeReady !== undefined;
+      const concurrency = firstStart ? 1 : stageConcurrency(options.stageConcurrency);
+      // Stages that may run side by side start early what needs none of the stages they wait for (Stage.warm): the
+      // site stage's renderers bundle the project while the index stage uses one core. One after the other, nothing
+      // is started before its turn.
+      const warmed = new Map<Stage, Warmed>();
+      if (concurrency > 1) {
+        for (const stage of stages) {
+          const handle = stage.warm?.(ctx);
+          if (handle) warmed.set(stage, handle);
+        }
+      }
       await runStages(stages, {
-        concurrency: firstStart ? 1 : stageConcurrency(options.stageConcurrency),
+        concurrency,
         memoryBytes: options.stageMemoryBytes ?? STAGE_MEMORY_SHARE * totalmem(),
         listings: () => ctx.runtime?.count ?? 0,
         estimateContext: ctx,
@@ -452,7 +464,9 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
               stage.name,
               async (report) => {
                 progress = report;
-                await stage.run(own);
+                const handle = warmed.get(stage);
+                warmed.delete(stage);
+                await stage.run(own, handle);
               },
               { cpu: false },
             );
@@ -468,7 +482,10 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
             pagesHeld = undefined;
           }
         },
-      });
+      })
+        // What was started for a stage that never ran (the build failed before it) ends before the build directory
+        // it writes into is removed.
+        .finally(() => Promise.all([...warmed.values()].map((handle) => handle.discard())));
       if (!ctx.runtime) throw new Error('the build produced no runtime artifacts');
       writeFileSync(
         join(buildDir, 'build.json'),

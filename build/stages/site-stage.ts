@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
-import type { Stage, StageContext } from './stage.ts';
+import type { Stage, StageContext, Warmed } from './stage.ts';
 import { COMPRESS_MIN_BYTES, LARGE_FILE_COMPRESSION } from '../site-writer.ts';
 import { PageCarrier } from '../page-carrier.ts';
 import { walkFiles } from '../walk-files.ts';
@@ -64,8 +64,8 @@ export interface SiteStats extends AstroBuildReport {
   incremental: { rendered: number; carried: number; seconds: number; linkSeconds: number };
 }
 
-/** Runs `astro build` for this build in a child process; resolves with the child's own figures. */
-export function runAstroBuild(options: {
+/** What a renderer is given: its output, the runtime it reads, and the share of the pages it renders. */
+export interface AstroBuildOptions {
   outDir: string;
   runtimeDir: string;
   baseUrl: string;
@@ -75,51 +75,112 @@ export function runAstroBuild(options: {
   previous?: { pages: string; site: string } | undefined;
   /** Where the renderer writes its pages' inputs and whether it rendered each. */
   pageInputs?: string;
-  /** Told once the renderer has written `pageInputs`, before it renders. */
-  onPageInputs?: (path: string) => void;
-  onRendered?: (pages: number) => void;
   /** Kills the renderer (a stage beside the site's failed). */
   signal?: AbortSignal | undefined;
-}): Promise<AstroBuildReport> {
-  return new Promise((resolve, reject) => {
-    const child = fork(RUNNER, [SITE_ROOT, options.outDir], {
-      cwd: SITE_ROOT,
-      env: {
-        ...process.env,
-        // Astro would otherwise phone home on every build.
-        ASTRO_TELEMETRY_DISABLED: '1',
-        NODE_ENV: 'production',
-        CATALOG_RUNTIME_DIR: options.runtimeDir,
-        CATALOG_BASE_URL: options.baseUrl,
-        ...(options.shard ? { CATALOG_RENDER_SHARD: options.shard } : {}),
-        ...(options.previous ? { CATALOG_PREVIOUS_PAGES: options.previous.pages, CATALOG_PREVIOUS_SITE: options.previous.site } : {}),
-        ...(options.pageInputs ? { CATALOG_PAGE_INPUTS: options.pageInputs } : {}),
-      },
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      // A test runner's loader flags would make the child load vitest's hooks; the heap is held to the plan's bound.
-      execArgv: [`--max-old-space-size=${RENDERER_HEAP_MIB}`],
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-    const output: string[] = [];
-    const keep = (chunk: Buffer) => {
-      output.push(chunk.toString());
-      if (output.length > 200) output.splice(0, output.length - 200);
-    };
-    child.stdout!.on('data', keep);
-    child.stderr!.on('data', keep);
-    let report: AstroBuildReport | undefined;
-    child.on('message', (message: { rendered?: number; pageInputs?: string; report?: AstroBuildReport }) => {
-      if (message.rendered !== undefined) options.onRendered?.(message.rendered);
-      if (message.pageInputs !== undefined) options.onPageInputs?.(message.pageInputs);
-      if (message.report) report = message.report;
-    });
-    child.on('error', reject);
-    child.on('exit', (code, signal) => {
-      const log = output.join('').trim();
-      if (code === 0 && report) resolve(report);
-      else reject(new Error(`astro build failed (${signal ?? `exit code ${code}`})${log ? `:\n${log.slice(-4000)}` : ''}`));
+}
+
+/** An `astro build` running in a child process (startAstroBuild). */
+export interface AstroRenderer {
+  /** The child's own figures once it has built; rejects when it fails or is stopped. */
+  readonly report: Promise<AstroBuildReport>;
+  /** Resolves once a gated renderer has started up and waits for go(); never when it fails before. */
+  readonly waiting: Promise<void>;
+  /** Lets a gated renderer read the runtime: from the moment it asks, or at once when it already has. */
+  go(): void;
+  /** Kills the renderer; resolves once it has exited. */
+  stop(): Promise<void>;
+  /** Told once the renderer has written its page inputs, before it renders. */
+  onPageInputs?: ((path: string) => void) | undefined;
+  onRendered?: ((pages: number) => void) | undefined;
+}
+
+/**
+ * Starts `astro build` for this build in a child process. `gated`: the renderer imports Astro, loads the config and
+ * bundles the project at once, then waits for go() before its first read of the runtime (CATALOG_RENDER_GATE,
+ * src/page-model/page-data.ts loadCatalog), so it can start before the index stage has written the runtime.
+ */
+export function startAstroBuild(options: AstroBuildOptions & { gated?: boolean }): AstroRenderer {
+  const child = fork(RUNNER, [SITE_ROOT, options.outDir], {
+    cwd: SITE_ROOT,
+    env: {
+      ...process.env,
+      // Astro would otherwise phone home on every build.
+      ASTRO_TELEMETRY_DISABLED: '1',
+      NODE_ENV: 'production',
+      CATALOG_RUNTIME_DIR: options.runtimeDir,
+      CATALOG_BASE_URL: options.baseUrl,
+      ...(options.shard ? { CATALOG_RENDER_SHARD: options.shard } : {}),
+      ...(options.previous ? { CATALOG_PREVIOUS_PAGES: options.previous.pages, CATALOG_PREVIOUS_SITE: options.previous.site } : {}),
+      ...(options.pageInputs ? { CATALOG_PAGE_INPUTS: options.pageInputs } : {}),
+      ...(options.gated ? { CATALOG_RENDER_GATE: '1' } : {}),
+    },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    // A test runner's loader flags would make the child load vitest's hooks; the heap is held to the plan's bound.
+    execArgv: [`--max-old-space-size=${RENDERER_HEAP_MIB}`],
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  // Resolves once the process is gone (or never started): 'exit', unlike once(), waits past the abort's 'error'.
+  const exited = new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.once('error', () => {
+      if (child.pid === undefined) resolve();
     });
   });
+  const gate = { open: !options.gated, waiting: false, reached: (): void => undefined };
+  const letGo = () => {
+    if (child.connected) child.send({ go: true });
+  };
+  const output: string[] = [];
+  const keep = (chunk: Buffer) => {
+    output.push(chunk.toString());
+    if (output.length > 200) output.splice(0, output.length - 200);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  let report: AstroBuildReport | undefined;
+  const renderer: AstroRenderer = {
+    waiting: new Promise<void>((resolve) => (gate.reached = resolve)),
+    report: new Promise((resolve, reject) => {
+      child.on('message', (message: { rendered?: number; pageInputs?: string; report?: AstroBuildReport; waiting?: boolean }) => {
+        if (message.waiting) {
+          gate.waiting = true;
+          gate.reached();
+          if (gate.open) letGo();
+        }
+        if (message.rendered !== undefined) renderer.onRendered?.(message.rendered);
+        if (message.pageInputs !== undefined) renderer.onPageInputs?.(message.pageInputs);
+        if (message.report) report = message.report;
+      });
+      child.on('error', reject);
+      child.on('exit', (code, signal) => {
+        const log = output.join('').trim();
+        if (code === 0 && report) resolve(report);
+        else reject(new Error(`astro build failed (${signal ?? `exit code ${code}`})${log ? `:\n${log.slice(-4000)}` : ''}`));
+      });
+    }),
+    go() {
+      if (gate.open) return;
+      gate.open = true;
+      if (gate.waiting) letGo();
+    },
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill();
+      await exited;
+    },
+  };
+  // Awaited by the stage's run, or never when the renderer is stopped unused: its failure is not unhandled then.
+  renderer.report.catch(() => undefined);
+  return renderer;
+}
+
+/** Runs `astro build` for this build in a child process; resolves with the child's own figures. */
+export function runAstroBuild(
+  options: AstroBuildOptions & { onPageInputs?: (path: string) => void; onRendered?: (pages: number) => void },
+): Promise<AstroBuildReport> {
+  const renderer = startAstroBuild(options);
+  renderer.onPageInputs = options.onPageInputs;
+  renderer.onRendered = options.onRendered;
+  return renderer.report;
 }
 
 /** The files under the names `entries` at the top of `root`, as walkFiles gives them. */
@@ -333,6 +394,87 @@ export function rendererCount(listings: number, cores: number = availableParalle
   return renderPlan(listings, { cores }).workers;
 }
 
+/** What a build's renderers are started with: known before the runtime is written, from the listings it will hold. */
+interface RenderSetup {
+  plan: RenderPlan;
+  /** The previous build's page inputs to compare with (previousPageInputs); undefined: every page is rendered. */
+  previousPages: string | undefined;
+}
+
+/** Where the renderer of `share` writes its pages' inputs, merged into PAGE_INPUTS_FILE at the end of the stage. */
+const pageInputsOf = (buildDir: string, share: number) => join(buildDir, `page-inputs-${share}.tsv`);
+
+type RenderContext = Pick<StageContext, 'buildDir' | 'baseUrl' | 'renderWorkers' | 'changedListings' | 'previousBuild' | 'renderFingerprint' | 'signal'>;
+
+async function renderSetup(ctx: RenderContext, listings: number): Promise<RenderSetup> {
+  const previousPages =
+    ctx.previousBuild !== undefined && ctx.renderFingerprint !== undefined ? await previousPageInputs(ctx.previousBuild, ctx.renderFingerprint) : undefined;
+  // An incremental build's plan follows the listings its ingest changed (renderPlan).
+  const plan = renderPlan(listings, { workers: ctx.renderWorkers, changed: previousPages !== undefined ? ctx.changedListings : undefined });
+  return { plan, previousPages };
+}
+
+/**
+ * What the renderer of `share` is given: one function for the renderers started early and those the run starts, so
+ * that an early one is the one the run would have started. Share 0 writes <build>/astro (its server bundle is the one
+ * kept); the others write beside it and are merged into site/ and removed as each ends, so the disk holds no more
+ * than the workers' unmerged output.
+ */
+function rendererOptions(ctx: RenderContext, setup: RenderSetup, share: number): AstroBuildOptions {
+  const outDir = join(ctx.buildDir, 'astro');
+  return {
+    outDir: share === 0 ? outDir : `${outDir}-${share}`,
+    runtimeDir: join(ctx.buildDir, 'runtime'),
+    baseUrl: ctx.baseUrl,
+    ...(setup.plan.shares > 1 ? { shard: `${share}/${setup.plan.shares}` } : {}),
+    ...(setup.previousPages !== undefined ? { previous: { pages: setup.previousPages, site: join(ctx.previousBuild!, 'site') } } : {}),
+    pageInputs: pageInputsOf(ctx.buildDir, share),
+    signal: ctx.signal,
+  };
+}
+
+/**
+ * The renderers of a build's first shares, started once ingest is done (SITE_STAGE.warm) for the listings the store
+ * holds: gated, they import Astro and bundle the project (seconds that do not depend on the catalog) while the index
+ * stage writes the runtime, and read it once the stage's run lets them go.
+ */
+export class WarmRenderers implements Warmed {
+  readonly started: Promise<{ setup: RenderSetup; renderers: AstroRenderer[] } | undefined>;
+  private discarded = false;
+
+  constructor(ctx: RenderContext, listings: number) {
+    this.started = renderSetup(ctx, listings).then(
+      (setup) => ({
+        setup,
+        renderers: this.discarded
+          ? []
+          : Array.from({ length: setup.plan.workers }, (_, share) => startAstroBuild({ ...rendererOptions(ctx, setup, share), gated: true })),
+      }),
+      // Nothing started: the run starts its renderers itself, and meets the error again if it is one.
+      () => undefined,
+    );
+  }
+
+  /** The renderers, when they were started with `setup`; else they are stopped and the run starts its own. */
+  async take(setup: RenderSetup): Promise<AstroRenderer[]> {
+    const early = await this.started;
+    const same =
+      early !== undefined &&
+      early.setup.plan.workers === setup.plan.workers &&
+      early.setup.plan.shares === setup.plan.shares &&
+      early.setup.previousPages === setup.previousPages;
+    if (same) return early.renderers;
+    await this.discard();
+    return [];
+  }
+
+  async discard(): Promise<void> {
+    this.discarded = true;
+    const early = await this.started;
+    await Promise.all(early?.renderers.map((renderer) => renderer.stop()) ?? []);
+  }
+}
+
 export async function buildSite(
   ctx: Pick<
     StageContext,
@@ -350,6 +492,8 @@ export async function buildSite(
     | 'siteTops'
     | 'signal'
   >,
+  /** Renderers started before the runtime was written; used for the first shares when started for this plan. */
+  warm?: WarmRenderers,
 ): Promise<SiteStats> {
   if (!ctx.runtime) throw new Error('the site stage needs the index stage to run first');
   const total = ctx.runtime.count;
@@ -358,41 +502,33 @@ export async function buildSite(
   // that did not change; a thread links those in from it (under carried/, moved into site/ at the end) while the
   // renderers render the others.
   const renderFingerprint = ctx.renderFingerprint ?? '';
-  const previousPages =
-    ctx.previousBuild !== undefined && ctx.renderFingerprint !== undefined ? await previousPageInputs(ctx.previousBuild, renderFingerprint) : undefined;
-  const comparable = previousPages !== undefined;
-  const plan = renderPlan(total, { workers: ctx.renderWorkers, changed: comparable ? ctx.changedListings : undefined });
+  const setup = await renderSetup(ctx, total);
+  const { plan } = setup;
+  const comparable = setup.previousPages !== undefined;
+  const early = (await warm?.take(setup)) ?? [];
+  if (warm && early.length === 0) ctx.log(`site: the renderers started early do not fit the runtime's ${total} listings; new ones start`);
   const rendered = new Array<number>(plan.shares).fill(0);
   const site = join(ctx.buildDir, 'site');
-  // Share 0 writes <build>/astro (its server bundle is the one kept); the others write beside it and are merged into
-  // site/ and removed as each ends, so the disk holds no more than the workers' unmerged output.
-  const outDirOf = (share: number) => (share === 0 ? outDir : `${outDir}-${share}`);
   const reports: AstroBuildReport[] = [];
-  const previous = comparable ? { pages: previousPages, site: join(ctx.previousBuild!, 'site') } : undefined;
   const carriedDir = join(ctx.buildDir, 'carried');
-  const carrier = previous ? new PageCarrier(previous.site, carriedDir) : undefined;
-  const inputsOf = (share: number) => join(ctx.buildDir, `page-inputs-${share}.tsv`);
+  const carrier = comparable ? new PageCarrier(join(ctx.previousBuild!, 'site'), carriedDir) : undefined;
   let nextShare = 0;
   const worker = async () => {
     while (nextShare < plan.shares) {
       ctx.signal?.throwIfAborted();
       const share = nextShare++;
-      const dir = outDirOf(share);
-      reports[share] = await runAstroBuild({
-        outDir: dir,
-        runtimeDir: join(ctx.buildDir, 'runtime'),
-        baseUrl: ctx.baseUrl,
-        ...(plan.shares > 1 ? { shard: `${share}/${plan.shares}` } : {}),
-        ...(previous ? { previous } : {}),
-        pageInputs: inputsOf(share),
-        signal: ctx.signal,
-        ...(carrier ? { onPageInputs: (path: string) => carrier.carry(path) } : {}),
-        onRendered: (pages) => {
-          rendered[share] = pages;
-          const sum = rendered.reduce((a, b) => a + b, 0);
-          ctx.progress(Math.min(sum, total), total, 'listing pages rendered');
-        },
-      });
+      const options = rendererOptions(ctx, setup, share);
+      const dir = options.outDir;
+      const renderer = early[share] ?? startAstroBuild(options);
+      if (carrier) renderer.onPageInputs = (path) => carrier.carry(path);
+      renderer.onRendered = (pages) => {
+        rendered[share] = pages;
+        const sum = rendered.reduce((a, b) => a + b, 0);
+        ctx.progress(Math.min(sum, total), total, 'listing pages rendered');
+      };
+      // The runtime is written (the index stage is done): a renderer started early reads it from now on.
+      renderer.go();
+      reports[share] = await renderer.report;
       // Its names are the pages' side of site/ (site-tops.ts): a stage beside this one may not write under them.
       for (const top of readdirSync(join(dir, 'client'))) ctx.siteTops?.claim(top, 'pages');
       mergeInto(join(dir, 'client'), site);
@@ -438,7 +574,7 @@ export async function buildSite(
     ctx.siteTops ? ctx.siteTops.pages() : readdirSync(site),
   );
   const carryStarted = performance.now();
-  const inputs = Array.from({ length: plan.shares }, (_, share) => inputsOf(share));
+  const inputs = Array.from({ length: plan.shares }, (_, share) => pageInputsOf(ctx.buildDir, share));
   if (carrier) {
     try {
       const linked = await carrier.done();
@@ -470,7 +606,15 @@ export const SITE_STAGE: Stage = {
   // The runtime's listings; it writes the pages' names of site/, beside the stages that write the others.
   after: ['index'],
   memoryBytes: (listings, ctx) => renderPlan(listings, { workers: ctx.renderWorkers }).workers * RENDERER_MEMORY_BYTES,
-  async run(ctx) {
-    await buildSite(ctx);
+  // The renderers' start-up needs only the plan, known from the ingest's counts: it runs beside the index stage.
+  warm: (ctx) => (ctx.listings === undefined ? undefined : new WarmRenderers(ctx, ctx.listings)),
+  async run(ctx, warmed) {
+    const warm = warmed instanceof WarmRenderers ? warmed : undefined;
+    try {
+      await buildSite(ctx, warm);
+    } finally {
+      // Those already ended are left as they are; any still running (the stage failed) are stopped.
+      await warmed?.discard();
+    }
   },
 };

@@ -25,6 +25,8 @@ export interface StageContext {
   progress(done: number, total: number, what?: string): void;
   /** Astro render processes at once (--render-workers); undefined: as the machine allows (site-stage.ts renderPlan). */
   renderWorkers?: number | undefined;
+  /** Listings in the store once ingest is done: what the runtime will hold, for a stage that starts early (Stage.warm). */
+  listings?: number | undefined;
   /** Listings this build's ingest added, changed or removed; undefined when it ingested nothing (--no-ingest). */
   changedListings?: number | undefined;
   /** The build being served, which this one replaces (read only: pages that did not change are linked from it). */
@@ -62,6 +64,12 @@ export class BuildStageError extends Error {
   }
 }
 
+/** What a stage started before the stages it waits for were done (Stage.warm): its run takes it over. */
+export interface Warmed {
+  /** Stops what was started and resolves once it has: the build failed before the stage ran, or the run has no use for it. */
+  discard(): Promise<void>;
+}
+
 export interface Stage {
   name: string;
   /** The stage writes into <buildDir>/runtime: once every such stage is done, the shim can answer from the build. */
@@ -77,5 +85,13 @@ export interface Stage {
    * Undefined: nothing worth counting.
    */
   memoryBytes?(listings: number, ctx: Pick<StageContext, 'renderWorkers'>): number;
-  run(ctx: StageContext): Promise<void>;
+  /**
+   * Starts, once ingest is done, the part of the stage's work that needs nothing of the stages it waits for (the site
+   * stage: its renderers' start-up, while the index stage writes the runtime they read). The build hands the result to
+   * the stage's run, or discards it when the build fails before the stage runs. Only called when stages may run side
+   * by side; undefined: the stage starts when it runs.
+   */
+  warm?(ctx: StageContext): Warmed | undefined;
+  /** `warmed`: what this stage's warm started, if anything; the run uses it or discards it. */
+  run(ctx: StageContext, warmed?: Warmed): Promise<void>;
 }

@@ -5,6 +5,7 @@
 // ranking module, so the pages, the API and llms-full.txt put a listing in the same place.
 import { createHash, hash } from 'node:crypto';
 import { closeSync, existsSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { once } from 'node:events';
 import { join } from 'node:path';
 import { fileLines } from '../artifacts/file-lines.ts';
 import { readRuntimeManifest, RUNTIME_LISTINGS_FILE, runtimeFilesPath } from '../artifacts/runtime-manifest.ts';
@@ -484,6 +485,14 @@ let loaded: Promise<CatalogData> | undefined;
 /** The catalog of the build being made; read on first use, then shared by every page of the build. */
 export function loadCatalog(): Promise<CatalogData> {
   loaded ??= (async () => {
+    // Started before the runtime was written (build/stages/site-stage.ts WarmRenderers): read it once the parent says go.
+    if (process.env.CATALOG_RENDER_GATE === '1') {
+      if (!process.send) throw new Error('CATALOG_RENDER_GATE is set but this process has no IPC channel to its parent');
+      // The parent's one message to a gated renderer is its go, sent once this one says it is waiting.
+      const go = once(process, 'message');
+      process.send({ waiting: true });
+      await go;
+    }
     const { CATALOG_PAGE_INPUTS: out, CATALOG_PREVIOUS_PAGES: previousPath, CATALOG_PREVIOUS_SITE: previousSite } = process.env;
     return loadPageData(requiredEnv('CATALOG_RUNTIME_DIR'), requiredEnv('CATALOG_BASE_URL').replace(/\/+$/, ''), {
       out,
