@@ -39,6 +39,7 @@ describe('incremental build', () => {
     expect(forced.buildDir).not.toBe(third.buildDir);
   });
 
+  // Three whole builds (the first, one over the older build, one over that): a loaded two-core machine needs minutes.
   it('builds over a current build an older checkout made (another runtime format), its change log from that build', async () => {
     const dir = tempDir();
     const records = sampleRecords(6);
@@ -60,7 +61,7 @@ describe('incremental build', () => {
     const changes = JSON.parse(readFileSync(join(next.buildDir, 'site', CHANGE_LOG_PATH), 'utf8')) as { from: string | null; removed: unknown[] };
     expect(changes.from).toBe(first.runtime.snapshotHash);
     expect(changes.removed).toHaveLength(1);
-  });
+  }, 180_000);
 
   it('a failing stage leaves the previous build serving and removes the half-made one', async () => {
     const dir = tempDir();
