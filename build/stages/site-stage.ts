@@ -173,16 +173,6 @@ export function startAstroBuild(options: AstroBuildOptions & { gated?: boolean }
   return renderer;
 }
 
-/** Runs `astro build` for this build in a child process; resolves with the child's own figures. */
-export function runAstroBuild(
-  options: AstroBuildOptions & { onPageInputs?: (path: string) => void; onRendered?: (pages: number) => void },
-): Promise<AstroBuildReport> {
-  const renderer = startAstroBuild(options);
-  renderer.onPageInputs = options.onPageInputs;
-  renderer.onRendered = options.onRendered;
-  return renderer.report;
-}
-
 /** The files under the names `entries` at the top of `root`, as walkFiles gives them. */
 function* walkEntries(root: string, entries: readonly string[]): Generator<string> {
   for (const entry of entries) {
