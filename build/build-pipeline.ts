@@ -9,7 +9,7 @@ import { availableParallelism, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import cliProgress from 'cli-progress';
 import { openCatalogDb, readMeta, type CatalogDb } from './sqlite-store.ts';
-import { buildDirs, currentBuild, newBuildDir, removeTrash, switchCurrent } from '../src/artifacts/build-dirs.ts';
+import { BUILD_RECORD_FILE, buildDirs, currentBuild, newBuildDir, removeTrash, RUNTIME_READY_FILE, switchCurrent } from '../src/artifacts/build-dirs.ts';
 import { ingest, type IngestReport } from './stages/ingest-stage.ts';
 import { BuildStageError, type Stage, type StageContext, type Warmed } from './stages/stage.ts';
 
@@ -372,8 +372,8 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
         serving &&
         !options.force &&
         isCurrentRuntime(serving) &&
-        existsSync(join(serving, 'build.json')) &&
-        JSON.parse(readFileSync(join(serving, 'build.json'), 'utf8')).fingerprint === fingerprint
+        existsSync(join(serving, BUILD_RECORD_FILE)) &&
+        JSON.parse(readFileSync(join(serving, BUILD_RECORD_FILE), 'utf8')).fingerprint === fingerprint
       ) {
         // Same snapshot, origin, counters, code and model as the build being served (and readable): its output would be identical.
         log(`unchanged: ${serving} is current`);
@@ -477,6 +477,8 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
           ended.add(stage.name);
           if (!runtimeReported && runtimeStages.size > 0 && runtimeDone() && ctx.runtime) {
             runtimeReported = true;
+            // A shim serving the build this one replaces may read this runtime now (preparableBuild), before the switch.
+            writeFileSync(join(dir, RUNTIME_READY_FILE), '');
             if (ended.size < stages.length) options.onRuntimeReady?.(dir);
             if (pagesHeld && onPagesReady) onPagesReady(dir, pagesHeld);
             pagesHeld = undefined;
@@ -488,7 +490,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
         .finally(() => Promise.all([...warmed.values()].map((handle) => handle.discard())));
       if (!ctx.runtime) throw new Error('the build produced no runtime artifacts');
       writeFileSync(
-        join(buildDir, 'build.json'),
+        join(buildDir, BUILD_RECORD_FILE),
         JSON.stringify(
           {
             builtAt: new Date().toISOString(),

@@ -13,6 +13,7 @@ import { pathInside } from './path-inside.ts';
 import { SiteTops } from './site-tops.ts';
 import type { StageContext } from './stages/stage.ts';
 import { MANIFEST_FILES, type ContentTypesManifest, type HeadersManifest, type NegotiationManifest } from '../src/domain/contract/static-serving.ts';
+import { BUILD_RECORD_FILE } from '../src/artifacts/build-dirs.ts';
 
 export interface GeneratedFile {
   /** Site path, e.g. /openapi.json or /.well-known/api-catalog. */
@@ -113,7 +114,7 @@ const sortedKeys = <T>(record: Record<string, T>): Record<string, T> =>
  */
 export function reusableSite(ctx: Pick<StageContext, 'previousBuild' | 'renderFingerprint'>): string | undefined {
   if (ctx.previousBuild === undefined || ctx.renderFingerprint === undefined) return undefined;
-  const recorded = join(ctx.previousBuild, 'build.json');
+  const recorded = join(ctx.previousBuild, BUILD_RECORD_FILE);
   if (!existsSync(recorded)) return undefined;
   try {
     const build = JSON.parse(readFileSync(recorded, 'utf8')) as { renderFingerprint?: unknown };

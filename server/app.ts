@@ -1,6 +1,7 @@
 // The composition root: constructs every store, cache, session table and server once, assembles the handler
 // table and the route table from it, and wires the pipeline to node:http. Nothing else constructs shared state.
 import type { AddressInfo } from 'node:net';
+import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { pino, type Logger } from 'pino';
 import type * as IORedis from 'ioredis';
@@ -42,6 +43,11 @@ export interface App {
   semantic: SemanticIndex;
   /** Switches to another build directory (after a rebuild); the old one keeps serving if it fails to load. */
   reload(buildDir: string): void;
+  /**
+   * Follows a rebuild under way (`build` is preparableBuild's answer, polled): loads its runtime once complete, ahead of
+   * the switch, and forgets one loaded ahead whose build was removed (it failed).
+   */
+  prepare(build: string | undefined): void;
   /** The first build has every page: serve them (`entries`, the complete names at the top of its site) as it goes on. */
   pagesReady(buildDir: string, entries: string[]): void;
   /** The first build has ended: serve its whole site. */
@@ -66,6 +72,8 @@ function connectRedis(url: string): Redis {
 
 export function createApp(config: Config, options: AppOptions): App {
   const logger = options.logger ?? pino({ level: config.logLevel, base: undefined });
+  /** A build whose runtime failed to load ahead of its switch: not tried again before it (App.prepare). */
+  let refusedAhead: string | undefined;
   const catalog = new LiveCatalog(loadSnapshot(options.buildDir, { siteInProgress: options.siteBuilding === true }));
   const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
   const metrics = createMetrics();
@@ -142,8 +150,27 @@ export function createApp(config: Config, options: AppOptions): App {
       redis?.disconnect();
     },
     reload(buildDir) {
+      const ahead = catalog.prepared === buildDir;
+      const started = performance.now();
       catalog.swap(buildDir);
-      logger.info({ buildDir }, 'switched to a new build');
+      logger.info({ buildDir, loadedAhead: ahead, switchMs: Math.round(performance.now() - started) }, 'switched to a new build');
+    },
+    prepare(build) {
+      const held = catalog.prepared;
+      if (held !== undefined && held !== build && !existsSync(held)) {
+        catalog.drop();
+        logger.info({ buildDir: held }, 'the build loaded ahead was removed before its switch; forgotten');
+      }
+      if (build === undefined || build === refusedAhead) return;
+      const started = performance.now();
+      try {
+        if (catalog.prepare(build))
+          logger.info({ buildDir: build, loadMs: Math.round(performance.now() - started) }, 'loaded the next build ahead of its switch');
+      } catch (error) {
+        // Tried once: the switch will load it again, and say so if it still cannot.
+        refusedAhead = build;
+        logger.warn({ err: error, buildDir: build }, 'the next build could not be loaded ahead of its switch');
+      }
     },
     pagesReady(buildDir, entries) {
       const { files } = catalog.current;

@@ -3,7 +3,8 @@
 import './heap-tuning.ts';
 import { loadConfig } from '../src/config.ts';
 import { createApp } from './app.ts';
-import { buildDirs, currentBuild } from '../src/artifacts/build-dirs.ts';
+import { buildDirs } from '../src/artifacts/build-dirs.ts';
+import { followBuilds } from './follow-builds.ts';
 import { pidFilePath, writePidFile } from '../src/artifacts/pid-file.ts';
 import { currentOrFirstBuild } from './first-build.ts';
 import { servingLine, startErrorMessage } from './start-errors.ts';
@@ -16,17 +17,8 @@ async function main(): Promise<void> {
   const { buildDir, finished, pagesReady } = await currentOrFirstBuild(config);
   const started = performance.now();
   const app = createApp(config, { buildDir, siteBuilding: finished !== undefined });
-  // SIGHUP: switch to the newest build (the daily rebuild sends it after `catalog build`). Handled before the
-  // pid file exists, as SIGHUP's default action would end the process.
-  process.on('SIGHUP', () => {
-    const next = currentBuild(dirs);
-    if (!next || next === app.services.catalog.current.buildDir) return;
-    try {
-      app.reload(next);
-    } catch (error) {
-      app.services.logger.error({ err: error, buildDir: next }, 'the newest build could not be loaded; the previous one keeps serving');
-    }
-  });
+  // Handled before the pid file exists: `catalog rebuild` signals the pid it names.
+  followBuilds(app, dirs);
   const address = await app.listen();
   // The daily rebuild (`catalog rebuild`) finds the shim to signal here; written before the ready line.
   const removePidFile = writePidFile(pidFilePath(config.dataDir));

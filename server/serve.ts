@@ -4,7 +4,8 @@
 import { parseArgs } from 'node:util';
 import type { Logger } from 'pino';
 import { ConfigError, loadConfig, type Config } from '../src/config.ts';
-import { buildDirs, currentBuild } from '../src/artifacts/build-dirs.ts';
+import { buildDirs } from '../src/artifacts/build-dirs.ts';
+import { followBuilds } from './follow-builds.ts';
 import { createApp, type App } from './app.ts';
 
 /** The shim over a served directory, read-only: search counting is off whatever the environment says. */
@@ -33,12 +34,7 @@ async function main(): Promise<void> {
   const app = createServeApp(loadConfig(process.env, overrides), { buildDir, dataDir });
   const address = await app.listen();
   console.log(`serving ${values.label ?? buildDir} (${app.services.catalog.current.store.count} listings) on http://${address.address}:${address.port}`);
-  if (values.follow) {
-    process.on('SIGHUP', () => {
-      const next = currentBuild(buildDirs(dataDir));
-      if (next && next !== app.services.catalog.current.buildDir) app.reload(next);
-    });
-  }
+  if (values.follow) followBuilds(app, buildDirs(dataDir));
   const stop = () => void app.close().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { DEBIAN_BROTLI_STATIC_MODULE, renderHttpConf, renderNginxConf, renderServerConf, type SiteManifests } from '../../src/nginx-front/nginx-front.ts';
 import { MANIFEST_FILES } from '../../src/domain/contract/static-serving.ts';
+import { BUILD_RECORD_FILE } from '../../src/artifacts/build-dirs.ts';
 import type { Stage } from './stage.ts';
 
 export function readSiteManifests(siteRoot: string): SiteManifests {
@@ -14,7 +15,7 @@ export function readSiteManifests(siteRoot: string): SiteManifests {
 
 /** The public origin a finished build was made for (its build.json). */
 function recordedBaseUrl(buildDir: string): string {
-  const record = JSON.parse(readFileSync(join(buildDir, 'build.json'), 'utf8')) as { baseUrl?: unknown };
+  const record = JSON.parse(readFileSync(join(buildDir, BUILD_RECORD_FILE), 'utf8')) as { baseUrl?: unknown };
   if (typeof record.baseUrl !== 'string') throw new Error(`${buildDir}/build.json names no baseUrl`);
   return record.baseUrl;
 }

@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 import { z } from 'zod';
 import type { StaffBuildStatus } from '../../src/domain/schemas.ts';
 import { CatalogError } from '../../src/domain/contract/errors.ts';
-import { buildDirs, currentBuild } from '../../src/artifacts/build-dirs.ts';
+import { BUILD_RECORD_FILE, buildDirs, currentBuild } from '../../src/artifacts/build-dirs.ts';
 import { staffOnly, type StaffGuard } from '../auth/staff-guard.ts';
 import type { Snapshot } from '../catalog/snapshot.ts';
 import { json, type HandlersFor } from '../http/handler.ts';
@@ -32,7 +32,7 @@ const BuildRecordSchema = z.object({
 });
 
 async function buildRecord(buildDir: string): Promise<z.infer<typeof BuildRecordSchema> | undefined> {
-  const text = await readFile(join(buildDir, 'build.json'), 'utf8').catch(() => undefined);
+  const text = await readFile(join(buildDir, BUILD_RECORD_FILE), 'utf8').catch(() => undefined);
   if (text === undefined) return undefined;
   try {
     const parsed = BuildRecordSchema.safeParse(JSON.parse(text));

@@ -1,6 +1,7 @@
 // Where builds live under the data directory, and the atomic switch between them:
 //   <data>/catalog.db          the ingested snapshot
-//   <data>/builds/<id>/        one complete build (runtime/ for the shim, site/ for static files)
+//   <data>/builds/<id>/        one complete build (runtime/ for the shim, site/ for static files); while it is made,
+//                              runtime-ready says its runtime/ is complete, build.json that the whole build is
 //   <data>/builds/.trash-*/    a replaced build being removed: never served, never a build (listBuilds leaves it out)
 //   <data>/current             symlink to the build being served, replaced by rename(2) in one step
 import { existsSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync } from 'node:fs';
@@ -25,6 +26,24 @@ export function currentBuild(dirs: BuildDirs): string | undefined {
   const target = readlinkSync(dirs.currentLink);
   const full = resolve(dirs.dataDir, target);
   return existsSync(join(full, 'runtime', 'manifest.json')) ? full : undefined;
+}
+
+/**
+ * Written into a build directory being made once its runtime/ is complete (the stages that write it are done), while
+ * the other stages go on: a running shim may read the runtime then, ahead of the switch (preparableBuild).
+ */
+export const RUNTIME_READY_FILE = 'runtime-ready';
+/** Written last into a build directory, just before `current` moves to it. */
+export const BUILD_RECORD_FILE = 'build.json';
+
+/**
+ * The build being made whose runtime is complete, when it is newer than the one served: what a running rebuild will
+ * switch to. Undefined when there is none (no build under way, its runtime not complete yet, or it ended already).
+ */
+export function preparableBuild(dirs: BuildDirs): string | undefined {
+  const newest = listBuilds(dirs).at(-1);
+  if (newest === undefined || newest === currentBuild(dirs)) return undefined;
+  return existsSync(join(newest, RUNTIME_READY_FILE)) && !existsSync(join(newest, BUILD_RECORD_FILE)) ? newest : undefined;
 }
 
 export function newBuildDir(dirs: BuildDirs): string {

@@ -249,6 +249,8 @@ describe('rebuild and a running shim', () => {
   const dataDir = tempDir('catalog-cli-shim-');
   const env = { CATALOG_DATA_DIR: dataDir, SEARCH_SIGNALS: 'off', STAFF_JWT_ISSUER: ISSUER, STAFF_JWT_SECRET: SECRET };
   let shim: ChildProcess | undefined;
+  /** The shim's log (JSON lines on stdout, LOG_LEVEL info). */
+  let shimLog = '';
   let origin: string;
   const extra: ListingRecord[] = snapshotRecords()
     .filter((r) => r.type === 'mcp' && !records.some((s) => s.id === r.id))
@@ -268,13 +270,12 @@ describe('rebuild and a running shim', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     origin = await new Promise<string>((resolve, reject) => {
-      let out = '';
       shim!.stdout!.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        const url = /"url":"(http:\/\/[^"]+)"/.exec(out)?.[1];
+        shimLog += chunk.toString();
+        const url = /"url":"(http:\/\/[^"]+)"/.exec(shimLog)?.[1];
         if (url) resolve(url);
       });
-      shim!.once('exit', (code) => reject(new Error(`shim exited ${code}: ${out}`)));
+      shim!.once('exit', (code) => reject(new Error(`shim exited ${code}: ${shimLog}`)));
     });
   });
   afterAll(() => {
@@ -300,6 +301,17 @@ describe('rebuild and a running shim', () => {
     const until = Date.now() + 10_000;
     while ((await total()) !== records.length + 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
     expect(await total()).toBe(records.length + 1);
+    // The shim read the new build's runtime while the rebuild rendered its pages, and switched without reading it again.
+    const messages = shimLog
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { msg: string; buildDir?: string; loadedAhead?: boolean });
+    const ahead = messages.findIndex((entry) => entry.msg === 'loaded the next build ahead of its switch');
+    const switched = messages.findIndex((entry) => entry.msg === 'switched to a new build');
+    expect(ahead).toBeGreaterThanOrEqual(0);
+    expect(switched).toBeGreaterThan(ahead);
+    expect(messages[switched]).toMatchObject({ buildDir: messages[ahead]!.buildDir, loadedAhead: true });
+    expect(result.stdout).toContain(`into ${messages[switched]!.buildDir}`);
   });
 
   it('rebuild --url switches it through the staff reload route and confirms the build', async () => {
