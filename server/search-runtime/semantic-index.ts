@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import { EMBEDDINGS_DIR, MODEL_SUBDIR } from '../../src/artifacts/embeddings.ts';
 import { VECTORS_MANIFEST, type VectorsManifest } from '../../src/search/vectors.ts';
 import type { Snapshot } from '../catalog/snapshot.ts';
-import { isStaticEncoderDir, loadStaticEncoder, type StaticEncoder } from '../../src/embeddings/static-encoder.ts';
+import { isStaticEncoderDir, loadStaticEncoder, staticEncoderSource, type StaticEncoder } from '../../src/embeddings/static-encoder.ts';
 import { QueryEmbedder } from './query-embedder.ts';
 import { VectorSearcher } from './vector-searcher.ts';
 
@@ -105,6 +105,7 @@ export class SemanticIndex implements SemanticSource {
       const manifest = JSON.parse(readFileSync(join(dir, VECTORS_MANIFEST), 'utf8')) as VectorsManifest;
       if (manifest.count !== snapshot.store.count) throw new Error(`${manifest.count} vectors for ${snapshot.store.count} listings`);
       const modelDir = join(dir, MODEL_SUBDIR);
+      const previousEncoder = this.encoder;
       const loadingModel = this.queryModel(modelDir, manifest.modelId);
       const opening = VectorSearcher.open(
         dir,
@@ -117,7 +118,7 @@ export class SemanticIndex implements SemanticSource {
       const [model, searcher] = await Promise.all([loadingModel, opening]).catch((error: unknown) => {
         // Whichever of the two did load is released when the other fails.
         loadingModel.then(
-          (loaded) => loaded.encoder?.close(),
+          (loaded) => this.release(loaded.encoder),
           () => undefined,
         );
         opening.then(
@@ -127,14 +128,16 @@ export class SemanticIndex implements SemanticSource {
         throw error;
       });
       if (this.target !== snapshot || this.closed) {
-        model.encoder?.close();
+        this.release(model.encoder);
         await searcher.close();
         return this.state;
       }
       // A request embeds right after ready() on this thread, so no request still holds the table this replaces;
       // the old vector worker finishes the searches it has before it ends.
-      this.encoder?.close();
-      this.encoder = model.encoder;
+      if (model.encoder !== this.encoder) {
+        this.encoder?.close();
+        this.encoder = model.encoder;
+      }
       void this.searcher?.close();
       this.searcher = searcher;
       const { embed } = model;
@@ -151,6 +154,8 @@ export class SemanticIndex implements SemanticSource {
           dims: manifest.dims,
           count: manifest.count,
           approximate: searcher.approximate ? 'hnsw' : 'exact',
+          // The query model: the static table kept from the build before (the same files), loaded, or in the worker.
+          queryModel: model.encoder === undefined ? 'worker' : model.encoder === previousEncoder ? 'kept' : 'loaded',
           ms: Math.round(performance.now() - started),
         },
         'semantic search ready',
@@ -166,6 +171,12 @@ export class SemanticIndex implements SemanticSource {
   /** The query embedding of the build's model: the static table on this thread, anything else in the worker. */
   private async queryModel(modelDir: string, modelId: string): Promise<{ embed: SemanticReady['embed']; encoder?: StaticEncoder }> {
     if (isStaticEncoderDir(modelDir)) {
+      const loaded = this.encoder;
+      // The new build links the table already loaded (the same files): reloading it would hold this thread at every
+      // switch for its checksum and vocabulary.
+      if (loaded?.modelId === modelId && loaded.source !== undefined && loaded.source === staticEncoderSource(modelDir)) {
+        return { embed: (text) => loaded.embed(text), encoder: loaded };
+      }
       // Rows read as words are met: the shim embeds a few words a request, so the table stays out of its memory.
       const encoder = await loadStaticEncoder(modelDir, { rows: 'disk' });
       if (encoder.modelId !== modelId) {
@@ -184,6 +195,11 @@ export class SemanticIndex implements SemanticSource {
     const embedder = this.embedder;
     await embedder.load(modelDir, modelId);
     return { embed: (text) => embedder.cached(text) ?? embedder.embed(text) };
+  }
+
+  /** Closes an encoder a load made and did not keep; the one serving stays open. */
+  private release(encoder: StaticEncoder | undefined): void {
+    if (encoder !== this.encoder) encoder?.close();
   }
 
   async close(): Promise<void> {

@@ -11,7 +11,7 @@
 //                        embed; test/embeddings/static-encoder.test.ts re-embeds words with the teacher through
 //                        it to prove the table came from the encoder
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, openSync, readSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { LRUCache } from 'lru-cache';
@@ -156,7 +156,11 @@ export class StaticEncoder {
   private readonly disk: RowsOnDisk | undefined;
   private readonly scales: Float32Array;
 
-  constructor(manifest: StaticEncoderManifest, words: readonly string[], rows: Int8Array | RowsOnDisk, scales: Float32Array) {
+  /** The files it was loaded from (staticEncoderSource), when they were on disk. */
+  readonly source: string | undefined;
+
+  constructor(manifest: StaticEncoderManifest, words: readonly string[], rows: Int8Array | RowsOnDisk, scales: Float32Array, source?: string) {
+    this.source = source;
     this.modelId = manifest.modelId;
     this.dims = manifest.dims;
     this.count = manifest.count;
@@ -248,7 +252,21 @@ export async function readStaticEncoderManifest(dir: string): Promise<StaticEnco
  * Loads a table written by writeStaticEncoder, checking format and checksums; `rows` says where its rows live
  * (RowResidence). A disk-resident table is hashed as a stream and only its scales are read into memory.
  */
+/**
+ * The files of the table in `dir`, by device and inode: two directories of the same source hold the same table (hard
+ * links: each build links the committed table), so an encoder loaded from one serves the other.
+ */
+export function staticEncoderSource(dir: string): string {
+  return [STATIC_ENCODER_MANIFEST, WORDS_FILE, TABLE_FILE]
+    .map((name) => {
+      const { dev, ino } = statSync(join(dir, name));
+      return `${dev}:${ino}`;
+    })
+    .join(' ');
+}
+
 export async function loadStaticEncoder(dir: string, options: { rows?: RowResidence } = {}): Promise<StaticEncoder> {
+  const source = staticEncoderSource(dir);
   const manifest = await readStaticEncoderManifest(dir);
   if (manifest.format !== STATIC_ENCODER_FORMAT) throw new Error(`${dir}: unknown static encoder format ${String(manifest.format)}`);
   const tablePath = join(dir, TABLE_FILE);
@@ -271,7 +289,7 @@ export async function loadStaticEncoder(dir: string, options: { rows?: RowReside
     if (bytes!.length !== padded + count * 4) throw new Error(`${dir}: static encoder size does not match its manifest`);
     const view = new DataView(bytes!.buffer, bytes!.byteOffset + padded, count * 4);
     for (let r = 0; r < count; r++) scales[r] = view.getFloat32(r * 4, true);
-    return new StaticEncoder(manifest, words, new Int8Array(bytes!.buffer, bytes!.byteOffset, count * dims), scales);
+    return new StaticEncoder(manifest, words, new Int8Array(bytes!.buffer, bytes!.byteOffset, count * dims), scales, source);
   }
   const rows = new RowsOnDisk(tablePath, dims);
   try {
@@ -284,5 +302,5 @@ export async function loadStaticEncoder(dir: string, options: { rows?: RowReside
     rows.close();
     throw error;
   }
-  return new StaticEncoder(manifest, words, rows, scales);
+  return new StaticEncoder(manifest, words, rows, scales, source);
 }

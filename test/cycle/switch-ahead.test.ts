@@ -1,12 +1,15 @@
 // A rebuild's runtime is read by the shim while the rebuild still runs: once runtime-ready is in the build directory
 // and until build.json is (preparableBuild), the shim loads it (LiveCatalog.prepare), and the switch after the SIGHUP
-// uses what it loaded instead of reading runtime/ again. Builds here are hard-linked copies of the shared build.
+// uses what it loaded instead of reading runtime/ again; the semantic index keeps the query model when the new build
+// links the same table. Builds here are hard-linked copies of the shared build.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BUILD_RECORD_FILE, buildDirs, preparableBuild, RUNTIME_READY_FILE, switchCurrent, type BuildDirs } from '../../src/artifacts/build-dirs.ts';
+import { pino } from 'pino';
 import { LiveCatalog, loadSnapshot } from '../../server/catalog/snapshot.ts';
+import { SemanticIndex } from '../../server/search-runtime/semantic-index.ts';
 import { sharedBuildDir } from '../support/shared-build.ts';
 import { tempDir } from '../support/fixtures.ts';
 
@@ -74,5 +77,36 @@ describe('the next build loaded ahead of its switch', () => {
     expect(catalog.prepare(next)).toBe(true);
     catalog.drop();
     expect(catalog.prepared).toBeUndefined();
+  });
+});
+
+describe('the query model across a switch', () => {
+  it('is kept when the new build links the same table, loaded when its table is another file, and embeds after', async () => {
+    const { served, next } = dataDirWithRebuild();
+    // A third build whose model files are copies: the same bytes, other files.
+    const copied = join(served, '..', '20261128T020000');
+    mkdirSync(copied);
+    execFileSync('cp', ['-al', join(shared, 'runtime'), join(copied, 'runtime')]);
+    const model = join(copied, 'runtime', 'embeddings', 'model');
+    rmSync(model, { recursive: true });
+    cpSync(join(shared, 'runtime', 'embeddings', 'model'), model, { recursive: true });
+    symlinkSync(join(shared, 'site'), join(copied, 'site'));
+
+    const lines: Array<{ msg: string; queryModel?: string }> = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as { msg: string; queryModel?: string }) });
+    const semantic = new SemanticIndex(logger);
+    try {
+      const queryModels: string[] = [];
+      for (const dir of [served, next, copied]) {
+        const snapshot = loadSnapshot(dir);
+        expect(await semantic.load(snapshot)).toBe('ready');
+        queryModels.push(lines.filter((line) => line.msg === 'semantic search ready').at(-1)!.queryModel!);
+        const vector = await semantic.ready(snapshot)!.embed('convert pdf files');
+        expect(vector && [...vector].some((value) => value !== 0)).toBe(true);
+      }
+      expect(queryModels).toEqual(['loaded', 'kept', 'loaded']);
+    } finally {
+      await semantic.close();
+    }
   });
 });
