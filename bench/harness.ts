@@ -38,6 +38,8 @@ export async function scaleExport(count: number, seed = 1): Promise<string> {
 
 export interface BuildFigures {
   seconds: number;
+  /** Seconds until `current` moved to the new build (the report's switchedMs); the command may end later (removeTrash). */
+  liveSeconds: number | undefined;
   /** The build's own process. */
   peakRssMB: number;
   /** The Astro renderers' peaks, summed over those that ran at once (0 when the site stage did not run). */
@@ -96,6 +98,7 @@ export async function timedBuild(dataDir: string, exportPath: string | undefined
   const ran = report.timings?.site !== undefined;
   return {
     seconds,
+    liveSeconds: report.switchedMs === undefined ? undefined : report.switchedMs / 1000,
     peakRssMB: Math.round((report.maxRssKB ?? 0) / 1024),
     renderersPeakRssMB: ran ? Math.round((report.renderersMaxRssKB ?? 0) / 1024) : 0,
     renderers: ran ? (report.renderers ?? 0) : 0,

@@ -202,6 +202,7 @@ async function buildSection(): Promise<void> {
     catalog: label,
     build: kind,
     s: figures.seconds.toFixed(1),
+    'live s': figures.liveSeconds?.toFixed(1) ?? '',
     '/full': full === undefined ? '' : (figures.seconds / full).toFixed(2),
     'build RSS MB': figures.peakRssMB,
     renderers: figures.renderers,

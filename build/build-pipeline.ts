@@ -84,6 +84,11 @@ export interface BuildResult {
    * "embeddings+site+shards+discovery"): the process's CPU cannot be told apart between stages that share it.
    */
   cpu: Record<string, number>;
+  /**
+   * Milliseconds from the start until `current` pointed at the new build: the build is live then. The command ends
+   * later when the replaced builds are still being removed (removeTrash). Undefined when nothing was switched.
+   */
+  switchedMs?: number | undefined;
   ingest: IngestReport | undefined;
   runtime: RuntimeManifest;
 }
@@ -268,6 +273,7 @@ export function cpuMillis(): number {
 }
 
 export async function runBuild(options: BuildOptions): Promise<BuildResult> {
+  const startedAt = performance.now();
   const dirs = buildDirs(options.dataDir);
   const timings: Record<string, number> = {};
   const cpu: Record<string, number> = {};
@@ -335,11 +341,16 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
 
   let report: IngestReport | undefined;
   let buildDir: string | undefined;
-  // The builds the last switch set aside are removed on a worker thread beside the first stages (ingest is mostly one
-  // core's work): off the path of both that build and this one. A failure to remove them fails no build; the next retries.
-  const trashRemoved = removeTrash(dirs).catch((error: unknown) => {
-    output.write(`warning: replaced builds under ${dirs.buildsDir} were not all removed: ${error instanceof Error ? error.message : String(error)}\n`);
-  });
+  // The builds the last switch set aside are removed by a low-priority process beside this build's stages: off the
+  // path of both that build and this one. A failure to remove them fails no build; the next retries.
+  const trashStarted = performance.now();
+  let trashPending = true;
+  const trashRemoved = removeTrash(dirs)
+    .catch((error: unknown) => {
+      output.write(`warning: replaced builds under ${dirs.buildsDir} were not all removed: ${error instanceof Error ? error.message : String(error)}\n`);
+      return undefined;
+    })
+    .finally(() => (trashPending = false));
   try {
     const code = codeFingerprint();
     const render = renderFingerprint(options.baseUrl, code);
@@ -506,7 +517,9 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
         ),
       );
       switchCurrent(dirs, buildDir);
-      return { buildDir, unchanged: false, timings, cpu, ingest: report, runtime: ctx.runtime };
+      const switchedMs = Math.round(performance.now() - startedAt);
+      log(`switched: ${buildDir} is current after ${(switchedMs / 1000).toFixed(1)} s`);
+      return { buildDir, unchanged: false, timings, cpu, switchedMs, ingest: report, runtime: ctx.runtime };
     } finally {
       db.close();
     }
@@ -514,8 +527,13 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     if (buildDir) rmSync(buildDir, { recursive: true, force: true });
     throw error;
   } finally {
+    if (trashPending) log('waiting for the removal of the replaced builds');
+    const removal = await trashRemoved;
+    if (removal && removal.count > 0) {
+      const seconds = ((performance.now() - trashStarted) / 1000).toFixed(1);
+      log(`removed ${removal.count} replaced build${removal.count === 1 ? '' : 's'} at nice ${removal.niceness ?? 'unknown'} in ${seconds} s`);
+    }
     bars?.stop();
-    await trashRemoved;
   }
 }
 

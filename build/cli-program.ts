@@ -349,6 +349,7 @@ program
         JSON.stringify({
           timings: result.timings,
           cpu: result.cpu,
+          switchedMs: result.switchedMs,
           cpuMs: cpuMillis(),
           maxRssKB: process.resourceUsage().maxRSS,
           ...siteFigures(result.buildDir),

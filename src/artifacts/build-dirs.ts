@@ -6,7 +6,8 @@
 //   <data>/current             symlink to the build being served, replaced by rename(2) in one step
 import { existsSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 
 export interface BuildDirs {
   dataDir: string;
@@ -93,27 +94,46 @@ export function switchCurrent(dirs: BuildDirs, buildDir: string, keep = 2): stri
 }
 
 /**
- * Removes every replaced build left under builds/ (by switchCurrent, or by a removal a crash cut short) on a worker
- * thread, so that the caller's thread goes on with its own work meanwhile: a build starts it beside its first stages.
- * Resolves once they are gone; rejects when one cannot be removed.
+ * The niceness the removal of replaced builds runs at: removing a build's hundreds of thousands of files is mostly the
+ * kernel's work, and at the default priority it took a core from the stages beside it. At 19 it gets the cores only
+ * when the build leaves them idle.
  */
-export async function removeTrash(dirs: BuildDirs): Promise<number> {
-  if (!existsSync(dirs.buildsDir)) return 0;
+export const TRASH_NICENESS = 19;
+
+/** Lowers its own priority, says the niceness it got, then removes the directories it is given (its argv). */
+const REMOVER = `const os = require('node:os');
+try { os.setPriority(${TRASH_NICENESS}); } catch {}
+process.stdout.write(String(os.getPriority()));
+for (const dir of process.argv.slice(1)) require('node:fs').rmSync(dir, { recursive: true, force: true });`;
+
+export interface TrashRemoval {
+  /** Replaced builds removed. */
+  count: number;
+  /** The niceness the removing process ran at (TRASH_NICENESS where the system allows it), undefined when none ran. */
+  niceness: number | undefined;
+}
+
+/**
+ * Removes every replaced build left under builds/ (by switchCurrent, or by a removal a crash cut short) in a child
+ * process at a low priority (TRASH_NICENESS), so that the caller goes on with its own work meanwhile: a build starts it
+ * beside its first stages. Resolves once they are gone; rejects when one cannot be removed.
+ */
+export async function removeTrash(dirs: BuildDirs): Promise<TrashRemoval> {
+  if (!existsSync(dirs.buildsDir)) return { count: 0, niceness: undefined };
   const trash = readdirSync(dirs.buildsDir)
     .filter((name) => name.startsWith(TRASH_PREFIX))
     .map((name) => join(dirs.buildsDir, name));
-  if (trash.length === 0) return 0;
-  // An inline CommonJS worker: rmSync walks the tree in native code, off this thread.
-  const worker = new Worker(
-    `const { rmSync } = require('node:fs'); for (const dir of require('node:worker_threads').workerData) rmSync(dir, { recursive: true, force: true });`,
-    {
-      eval: true,
-      workerData: trash,
-    },
-  );
-  await new Promise<void>((resolvePromise, reject) => {
-    worker.once('error', reject);
-    worker.once('exit', (code) => (code === 0 ? resolvePromise() : reject(new Error(`removing replaced builds ${trash.join(', ')} ended with code ${code}`))));
-  });
-  return trash.length;
+  if (trash.length === 0) return { count: 0, niceness: undefined };
+  // A process rather than a thread: a priority is set per process (and is not raised again by this one).
+  const child = spawn(process.execPath, ['-e', REMOVER, ...trash], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const [code, signal] = (await once(child, 'close')) as [number | null, NodeJS.Signals | null];
+  if (code !== 0) {
+    throw new Error(`removing replaced builds ${trash.join(', ')} ended with ${signal ?? `code ${code}`}${stderr ? `: ${stderr.trim().slice(-2000)}` : ''}`);
+  }
+  const niceness = Number.parseInt(stdout, 10);
+  return { count: trash.length, niceness: Number.isNaN(niceness) ? undefined : niceness };
 }
