@@ -9,6 +9,7 @@ import { dirname, join, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, createBrotliCompress, createGzip, gzip } from 'node:zlib';
+import { COMPRESS_MIN_BYTES } from './page-compression.ts';
 import { pathInside } from './path-inside.ts';
 import { SiteTops } from './site-tops.ts';
 import type { StageContext } from './stages/stage.ts';
@@ -36,8 +37,6 @@ const IMPLIED: Record<string, string> = {
   '.css': 'text/css',
   '.js': 'text/javascript',
 };
-/** Smaller files are served as they are: the encoding would cost more than it saves. */
-export const COMPRESS_MIN_BYTES = 512;
 
 /**
  * Files larger than this get LARGE_FILE_COMPRESSION, smaller ones the strongest levels (brotli 11 costs many times

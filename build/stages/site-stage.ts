@@ -7,7 +7,7 @@
 //   <buildDir>/astro/server                     entry.mjs, imported by the shim for /browse
 // Large pages, styles and scripts then get .br and .gz siblings, which the static handler serves by Accept-Encoding.
 import { fork } from 'node:child_process';
-import { createReadStream, createWriteStream, existsSync, opendirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, opendirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { once } from 'node:events';
 import { availableParallelism, totalmem } from 'node:os';
@@ -17,23 +17,15 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Stage, StageContext, Warmed } from './stage.ts';
-import { COMPRESS_MIN_BYTES, LARGE_FILE_COMPRESSION } from '../site-writer.ts';
+import { LARGE_FILE_COMPRESSION } from '../site-writer.ts';
+import { isSharePage } from '../page-compression.ts';
 import { PageCarrier } from '../page-carrier.ts';
-import { walkFiles } from '../walk-files.ts';
+import { fileLines } from '../../src/artifacts/file-lines.ts';
 
 /** The Astro project: the repository root. */
 export const SITE_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const RUNNER = fileURLToPath(new URL('../astro-build.ts', import.meta.url));
 
-const COMPRESSIBLE = /\.(?:html|css|js|mjs|txt|svg|xml|json)$/;
-/**
- * Pages smaller than this are served as they are. A page that fits in TCP's initial congestion window (10
- * segments) arrives in one round trip compressed or not, and most listing pages fit. Precompressing every page cost
- * as much as rendering them, mostly in creating files, for a few KB a page view
- * (bench/records/2026-11-22-site-precompression.md). Larger pages (skills with their files,
- * category, type and home pages) and every stylesheet and script get .br and .gz.
- */
-export const PAGE_COMPRESS_MIN_BYTES = 14 * 1024;
 /**
  * The large generated files' levels (brotli 5, gzip 6, decision 015): the strongest were barely smaller and many times
  * slower on these pages too (same record).
@@ -46,12 +38,14 @@ const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);
 
 export interface AstroBuildReport {
+  /** Pages (.html) the renderer wrote; `sharePages` of them its share's listing and owner pages, the rest every share's. */
   pages: number;
+  sharePages: number;
   seconds: number;
   maxRssKB: number;
 }
 
-export interface SiteStats extends AstroBuildReport {
+export interface SiteStats extends Omit<AstroBuildReport, 'sharePages'> {
   /** Astro processes that rendered the pages at once (see renderPlan). */
   renderers: number;
   /** Shares of the listing and owner pages they rendered in turn. */
@@ -75,6 +69,8 @@ export interface AstroBuildOptions {
   previous?: { pages: string; site: string } | undefined;
   /** Where the renderer writes its pages' inputs and whether it rendered each. */
   pageInputs?: string;
+  /** Where the renderer lists the files it wrote that get .br and .gz (page-compression.ts). */
+  compressList?: string;
   /** Kills the renderer (a stage beside the site's failed). */
   signal?: AbortSignal | undefined;
 }
@@ -112,6 +108,7 @@ export function startAstroBuild(options: AstroBuildOptions & { gated?: boolean }
       ...(options.shard ? { CATALOG_RENDER_SHARD: options.shard } : {}),
       ...(options.previous ? { CATALOG_PREVIOUS_PAGES: options.previous.pages, CATALOG_PREVIOUS_SITE: options.previous.site } : {}),
       ...(options.pageInputs ? { CATALOG_PAGE_INPUTS: options.pageInputs } : {}),
+      ...(options.compressList ? { CATALOG_COMPRESS_LIST: options.compressList } : {}),
       ...(options.gated ? { CATALOG_RENDER_GATE: '1' } : {}),
     },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
@@ -173,40 +170,45 @@ export function startAstroBuild(options: AstroBuildOptions & { gated?: boolean }
   return renderer;
 }
 
-/** The files under the names `entries` at the top of `root`, as walkFiles gives them. */
-function* walkEntries(root: string, entries: readonly string[]): Generator<string> {
-  for (const entry of entries) {
-    if (statSync(join(root, entry)).isDirectory()) yield* walkFiles(root, entry);
-    else yield entry;
-  }
-}
-
 /**
- * Writes .br and .gz next to every compressible file of `root` worth compressing (see PAGE_COMPRESS_MIN_BYTES), under
- * the names `entries` at its top (default: all): the site stage's own, since the stages beside it write their files
- * with their own .br and .gz there at the same time.
+ * Writes .br and .gz next to each file that the renderers' lists (`lists`: files of paths relative to `root`, a line
+ * each, as build/astro-build.ts writes them) name, once. Every share lists the pages outside its share (home,
+ * categories, styles): those are compressed once. The stages beside this one write their own files with their own
+ * .br and .gz at the same time; the lists name none of theirs.
  */
 export async function precompress(
   root: string,
+  lists: readonly string[],
   onProgress?: (done: number, total: number) => void,
-  entries: readonly string[] = readdirSync(root),
 ): Promise<SiteStats['compressed']> {
   const started = performance.now();
-  // A first walk counts the candidates (names only) for the progress; the second does the work as it walks.
-  let candidates = 0;
-  for (const path of walkEntries(root, entries)) if (COMPRESSIBLE.test(path)) candidates++;
-  const files = walkEntries(root, entries);
+  let total = 0;
+  for (const list of lists) for (const _line of fileLines(list)) total++;
   const totals = { files: 0, bytes: 0, brotliBytes: 0, gzipBytes: 0 };
+  // Paths outside the shares, which every share lists: a few hundred pages and assets, not one per listing.
+  const common = new Set<string>();
   let seen = 0;
+  function* paths(): Generator<string> {
+    for (const list of lists) {
+      for (const line of fileLines(list)) {
+        const path = line.toString();
+        if (!isSharePage(path)) {
+          if (common.has(path)) {
+            seen++;
+            continue;
+          }
+          common.add(path);
+        }
+        yield path;
+      }
+    }
+  }
+  const files = paths();
   const worker = async () => {
-    // The workers share one walk: each takes the next file as it is free.
+    // The workers share one iterator: each takes the next file as it is free.
     for (let next = files.next(); !next.done; next = files.next()) {
-      if (!COMPRESSIBLE.test(next.value)) continue;
       seen++;
       const file = join(root, next.value);
-      // A stat costs less than a thread-pool round trip; the walk visits every page, most of them too small.
-      const { size } = statSync(file);
-      if (size < (file.endsWith('.html') ? PAGE_COMPRESS_MIN_BYTES : COMPRESS_MIN_BYTES)) continue;
       const body = await readFile(file);
       const [br, gzipped] = await Promise.all([
         brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: PAGE_COMPRESSION.brotliQuality, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
@@ -217,11 +219,11 @@ export async function precompress(
       totals.bytes += body.length;
       totals.brotliBytes += br.length;
       totals.gzipBytes += gzipped.length;
-      if (totals.files % 200 === 0) onProgress?.(seen, candidates);
+      if (totals.files % 200 === 0) onProgress?.(seen, total);
     }
   };
   await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
-  onProgress?.(candidates, candidates);
+  onProgress?.(total, total);
   return { ...totals, seconds: (performance.now() - started) / 1000 };
 }
 
@@ -393,6 +395,8 @@ interface RenderSetup {
 
 /** Where the renderer of `share` writes its pages' inputs, merged into PAGE_INPUTS_FILE at the end of the stage. */
 const pageInputsOf = (buildDir: string, share: number) => join(buildDir, `page-inputs-${share}.tsv`);
+/** Where a share's renderer lists its files that get .br and .gz (precompress). */
+const compressListOf = (buildDir: string, share: number) => join(buildDir, `compress-${share}.txt`);
 
 type RenderContext = Pick<StageContext, 'buildDir' | 'baseUrl' | 'renderWorkers' | 'changedListings' | 'previousBuild' | 'renderFingerprint' | 'signal'>;
 
@@ -419,6 +423,7 @@ function rendererOptions(ctx: RenderContext, setup: RenderSetup, share: number):
     ...(setup.plan.shares > 1 ? { shard: `${share}/${setup.plan.shares}` } : {}),
     ...(setup.previousPages !== undefined ? { previous: { pages: setup.previousPages, site: join(ctx.previousBuild!, 'site') } } : {}),
     pageInputs: pageInputsOf(ctx.buildDir, share),
+    compressList: compressListOf(ctx.buildDir, share),
     signal: ctx.signal,
   };
 }
@@ -545,9 +550,9 @@ export async function buildSite(
     ctx.pagesReady?.(entries);
   };
   if (!comparable) pagesIn();
-  let pages = 0;
-  for (const path of walkFiles(site)) if (path.endsWith('.html')) pages++;
-  const astro: AstroBuildReport = {
+  // Each share's own pages, and once the pages every share renders (the renderers counted them as they listed them).
+  const pages = reports.reduce((sum, report) => sum + report.sharePages, reports[0] ? reports[0].pages - reports[0].sharePages : 0);
+  const astro: Omit<AstroBuildReport, 'sharePages'> = {
     pages,
     seconds,
     // At most `workers` renderers run at once: the sum of the largest peaks bounds what they held together.
@@ -558,11 +563,9 @@ export async function buildSite(
       .reduce((sum, kb) => sum + kb, 0),
   };
   const renderers = plan.workers;
-  const compressed = await precompress(
-    site,
-    (done, total) => ctx.progress(done, total, 'files compressed'),
-    ctx.siteTops ? ctx.siteTops.pages() : readdirSync(site),
-  );
+  const lists = Array.from({ length: plan.shares }, (_, share) => compressListOf(ctx.buildDir, share));
+  const compressed = await precompress(site, lists, (done, total) => ctx.progress(done, total, 'files compressed'));
+  for (const list of lists) rmSync(list, { force: true });
   const carryStarted = performance.now();
   const inputs = Array.from({ length: plan.shares }, (_, share) => pageInputsOf(ctx.buildDir, share));
   if (carrier) {

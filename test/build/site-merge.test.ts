@@ -1,12 +1,12 @@
 // The site stage's file work around the renderers: each renderer's output is merged into site/ (a folder the site
-// lacks moves whole; folders both have are merged; a file both have is the later one's), the tree is walked file by
-// file, and the stages beside and after it write no file under the names that hold the pages, which a first start
-// serves while they run. Real folders on disk.
+// lacks moves whole; folders both have are merged; a file both have is the later one's), the files the renderers
+// listed are compressed once each, and the stages beside and after it write no file under the names that hold the
+// pages, which a first start serves while they run. Real folders on disk.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { mergeInto } from '../../build/stages/site-stage.ts';
+import { mergeInto, precompress } from '../../build/stages/site-stage.ts';
 import { SiteTops } from '../../build/site-tops.ts';
 import { LARGE_FILE_BYTES, LARGE_FILE_COMPRESSION, SiteWriter } from '../../build/site-writer.ts';
 import { walkFiles } from '../../build/walk-files.ts';
@@ -54,6 +54,33 @@ describe("merging the renderers' output into the site", () => {
     ]);
     expect(readFileSync(join(site, 'index.html'), 'utf8')).toBe('home 1');
     expect(readFileSync(join(site, 'listings', 'pdf', 'index.html'), 'utf8')).toBe('pdf');
+  });
+});
+
+describe("compressing the renderers' files", () => {
+  it('compresses what the lists name, a page every share lists once, and nothing else', async () => {
+    const large = (n: number) => `<p>${'page '.repeat(4000)}${n}</p>`;
+    const site = tree(join(root, 'e', 'site'), {
+      'index.html': large(0),
+      '_astro/site.css': `a{}${' '.repeat(600)}`,
+      'listings/a/index.html': large(1),
+      'listings/b/index.html': large(2),
+      // Written beside the site stage by another stage, which compresses its own files: not in any list.
+      'shards/all/page-0001.json': `[${'1,'.repeat(1000)}1]`,
+    });
+    const lists = [
+      tree(join(root, 'e'), { 'compress-0.txt': 'index.html\n_astro/site.css\nlistings/a/index.html\n' }),
+      tree(join(root, 'e'), { 'compress-1.txt': 'index.html\n_astro/site.css\nlistings/b/index.html\n' }),
+    ].map((dir, share) => join(dir, `compress-${share}.txt`));
+    const progress: [number, number][] = [];
+    const compressed = await precompress(site, lists, (done, total) => progress.push([done, total]));
+    expect(compressed.files).toBe(4);
+    expect(progress.at(-1)).toEqual([6, 6]);
+    for (const path of ['index.html', '_astro/site.css', 'listings/a/index.html', 'listings/b/index.html']) {
+      expect(readFileSync(join(site, `${path}.gz`)).length, path).toBeGreaterThan(0);
+      expect(existsSync(join(site, `${path}.br`)), path).toBe(true);
+    }
+    expect(existsSync(join(site, 'shards/all/page-0001.json.br'))).toBe(false);
   });
 });
 

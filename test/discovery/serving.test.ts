@@ -3,7 +3,7 @@
 // bytes; and that Accept picks between the media types a file is offered as.
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMPRESS_MIN_BYTES } from '../../build/site-writer.ts';
+import { COMPRESS_MIN_BYTES } from '../../build/page-compression.ts';
 import { negotiateMediaType } from '../../server/http/media-types.ts';
 import { startServer, type TestServer } from '../support/server.ts';
 import { rawRequest } from './discovery-http.ts';

@@ -2,12 +2,14 @@
 // but listings, and a sample of listing pages across shards) answers 200 HTML with its one right h1 and the
 // disclaimer; pages agree with the API on rankings; /browse renders results and errors on the server; unknown
 // pages get the HTML 404 in a browser and JSON otherwise; large pages are precompressed.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedBuildDir } from '../support/shared-build.ts';
-import { LISTINGS_PER_SHARE, PAGE_COMPRESS_MIN_BYTES, RENDERER_MEMORY_BYTES, renderPlan } from '../../build/stages/site-stage.ts';
+import { PAGE_COMPRESS_MIN_BYTES } from '../../build/page-compression.ts';
+import { walkFiles } from '../../build/walk-files.ts';
+import { LISTINGS_PER_SHARE, RENDERER_MEMORY_BYTES, renderPlan } from '../../build/stages/site-stage.ts';
 import { DISCLAIMER } from '../../src/domain/brand.ts';
 import { RANKING_METRIC, type ListingType } from '../../src/domain/listing/listing-types.ts';
 import type { Listing } from '../../src/domain/schemas.ts';
@@ -55,8 +57,25 @@ describe('the build', () => {
     const plan = renderPlan(catalog.count);
     expect(stats).toMatchObject({ renderers: plan.workers, shares: plan.shares });
     // The other shares' outputs were merged into site/ and removed.
-    expect(readdirSync(buildDir).filter((name) => name.startsWith('astro-'))).toEqual([]);
+    expect(readdirSync(buildDir).filter((name) => name.startsWith('astro-') || name.startsWith('compress-'))).toEqual([]);
+    // The renderers' own counts: each share's listing and owner pages, and the pages every share renders once. The
+    // discovery stage's /.well-known/mcp/index.html is a JSON document, not a page.
+    const files = [...walkFiles(join(buildDir, 'site'))];
+    expect(stats.pages).toBe(files.filter((path) => path.endsWith('.html') && !path.startsWith('.well-known/')).length);
     expect(stats.pages).toBeGreaterThan(catalog.count);
+  });
+
+  it("gave .br and .gz to the rendered pages worth it, from the renderers' lists, and to no other", () => {
+    const site = join(buildDir, 'site');
+    const pages = [...walkFiles(site)].filter((path) => /^(?:listings|owners|categories)\/[^/]+\/index\.html$/.test(path) || path === 'index.html');
+    const large = pages.filter((path) => statSync(join(site, path)).size >= PAGE_COMPRESS_MIN_BYTES);
+    expect(large.length).toBeGreaterThan(0);
+    expect(large.length).toBeLessThan(pages.length);
+    for (const path of pages) {
+      const worth = large.includes(path);
+      expect(existsSync(join(site, `${path}.br`)), path).toBe(worth);
+      expect(existsSync(join(site, `${path}.gz`)), path).toBe(worth);
+    }
   });
 });
 
