@@ -35,6 +35,7 @@ import {
   runtimeFilesPath,
   type RuntimeManifest,
 } from '../../src/artifacts/runtime-manifest.ts';
+import { pageRowLine, RUNTIME_PAGE_ROWS_FILE } from '../../src/artifacts/page-rows.ts';
 import { buildSlugTable } from '../../src/artifacts/slug-table.ts';
 import type { RuntimeWriter } from '../runtime-writer.ts';
 import { computeCopyGroups, type CopyCandidate } from '../copy-groups.ts';
@@ -401,6 +402,7 @@ async function writeRuntimeArtifacts(options: RuntimeBuildOptions, keywords: Key
   };
   const offsets = new Float64Array(count + 1);
   const listingsOut = out.stream(RUNTIME_LISTINGS_FILE);
+  const pageRowsOut = out.stream(RUNTIME_PAGE_ROWS_FILE);
   let bytes = 0;
   let doc = 0;
   const byType = Object.fromEntries(LISTING_TYPES.map((t) => [t, 0])) as Record<ListingType, number>;
@@ -434,10 +436,12 @@ async function writeRuntimeArtifacts(options: RuntimeBuildOptions, keywords: Key
     const archivedBecause = archived.get(view.id);
     if (archivedBecause) view.archived = archivedBecause;
     updated[doc] = Math.max(0, Math.floor(Date.parse(view.updatedAt) / 1000)) || 0;
-    const line = JSON.stringify(view) + '\n';
+    const json = JSON.stringify(view);
+    const line = json + '\n';
     offsets[doc] = bytes;
     bytes += Buffer.byteLength(line);
     if (!listingsOut.write(line)) await once(listingsOut, 'drain');
+    if (!pageRowsOut.write(pageRowLine(view, json))) await once(pageRowsOut, 'drain');
 
     const behind = keywords.add(view);
     if (behind) await behind;
@@ -466,7 +470,8 @@ async function writeRuntimeArtifacts(options: RuntimeBuildOptions, keywords: Key
   }
   offsets[count] = bytes;
   listingsOut.end();
-  await once(listingsOut, 'close');
+  pageRowsOut.end();
+  await Promise.all([once(listingsOut, 'close'), once(pageRowsOut, 'close')]);
   if (doc !== count) throw new Error(`expected ${count} listings, read ${doc}`);
   options.onProgress?.(count, count);
   // The worker finishes the keyword index while this thread writes the columns, postings and stored files.

@@ -1,5 +1,5 @@
 // What the prerendered pages read: the runtime artifacts of the build being made (the "index" stage's
-// listings.jsonl, manifest.json and files/), named by CATALOG_RUNTIME_DIR, with the public origin in
+// page-rows.jsonl, listings.jsonl, manifest.json and files/), named by CATALOG_RUNTIME_DIR, with the public origin in
 // CATALOG_BASE_URL. Loaded once per build and shared by every page. The top lists and shortlists come from the
 // streaming catalog view (src/catalog-view/), the one llms.txt and the feeds read, and every order from the
 // ranking module, so the pages, the API and llms-full.txt put a listing in the same place.
@@ -8,6 +8,7 @@ import { closeSync, existsSync, openSync, readFileSync, writeSync } from 'node:f
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { fileLines } from '../artifacts/file-lines.ts';
+import { readPageRows, RUNTIME_PAGE_ROWS_FILE, type PageRow } from '../artifacts/page-rows.ts';
 import { readRuntimeManifest, RUNTIME_LISTINGS_FILE, runtimeFilesPath } from '../artifacts/runtime-manifest.ts';
 import { categoryKey, TopListsCollector } from '../catalog-view/catalog-view.ts';
 import { LISTING_TYPES, RANKING_METRIC, type ListingType } from '../domain/listing/listing-types.ts';
@@ -80,39 +81,23 @@ function requiredEnv(name: string): string {
   return value;
 }
 
-/** What a renderer keeps of every listing, rendered by it or not: what ranks, owner figures and page hashes are computed from. */
-interface RankRow {
-  id: string;
-  slug: string;
-  type: ListingType;
-  repo: string;
-  installs: number;
-  stars: number;
-  trending: number;
-  searchTrend: number;
-  /** Which figures are real: a rank rests on real figures only (ranking.ts), and so do the owner sums (one object per combination). */
-  metrics: FigureProvenance;
+/**
+ * What a renderer keeps of every listing, rendered by it or not: what ranks, owner figures and page hashes are computed
+ * from. Its figures and names are its page row's (src/artifacts/page-rows.ts); `metrics` is one object per
+ * combination, shared by the rows (provenance); `hash` is the line's, then (pagePlan) that of its page's inputs.
+ */
+interface RankRow extends Pick<PageRow, 'id' | 'slug' | 'type' | 'repo' | 'installs' | 'stars' | 'trending' | 'searchTrend' | 'metrics' | 'hash' | 'files'> {
   installsReal: boolean;
   starsReal: boolean;
   /** Shared with the listing's PageListing, where this renderer holds one. */
   rank: PageListing['rank'];
   /** Its line of listings.jsonl (PageListing.doc). */
   doc: number;
-  /**
-   * SHA-256 of the line's bytes (everything the page shows of the listing itself, its install history included), then
-   * (pagePlan) of its page's inputs.
-   */
-  hash: string;
-  /** Whether it has stored files (files/<doc>.json), whose bytes its page shows too. */
-  files: boolean;
   /** Whether it is in a copy group (CatalogData.byId holds it). */
   copy: boolean;
   /** The variants of the previous build's page, where that is carried (pagePlan). */
   carried: string | undefined;
 }
-
-/** A listing as the top lists are offered it: parsed, with its line and ranks. */
-type Offered = StoredListing & { doc: number; rank: PageListing['rank'] };
 
 /** The figures' provenance of a row: one object per combination, not one per listing. */
 const provenances = new Map<string, FigureProvenance>();
@@ -150,7 +135,7 @@ export interface PageInputsOptions {
   out?: string | undefined;
   /** CATALOG_PREVIOUS_PAGES and CATALOG_PREVIOUS_SITE: the build being replaced's page inputs and site. */
   previous?: { path: string; site: string } | undefined;
-  /** Told once `out` is written, before a listing is parsed a second time or a page rendered. */
+  /** Told once `out` is written, before a listing is parsed or a page rendered. */
   onPageInputs?: (path: string) => void;
 }
 
@@ -162,58 +147,55 @@ export function loadPageData(runtimeDir: string, baseUrl: string, pages: PageInp
   const manifest = readRuntimeManifest(runtimeDir);
   const listingsPath = join(runtimeDir, RUNTIME_LISTINGS_FILE);
   const outPath = pages.out;
-  // With a previous build to compare with, which pages are rendered is known only once every listing is read (an
-  // owner's count, a copy group's members): the first pass keeps a small row of every listing, the second parses
-  // again the lines of the pages rendered. Without one, every page of this process's owners is rendered: kept whole
-  // in the one pass.
+  // Which pages are rendered is known only once every listing's row is read (an owner's count, a copy group's
+  // members, the previous build's inputs): the rows (src/artifacts/page-rows.ts) are read first, then the lines of
+  // the listings this process shows whole (its pages' and the top lists') are parsed, and no other.
   const compared = outPath !== undefined && pages.previous !== undefined;
   const rows: RankRow[] = [];
   const repoCounters = new Map<string, { count: number }>();
-  const kept: PageListing[] = [];
   const copyRefs: CopyRef[] = [];
-  // The top lists keep the parsed listings they take; only those left at the end are made into pages' listings.
-  const top = new TopListsCollector<Offered>(manifest.categories, { item: (listing) => listing, categoryTop: true });
-  for (const bytes of fileLines(listingsPath)) {
-    const stored = JSON.parse(bytes.toString()) as StoredListing;
+  // The top lists keep rows; the listings left in them at the end are parsed with the others shown whole.
+  const top = new TopListsCollector<PageRow & { row: RankRow }, RankRow>(manifest.categories, { item: (offered) => offered.row, categoryTop: true });
+  for (const pageRow of readPageRows(runtimeDir)) {
+    const { id, slug, type, repo } = pageRow;
     const doc = rows.length;
-    const rank = { installs: 0, stars: 0, of: 0 };
-    const repoKey = stored.repo.toLowerCase();
+    const repoKey = repo.toLowerCase();
     let counter = repoCounters.get(repoKey);
     if (!counter) repoCounters.set(repoKey, (counter = { count: 0 }));
     counter.count++;
-    const copy = stored.copyOf !== undefined || stored.copies !== undefined;
-    rows.push({
-      id: stored.id,
-      slug: stored.slug,
-      type: stored.type,
-      repo: stored.repo,
-      installs: stored.installs,
-      stars: stored.stars,
-      trending: stored.trending,
-      searchTrend: stored.searchTrend,
-      metrics: provenance(stored.metrics),
-      installsReal: stored.metrics.installs === 'real',
-      starsReal: stored.metrics.stars === 'real',
-      rank,
+    const row: RankRow = {
+      id,
+      slug,
+      type,
+      repo,
+      installs: pageRow.installs,
+      stars: pageRow.stars,
+      trending: pageRow.trending,
+      searchTrend: pageRow.searchTrend,
+      metrics: provenance(pageRow.metrics),
+      installsReal: pageRow.metrics.installs === 'real',
+      starsReal: pageRow.metrics.stars === 'real',
+      rank: { installs: 0, stars: 0, of: 0 },
       doc,
-      hash: hash('sha256', bytes, 'base64url'),
-      files: stored.files.length > 0,
-      copy,
+      hash: pageRow.hash,
+      files: pageRow.files,
+      copy: pageRow.copy !== undefined,
       carried: undefined,
-    });
-    if (!compared && rendersOwner(ownerKey(stored.repo))) kept.push(pageListing(stored, doc, baseUrl, rank, counter));
+    };
+    rows.push(row);
     // A copy group spans owners, and so renderers: its members are kept, small, whichever renderer shows them.
-    if (copy) {
-      const { id, slug, name, repo, description, files, copyOf, copyKind } = stored;
+    if (pageRow.copy) {
+      const { name, description, files, copyOf, copyKind } = pageRow.copy;
       copyRefs.push({ id, slug, name, repo, description, doc, files, copyOf, copyKind });
     }
-    top.offer(Object.assign(stored, { doc, rank }));
+    top.offer(Object.assign(pageRow, { row }));
   }
-  if (rows.length !== manifest.count) throw new Error(`listings.jsonl has ${rows.length} listings, the manifest says ${manifest.count}`);
+  if (rows.length !== manifest.count) throw new Error(`${RUNTIME_PAGE_ROWS_FILE} has ${rows.length} listings, the manifest says ${manifest.count}`);
   const listingsPerRepo = new Map<string, number>();
   const ownerListings = new Map<string, number>();
   for (const row of rows) {
-    listingsPerRepo.set(repoTypeKey(row.type, row.repo), (listingsPerRepo.get(repoTypeKey(row.type, row.repo)) ?? 0) + 1);
+    const repoType = repoTypeKey(row.type, row.repo);
+    listingsPerRepo.set(repoType, (listingsPerRepo.get(repoType) ?? 0) + 1);
     const owner = ownerKey(row.repo);
     ownerListings.set(owner, (ownerListings.get(owner) ?? 0) + 1);
   }
@@ -228,23 +210,7 @@ export function loadPageData(runtimeDir: string, baseUrl: string, pages: PageInp
       });
     }
   }
-  const made = new Map<Offered, PageListing>();
-  const page = (listing: Offered) => {
-    let kept = made.get(listing);
-    if (!kept) made.set(listing, (kept = pageListing(listing, listing.doc, baseUrl, listing.rank, repoCounters.get(listing.repo.toLowerCase())!)));
-    return kept;
-  };
   const lists = top.finish();
-  const view = {
-    byType: Object.fromEntries(LISTING_TYPES.map((type) => [type, lists.byType[type].map(page)])) as Record<ListingType, PageListing[]>,
-    categoryTop: new Map([...lists.categoryTop].map(([key, list]) => [key, list.map(page)])),
-    shortlists: new Map([...lists.shortlists].map(([key, list]) => [key, list.map(page)])),
-  };
-  const categoriesByType = Object.fromEntries(LISTING_TYPES.map((type) => [type, [] as CatalogCategory[]])) as Record<ListingType, CatalogCategory[]>;
-  for (const category of manifest.categories) {
-    const key = categoryKey(category.type, category.name);
-    categoriesByType[category.type].push({ ...category, top: view.categoryTop.get(key)!, shortlist: view.shortlists.get(key) });
-  }
   const owners = ownerTable(rows);
   const rankParts = new Map<number, RankPart>();
   for (let part = 0; part < RANK_PARTS; part++) if (inRenderShard(part)) rankParts.set(part, { listings: {}, owners: {} });
@@ -277,26 +243,33 @@ export function loadPageData(runtimeDir: string, baseUrl: string, pages: PageInp
     { outPath, previous: compared ? pages.previous : undefined },
   );
   if (outPath) pages.onPageInputs?.(outPath);
-  let renderListings: PageListing[];
-  let held: PageListing[];
-  if (compared) {
-    // The second pass: the lines of the pages rendered, and of the listings the owner pages rendered list.
-    held = [];
-    renderListings = [];
-    let doc = 0;
-    for (const bytes of fileLines(listingsPath)) {
-      const need = plan.need[doc];
-      if (need) {
-        const row = rows[doc]!;
-        const listing = pageListing(JSON.parse(bytes.toString()) as StoredListing, doc, baseUrl, row.rank, repoCounters.get(row.repo.toLowerCase())!);
-        held.push(listing);
-        if (need & RENDER_LISTING) renderListings.push(listing);
-      }
-      doc++;
+  // The lines shown whole: the pages rendered, the listings the owner pages rendered list, and the top lists'.
+  const need = plan.need;
+  const topLists = [...LISTING_TYPES.map((type) => lists.byType[type]), ...lists.categoryTop.values(), ...lists.shortlists.values()];
+  for (const list of topLists) for (const row of list) need[row.doc]! |= TOP_LISTED;
+  const parsed = new Map<number, PageListing>();
+  const held: PageListing[] = [];
+  const renderListings: PageListing[] = [];
+  let doc = 0;
+  for (const bytes of fileLines(listingsPath)) {
+    const wanted = need[doc];
+    if (wanted) {
+      const row = rows[doc]!;
+      const stored = JSON.parse(bytes.toString()) as StoredListing;
+      if (stored.id !== row.id) throw new Error(`${RUNTIME_PAGE_ROWS_FILE} and ${RUNTIME_LISTINGS_FILE} differ at line ${doc + 1}`);
+      const listing = pageListing(stored, doc, baseUrl, row.rank, repoCounters.get(row.repo.toLowerCase())!);
+      parsed.set(doc, listing);
+      if (wanted & (RENDER_LISTING | LISTED)) held.push(listing);
+      if (wanted & RENDER_LISTING) renderListings.push(listing);
     }
-  } else {
-    held = kept;
-    renderListings = kept.filter((listing) => plan.need[listing.doc]! & RENDER_LISTING);
+    doc++;
+  }
+  if (doc !== rows.length) throw new Error(`${RUNTIME_LISTINGS_FILE} has ${doc} listings, ${RUNTIME_PAGE_ROWS_FILE} ${rows.length}`);
+  const page = (row: RankRow) => parsed.get(row.doc)!;
+  const categoriesByType = Object.fromEntries(LISTING_TYPES.map((type) => [type, [] as CatalogCategory[]])) as Record<ListingType, CatalogCategory[]>;
+  for (const category of manifest.categories) {
+    const key = categoryKey(category.type, category.name);
+    categoriesByType[category.type].push({ ...category, top: lists.categoryTop.get(key)!.map(page), shortlist: lists.shortlists.get(key)?.map(page) });
   }
   const listingsByOwner = new Map<string, PageListing[]>();
   const renderOwners = new Set(plan.renderOwners);
@@ -318,7 +291,7 @@ export function loadPageData(runtimeDir: string, baseUrl: string, pages: PageInp
     renderListings,
     renderOwners: plan.renderOwners,
     rankParts,
-    topByType: view.byType,
+    topByType: Object.fromEntries(LISTING_TYPES.map((type) => [type, lists.byType[type].map(page)])) as Record<ListingType, PageListing[]>,
     categoriesByType,
     owners,
     ownerListings,
@@ -335,9 +308,10 @@ const ownerPageFile = (owner: string) => `owners/${owner}/index.html`;
 const LISTING_PAGE = /^listings\/(.+)\/index\.html$/;
 const OWNER_PAGE = /^owners\/(.+)\/index\.html$/;
 
-/** PagePlan.need: the listing's page is rendered; its owner's page is, which lists it. */
+/** PagePlan.need: the listing's page is rendered; its owner's page is, which lists it; (loadPageData) a top list shows it. */
 const RENDER_LISTING = 1;
 const LISTED = 2;
+const TOP_LISTED = 4;
 
 interface PlanInputs {
   rows: RankRow[];
