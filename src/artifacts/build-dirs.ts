@@ -47,11 +47,42 @@ export function preparableBuild(dirs: BuildDirs): string | undefined {
   return existsSync(join(newest, RUNTIME_READY_FILE)) && !existsSync(join(newest, BUILD_RECORD_FILE)) ? newest : undefined;
 }
 
+/**
+ * A build's name is the second it started (20261128T145259) and, for a build that started in the second of another
+ * or before it (a clock set back), "-<n>" after the newest's time: its place among the builds, as compareBuildNames
+ * orders them.
+ */
+function buildOrder(name: string): [stamp: string, n: number] {
+  const dash = name.indexOf('-');
+  return dash < 0 ? [name, 0] : [name.slice(0, dash), Number(name.slice(dash + 1)) || 0];
+}
+
+/** Builds by name, oldest first: by time, then by number (T-2 before T-10). */
+function compareBuildNames(a: string, b: string): number {
+  const [aStamp, aN] = buildOrder(a);
+  const [bStamp, bN] = buildOrder(b);
+  return aStamp < bStamp ? -1 : aStamp > bStamp ? 1 : aN - bN;
+}
+
+/**
+ * A new build's folder, named to come after every build listed: a name freed by a removed build of the same second
+ * is not taken again, or the newest build would look the oldest (switchCurrent would keep the wrong ones).
+ */
 export function newBuildDir(dirs: BuildDirs): string {
   mkdirSync(dirs.buildsDir, { recursive: true });
-  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
-  let dir = join(dirs.buildsDir, stamp);
-  for (let n = 1; existsSync(dir); n++) dir = join(dirs.buildsDir, `${stamp}-${n}`);
+  let stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
+  let n = 0;
+  const newest = listBuilds(dirs).at(-1);
+  if (newest !== undefined) {
+    const [newestStamp, newestN] = buildOrder(newest.slice(dirs.buildsDir.length + 1));
+    if (newestStamp >= stamp) [stamp, n] = [newestStamp, newestN + 1];
+  }
+  const named = () => join(dirs.buildsDir, n === 0 ? stamp : `${stamp}-${n}`);
+  let dir = named();
+  while (existsSync(dir)) {
+    n++;
+    dir = named();
+  }
   mkdirSync(dir, { recursive: true });
   return dir;
 }
@@ -64,7 +95,7 @@ export function listBuilds(dirs: BuildDirs): string[] {
   if (!existsSync(dirs.buildsDir)) return [];
   return readdirSync(dirs.buildsDir)
     .filter((name) => !name.startsWith(TRASH_PREFIX))
-    .sort()
+    .sort(compareBuildNames)
     .map((name) => join(dirs.buildsDir, name));
 }
 

@@ -41,6 +41,38 @@ function build(dirs: BuildDirs, name: string): string {
 
 const trashOf = (dirs: BuildDirs) => readdirSync(dirs.buildsDir).filter((name) => !listBuilds(dirs).includes(join(dirs.buildsDir, name)));
 
+describe('newBuildDir', () => {
+  it('names a build after every build listed, never with a name a removed build of the same second freed', () => {
+    const dirs = dataDir();
+    // Builds of one second (a later one than now, so that the clock cannot pass it during the test): the first was
+    // switched away and removed, which freed its name.
+    const second = build(dirs, '29991231T235959-1');
+    const third = build(dirs, '29991231T235959-2');
+    const fourth = newBuildDir(dirs);
+    expect(fourth).toBe(join(dirs.buildsDir, '29991231T235959-3'));
+    expect(listBuilds(dirs)).toEqual([second, third, fourth]);
+    // The fourth is served: the one set aside is the oldest, not the newest.
+    switchCurrent(dirs, fourth);
+    expect(listBuilds(dirs)).toEqual([third, fourth]);
+  });
+
+  it("orders a second's builds by their number, the tenth after the ninth", () => {
+    const dirs = dataDir();
+    const names = ['29991231T235959', '29991231T235959-9', '29991231T235959-10'];
+    for (const name of [...names].reverse()) build(dirs, name);
+    expect(listBuilds(dirs)).toEqual(names.map((name) => join(dirs.buildsDir, name)));
+    expect(newBuildDir(dirs)).toBe(join(dirs.buildsDir, '29991231T235959-11'));
+  });
+
+  it('names a build by the second it started when no build is as recent', () => {
+    const dirs = dataDir();
+    build(dirs, '20260101T000000-4');
+    const name = newBuildDir(dirs).slice(dirs.buildsDir.length + 1);
+    expect(name).toMatch(/^\d{8}T\d{6}$/);
+    expect(name > '20260101T000000').toBe(true);
+  });
+});
+
 describe('switchCurrent and the removal of replaced builds', () => {
   it('keeps the served build and the one before it, and sets the older ones aside as trash at once', async () => {
     const dirs = dataDir();
