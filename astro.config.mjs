@@ -14,8 +14,11 @@ export default defineConfig({
   adapter: node({ mode: 'middleware' }),
   trailingSlash: 'ignore',
   build: {
-    // /listings/<slug>/index.html: the URLs of SITE_PATHS end in a slash.
-    format: 'directory',
+    // A page file named as its route file is: listings/[slug].astro and owners/[owner].astro write
+    // listings/<slug>.html and owners/<owner>.html, one file in a shared folder (no folder per page: see
+    // docs/decisions/017-flat-page-files.md); <route>/index.astro writes <route>/index.html. The shim and the front
+    // serve <path>.html for <path>/, so every URL of SITE_PATHS keeps its slash.
+    format: 'preserve',
     // One page at a time: more concurrency measured slower and larger at 100k pages (one CPU does the rendering).
     concurrency: 1,
     // One stylesheet for every page, cached once (immutable /_astro/ URL) instead of repeated in 100k pages.

@@ -58,7 +58,11 @@ export async function servingSection(dataDir: string, count: number, seconds: nu
         plainHttp,
         'include /etc/nginx/mime.types;\nmap $host $catalog_request_id { default ""; }\nmap $host $catalog_build { default ""; }\nmap $host $catalog_link { default ""; }\n',
       );
-      writeFileSync(plainServer, `root ${join(buildDir, 'site')};\nlocation / { try_files $uri $uri/index.html =404; }\n`);
+      // A listing's page is one file, listings/<slug>.html, at /listings/<slug>/ (docs/decisions/017-flat-page-files.md).
+      writeFileSync(
+        plainServer,
+        `root ${join(buildDir, 'site')};\nlocation ~ ^(?<page>/.+)/$ { try_files $uri/index.html $page.html =404; }\nlocation / { try_files $uri $uri/index.html $uri.html =404; }\n`,
+      );
       plain = await startNginx(join(work, 'plain'), plainHttp, plainServer, upstream);
       stops.push(() => plain!.front.stop());
     }

@@ -14,12 +14,18 @@ port.on('message', ({ inputs }: ToPageCarrierWorker) => {
   const started = performance.now();
   try {
     let carried = 0;
+    // Pages share a few folders (listings/, owners/): each is made once, not once a page.
+    const made = new Set<string>();
     // A line at a time: an incremental build's one share holds every page of the catalog.
     for (const line of fileLines(inputs)) {
       const [file, , , render, variants] = line.toString().split('\t');
       if (!file || render !== '0') continue;
       const target = join(to, file);
-      mkdirSync(dirname(target), { recursive: true });
+      const folder = dirname(target);
+      if (!made.has(folder)) {
+        mkdirSync(folder, { recursive: true });
+        made.add(folder);
+      }
       carryFileSync(join(from, file), target, ['', ...variantSuffixes(variants)]);
       carried++;
     }

@@ -1,4 +1,4 @@
-// Serves the built static output: path → file (also dir/index.html, path.html), the precompressed .br/.gz
+// Serves the built static output: path → file (also dir/index.html, path.html, path/ → path.html), the precompressed .br/.gz
 // sibling when the client accepts it, strong ETags, and Cache-Control by kind of asset. Content types for files
 // without an extension (e.g. /.well-known/api-catalog) come from the build's content-types.json.
 //
@@ -125,13 +125,18 @@ function relativePath(path: string): string | undefined {
 /** The name at the top of the site that a relative path (either separator) is under. */
 const topName = (relative: string): string => relative.split(/[\\/]/, 1)[0]!;
 
-/** The file a URL path names in the build (as is, dir/index.html, path.html); undefined outside it or missing. */
+/**
+ * The file a URL path names in the build (as is, dir/index.html, path.html, and for path/ also path.html: a listing's
+ * page is one file, listings/<slug>.html, served at /listings/<slug>/); undefined outside it or missing.
+ */
 function locate(root: string, path: string): Located | undefined {
   const relative = relativePath(path);
   if (relative === undefined || SERVER_MANIFESTS.has(relative)) return undefined;
   const base = join(root, relative);
   if (!base.startsWith(root)) return undefined;
-  for (const candidate of [base, join(base, 'index.html'), `${base}.html`]) {
+  const page = base.endsWith(sep) ? base.slice(0, -1) : base;
+  const candidates = page.length > root.length ? [base, join(base, 'index.html'), `${page}.html`] : [base, join(base, 'index.html')];
+  for (const candidate of candidates) {
     const stats = fileStats(candidate);
     if (stats)
       return {

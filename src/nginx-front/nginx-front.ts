@@ -211,7 +211,8 @@ map $catalog_link_page $catalog_link {
     2 ${nginxString(discoveryLinks(baseUrl))};
     default "";
 }
-# The shim's file resolution: path, path/index.html, path.html; a path ending in / only as a directory index.
+# The shim's file resolution: path, path/index.html, path.html; a path ending in / as a directory index, then as
+# path.html (a listing's or an owner's page is one file: listings/<slug>.html answers /listings/<slug>/).
 map $uri $catalog_try_1 {
     "~/$" "\${uri}index.html";
     default $uri;
@@ -221,6 +222,7 @@ map $uri $catalog_try_2 {
     default $uri/index.html;
 }
 map $uri $catalog_try_3 {
+    "~^(.+)/$" "$1.html";
     "~/$" "\${uri}index.html";
     default $uri.html;
 }
@@ -273,10 +275,9 @@ export function renderServerConf(siteRoot: string, manifests: SiteManifests): st
       cacheControl: CACHE_CONTROL.revalidate,
       vary: LISTING_PAGE_VARY,
       markdownToShim: true,
-      // The shim's resolution for a listing's directory, written out: its index.html with or without the slash (the
-      // three maps cost a regex per page; site/listings/ holds one directory per listing, so "<slug>index.html" is
-      // never a file there).
-      tryFiles: '    try_files ${uri}index.html $uri/index.html @shim;',
+      // A listing's page is one file, listings/<slug>.html, with or without the slash: the third map alone (one regex
+      // per page, not three).
+      tryFiles: '    try_files $catalog_try_3 @shim;',
     }),
   );
   out.push('', "  # Every other file of the site, by the shim's resolution; no file: the shim.");

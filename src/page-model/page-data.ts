@@ -302,11 +302,11 @@ export function loadPageData(runtimeDir: string, baseUrl: string, pages: PageInp
   };
 }
 
-/** The site path of a listing's and of an owner's page file (Astro writes <param>/index.html). */
-const listingPageFile = (slug: string) => `listings/${slug}/index.html`;
-const ownerPageFile = (owner: string) => `owners/${owner}/index.html`;
-const LISTING_PAGE = /^listings\/(.+)\/index\.html$/;
-const OWNER_PAGE = /^owners\/(.+)\/index\.html$/;
+/** The site path of a listing's and of an owner's page file (one file each in a shared folder: astro.config.mjs). */
+const listingPageFile = (slug: string) => `listings/${slug}.html`;
+const ownerPageFile = (owner: string) => `owners/${owner}.html`;
+const LISTING_PAGE = /^listings\/([^/]+)\.html$/;
+const OWNER_PAGE = /^owners\/([^/]+)\.html$/;
 
 /** PagePlan.need: the listing's page is rendered; its owner's page is, which lists it; (loadPageData) a top list shows it. */
 const RENDER_LISTING = 1;

@@ -93,14 +93,14 @@ describe('an incremental rebuild equals a full build of the same data', () => {
     const reused = (result: BuildResult, path: string) => statSync(join(result.buildDir, path)).ino === (result === full ? beforeFull : before).get(path)?.ino;
     // A listing page and a shard page of a type with no change are A's files, with their variants; the changed
     // listing's are not.
-    expect(reused(incremental, 'site/listings/dify/index.html')).toBe(true);
+    expect(reused(incremental, 'site/listings/dify.html')).toBe(true);
     expect(reused(incremental, 'site/shards/mcp/page-0001.json')).toBe(true);
     expect(reused(incremental, 'site/shards/mcp/page-0001.json.br')).toBe(true);
     // A discovery file that says nothing of the listings (the OpenAPI description) is A's too.
     expect(reused(incremental, 'site/openapi.json')).toBe(true);
-    expect(reused(incremental, `site/listings/${CHANGED}/index.html`)).toBe(false);
+    expect(reused(incremental, `site/listings/${CHANGED}.html`)).toBe(false);
     expect(reused(incremental, 'site/shards/skill/page-0001.json')).toBe(false);
-    expect(reused(full, 'site/listings/dify/index.html')).toBe(false);
+    expect(reused(full, 'site/listings/dify.html')).toBe(false);
     expect(reused(full, 'site/shards/mcp/page-0001.json')).toBe(false);
   });
 

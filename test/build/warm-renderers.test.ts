@@ -105,7 +105,7 @@ describe('renderers started early', () => {
       const report = await renderer.report;
       expect(report.pages).toBeGreaterThan(0);
       const slug = sampleRecords(2)[0]!.slug;
-      expect(readFileSync(join(dir, 'later', 'astro', 'client', 'listings', slug, 'index.html'), 'utf8')).toContain(slug);
+      expect(readFileSync(join(dir, 'later', 'astro', 'client', 'listings', `${slug}.html`), 'utf8')).toContain(slug);
     } finally {
       await renderer.stop();
     }

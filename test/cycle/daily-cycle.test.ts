@@ -207,8 +207,8 @@ describe('three daily exports', () => {
       for (const file of sitemaps) for (const page of pages) expect(readFileSync(file, 'utf8'), file).not.toContain(page);
     }
     if (existsSync(join(site, 'listings'))) {
-      for (const r of removed) expect(existsSync(join(site, 'listings', r.slug))).toBe(false);
-      expect(existsSync(join(site, 'listings', steady.slug))).toBe(true);
+      for (const r of removed) expect(existsSync(join(site, 'listings', `${r.slug}.html`))).toBe(false);
+      expect(existsSync(join(site, 'listings', `${steady.slug}.html`))).toBe(true);
     }
     // The change log is one of the two files whose job is to name them: under `removed`, and nowhere else in it.
     const changes = JSON.parse(readFileSync(join(site, 'shards', 'changes.json'), 'utf8')) as { removed: Array<{ id: string }>; records: string[] };

@@ -3,7 +3,7 @@
 // (or Redis); a rebuild folds the window into searchTrend, the staff reload route switches the shim to it, and
 // sort=searchTrend then orders listings by exactly those counts.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INDEX_STAGE, runBuild, type BuildOptions } from '../../build/build-pipeline.ts';
@@ -80,8 +80,9 @@ describe('searchTrend through SQLite', () => {
   beforeAll(async () => {
     ({ buildDir: firstBuild } = await build({ dataDir, exportPath: writeExport(join(dataDir, 'export'), records) }));
     // A listing page where the site stage would write it, so serving it can count as an open.
-    mkdirSync(join(firstBuild, 'site', SITE_PATHS.listing(quiet.slug)), { recursive: true });
-    writeFileSync(join(firstBuild, 'site', SITE_PATHS.listing(quiet.slug), 'index.html'), `<!doctype html><title>${quiet.name}</title>`);
+    const file = join(firstBuild, 'site', `${SITE_PATHS.listing(quiet.slug).slice(0, -1)}.html`);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, `<!doctype html><title>${quiet.name}</title>`);
     server = await startInProcess({}, { buildDir: firstBuild }, { CATALOG_DATA_DIR: dataDir, SEARCH_SIGNALS: 'on', SIGNALS_FLUSH_SECONDS: '1', ...staffEnv });
   });
   afterAll(() => server?.close());

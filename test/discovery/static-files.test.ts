@@ -91,5 +91,13 @@ describe('the static handler', () => {
     expect((await fetch(`${origin}/missing.txt`)).status).toBe(404);
     expect((await fetch(`${origin}/%2e%2e/%2e%2e/etc/passwd`)).status).toBe(404);
     expect((await fetch(`${origin}/negotiation.json`)).status).toBe(404);
+    // A path ending in / is also served as <path>.html (listings/<slug>.html at /listings/<slug>/), never the root's
+    // own name with .html: a file beside the root is outside it.
+    writeFileSync(`${root}.html`, 'beside the root');
+    try {
+      for (const path of ['/', '//']) expect((await fetch(`${origin}${path}`)).status, path).toBe(404);
+    } finally {
+      rmSync(`${root}.html`);
+    }
   });
 });

@@ -3,12 +3,12 @@
 // and headers; files come from nginx itself (with their precompressed variants), everything else from the shim,
 // which sees the client through X-Forwarded-For and keeps applying its rate limit.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedBuildDir } from '../support/shared-build.ts';
 import { nginxAvailable, startNginxFront, type NginxFront } from '../../server/front/nginx-process.ts';
-import { json, startServer, type TestServer } from '../support/server.ts';
+import { json, startServer, TEST_BASE_URL, type TestServer } from '../support/server.ts';
 import { tempDir } from '../support/fixtures.ts';
 import { probeRequests, type ProbeRequest } from './front-routes.ts';
 import { freePort } from '../../src/net/free-port.ts';
@@ -156,6 +156,20 @@ describe('the generated front against the shim alone', () => {
     const dynamic = await fetch(`${frontOrigin}/api/v1/meta`);
     expect(dynamic.headers.get('ratelimit')).toMatch(/limit=/);
     expect(dynamic.headers.get('ratelimit-policy')).toBe('1000000;w=60');
+  });
+
+  it('serves the pages written as one file (listings/<slug>.html, owners/<owner>.html) at their URLs itself', async () => {
+    const owners = readdirSync(join(await sharedBuildDir(), 'site', 'owners')).filter((name) => name.endsWith('.html'));
+    const owner = owners[0]!.slice(0, -'.html'.length);
+    for (const path of [`/listings/${sample.slug}/`, `/listings/${sample.slug}`, `/owners/${owner}/`, `/owners/${owner}`, `/types/${sample.type}/`]) {
+      const res = await fetch(`${frontOrigin}${path}`, { headers: { accept: 'text/html' } });
+      expect({ path, status: res.status, type: res.headers.get('content-type') }).toEqual({ path, status: 200, type: 'text/html; charset=utf-8' });
+      // nginx's own ETag and no RateLimit headers: the file came from nginx, not through the shim.
+      expect(res.headers.get('etag'), path).toMatch(/^"[0-9a-f]+-[0-9a-f]+"$/);
+      expect(res.headers.get('ratelimit'), path).toBeNull();
+      // Its canonical URL is the page's URL with the slash, not its file's name.
+      expect(await res.text(), path).toContain(`<link rel="canonical" href="${TEST_BASE_URL}${path.endsWith('/') ? path : `${path}/`}">`);
+    }
   });
 
   it("keeps a caller's sane X-Request-Id on the files it serves, as the shim does, and makes a distinct one otherwise", async () => {

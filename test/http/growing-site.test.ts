@@ -15,10 +15,10 @@ const page = `<!doctype html><title>home</title>${'x'.repeat(2000)}`;
 
 beforeAll(() => {
   root = tempDir('catalog-growing-site-');
-  mkdirSync(join(root, 'listings', 'pdf'), { recursive: true });
+  mkdirSync(join(root, 'listings'), { recursive: true });
   writeFileSync(join(root, 'index.html'), page);
   writeFileSync(join(root, 'index.html.gz'), gzipSync(page));
-  writeFileSync(join(root, 'listings', 'pdf', 'index.html'), '<!doctype html><title>pdf</title>');
+  writeFileSync(join(root, 'listings', 'pdf.html'), '<!doctype html><title>pdf</title>');
   writeFileSync(join(root, 'llms.txt'), 'half of it');
   files = new GrowingStaticFiles(root);
 });
@@ -39,7 +39,8 @@ describe('the static files of a first start while its build goes on', () => {
     expect(home?.status).toBe(200);
     expect(home?.headers?.['Content-Encoding']).toBeUndefined();
     expect(String(home?.body)).toBe(page);
-    expect((await files.reply(get('/listings/pdf')))?.status).toBe(200);
+    // A listing's page is one file, listings/<slug>.html, at its URL with and without the slash.
+    for (const path of ['/listings/pdf/', '/listings/pdf']) expect(String((await files.reply(get(path)))?.body), path).toContain('<title>pdf</title>');
     // A page that is not there is not there: the pages are complete.
     expect(await files.reply(get('/listings/none'))).toBeUndefined();
     // llms.txt is on disk but may be half written; a path not written yet may be on its way.

@@ -23,7 +23,7 @@ beforeAll(async () => {
   // A copy of the shared build made of hard links: deleting a name in it leaves the shared build whole.
   execFileSync('cp', ['-al', await sharedBuildDir(), join(work, 'build')]);
   site = join(work, 'build', 'site');
-  for (const slug of [GONE, HALF_GONE]) expect(existsSync(join(site, 'listings', slug, 'index.html.br'))).toBe(true);
+  for (const slug of [GONE, HALF_GONE]) expect(existsSync(join(site, 'listings', `${slug}.html.br`))).toBe(true);
   server = await startServer({}, { buildDir: join(work, 'build') });
 });
 
@@ -42,7 +42,7 @@ describe('a file missing from the live build', () => {
       const head = await fetch(`${server.origin}/listings/${GONE}/`, { method: 'HEAD', headers: { 'accept-encoding': encoding } });
       expect(head.status).toBe(200);
     }
-    for (const suffix of ['', '.br', '.gz']) rmSync(join(site, 'listings', GONE, `index.html${suffix}`));
+    for (const suffix of ['', '.br', '.gz']) rmSync(join(site, 'listings', `${GONE}.html${suffix}`));
     for (const encoding of ENCODINGS) {
       const answer = await get(GONE, encoding);
       expect({ encoding, status: answer.status }).toEqual({ encoding, status: 404 });
@@ -57,7 +57,7 @@ describe('a file missing from the live build', () => {
   it('resolves the page again when only one encoding is gone, and serves another', async () => {
     const before = await fetch(`${server.origin}/listings/${HALF_GONE}/`, { method: 'HEAD', headers: { 'accept-encoding': 'br' } });
     expect(before.headers.get('content-encoding')).toBe('br');
-    rmSync(join(site, 'listings', HALF_GONE, 'index.html.br'));
+    rmSync(join(site, 'listings', `${HALF_GONE}.html.br`));
     const after = await get(HALF_GONE, 'gzip, deflate, br');
     expect(after.status).toBe(200);
     expect(after.headers.get('content-encoding')).toBe('gzip');

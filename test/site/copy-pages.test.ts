@@ -17,7 +17,7 @@ beforeAll(async () => {
   for await (const listing of readRuntimeListings(join(buildDir, 'runtime'))) listings.push(listing);
 });
 
-const html = (slug: string) => readFileSync(join(buildDir, 'site', 'listings', slug, 'index.html'), 'utf8');
+const html = (slug: string) => readFileSync(join(buildDir, 'site', 'listings', `${slug}.html`), 'utf8');
 const byId = (id: string) => listings.find((listing) => listing.id === id)!;
 
 describe('copy pages', () => {

@@ -52,13 +52,14 @@ export function cacheControlFor(sitePath: string): string {
 
 /**
  * The request paths that resolve to a site file, as the static handler resolves them: the file itself, and for
- * an index.html its directory with and without the slash, for a page.html its name without the extension.
+ * an index.html its directory with and without the slash, for a page.html its name without the extension, with and
+ * without a slash.
  */
 export function requestPathsOf(sitePath: string): string[] {
   if (sitePath.endsWith('/index.html')) {
     const dir = sitePath.slice(0, -'index.html'.length);
     return dir === '/' ? [sitePath, '/'] : [sitePath, dir, dir.slice(0, -1)];
   }
-  if (sitePath.endsWith('.html')) return [sitePath, sitePath.slice(0, -'.html'.length)];
+  if (sitePath.endsWith('.html')) return [sitePath, sitePath.slice(0, -'.html'.length), `${sitePath.slice(0, -'.html'.length)}/`];
   return [sitePath];
 }
