@@ -368,7 +368,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
         }),
       );
       log(
-        `ingest: ${report.listings} listings (${report.added} added, ${report.changed} changed, ${report.removed} removed, ${report.rejected.length} rejected)`,
+        `ingest: ${report.listings} listings (${report.added} added, ${report.changed} changed, ${report.removed} removed, ${report.rejected.length} rejected), store written ${report.written}`,
       );
     }
     const db = openCatalogDb(dirs.database);

@@ -102,7 +102,7 @@ function ingestLines(report: IngestReport, source: string): string[] {
   }
   const lines = [
     `ingest: ${report.listings} listings, ${report.files} stored files from ${source} (snapshot ${short(report.snapshotHash)})`,
-    `  added ${report.added}, changed ${report.changed}, removed ${report.removed}, unchanged ${report.unchanged}, rejected ${report.rejected.length}`,
+    `  added ${report.added}, changed ${report.changed}, removed ${report.removed}, unchanged ${report.unchanged}, rejected ${report.rejected.length}; store written ${report.written}`,
   ];
   const shown = 10;
   for (const kind of ['added', 'changed', 'removed'] as const) {
@@ -159,7 +159,7 @@ program
         rejectsPath: opts.skipInvalid ? resolve(opts.rejects) : undefined,
         historyEnd: opts.historyEnd,
         listChanges: true,
-        // The next build's ingest then copies the unchanged rows of this store instead of writing them again.
+        // The next build's ingest then updates this store in place, leaving the unchanged rows as they are.
         codeFingerprint: codeFingerprint(),
       });
       if (report.rejected.length) printRejects(report.rejected);

@@ -1,5 +1,6 @@
 // The SQLite store the ingest writes and the build reads: listings, their stored files and the daily install
 // history behind sort=trending. One schema, opened read-only by readers.
+import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 
 export type CatalogDb = Database.Database;
@@ -34,8 +35,24 @@ CREATE TABLE install_history (
 `;
 
 export function openCatalogDb(path: string, options: { readonly?: boolean } = {}): CatalogDb {
-  const db = new Database(path, { readonly: options.readonly ?? true, fileMustExist: options.readonly ?? true });
-  return db;
+  const readonly = options.readonly ?? true;
+  if (readonly) rollBackInterruptedWrite(path);
+  return new Database(path, { readonly, fileMustExist: readonly });
+}
+
+/**
+ * An ingest killed while it updated the store in place (ingest/write.ts) leaves a hot rollback journal beside it: the
+ * first connection that may write rolls it back, the store is as it was before that ingest, and read-only connections
+ * open it again. A read-only connection alone cannot roll it back and fails (SQLITE_READONLY_ROLLBACK).
+ */
+export function rollBackInterruptedWrite(path: string): void {
+  if (!existsSync(`${path}-journal`) || !existsSync(path)) return;
+  const db = new Database(path, { fileMustExist: true });
+  try {
+    db.prepare('SELECT count(*) FROM sqlite_master').get();
+  } finally {
+    db.close();
+  }
 }
 
 export function readMeta(db: CatalogDb): Record<string, string> {

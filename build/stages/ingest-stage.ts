@@ -1,17 +1,17 @@
-// Ingest: a snapshot export (JSON Lines, or a JSON array / YAML list of the same records) → a fresh SQLite
-// database, in three steps: validate (ingest/validate.ts: record by record), plan (ingest/plan.ts: hashes, what
-// is added, changed and removed, the install histories) and write (ingest/write.ts: the one writer). The new
-// database is written beside the old one and renamed over it only when every step succeeded, so a failed ingest
-// leaves the previous database untouched. Output depends only on the input (and the previous database's
-// history), so re-running on the same input yields a byte-identical file; when the records, their stored files
-// and the history end equal what the database already holds, nothing is written at all (`snapshotUnchanged`).
+// Ingest: a snapshot export (JSON Lines, or a JSON array / YAML list of the same records) → the SQLite store, in
+// three steps: validate (ingest/validate.ts: record by record), plan (ingest/plan.ts: hashes, what is added, changed
+// and removed, the install histories) and write (ingest/write.ts: the one writer). A store written by the same code
+// is updated in place in one transaction; any other is replaced by a database written beside it and renamed over it.
+// Either way a failed ingest leaves the previous store as it was. What the store holds depends only on the input
+// (and the previous store's history); when the records, their stored files and the history end equal what the store
+// already holds, nothing is written at all (`snapshotUnchanged`).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import Database from 'better-sqlite3';
+import { openCatalogDb } from '../sqlite-store.ts';
 import { readExport } from '../export-reader.ts';
 import { validateRecords, type Reject } from './ingest/validate.ts';
 import { holdsSnapshot, inIdOrder, planIngest, snapshotDigests, type IngestChanges, type PreviousStore } from './ingest/plan.ts';
-import { writeIngest } from './ingest/write.ts';
+import { writeIngest, type WriteMode } from './ingest/write.ts';
 
 export type { Reject } from './ingest/validate.ts';
 export type { IngestChanges } from './ingest/plan.ts';
@@ -30,6 +30,8 @@ export interface IngestReport {
   lastUpdated: string;
   /** true when the export equals what the database holds and nothing was rewritten. */
   snapshotUnchanged: boolean;
+  /** How the store was written: updated in place, written anew, or not at all (snapshotUnchanged). */
+  written: WriteMode | 'not at all';
   /** Ids per kind of change, when asked for with `listChanges`. */
   changes?: IngestChanges;
 }
@@ -81,7 +83,7 @@ const collectedAt = (exportPath: string) => summaryField(exportPath, 'collectedA
 
 /** The ids the ingest that wrote this database added, changed and removed (empty lists for an older store). */
 export function readIngestChanges(database: string): IngestChanges {
-  const db = new Database(database, { readonly: true, fileMustExist: true });
+  const db = openCatalogDb(database);
   try {
     const changes: IngestChanges = { added: [], changed: [], removed: [] };
     const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'ingest_change'").get();
@@ -101,7 +103,7 @@ export function readIngestChanges(database: string): IngestChanges {
 /** The meta of the database an ingest would replace; undefined when there is none (or it is unreadable). */
 function readStoredMeta(database: string): Record<string, string> | undefined {
   if (!existsSync(database)) return undefined;
-  const db = new Database(database, { readonly: true, fileMustExist: true });
+  const db = openCatalogDb(database);
   try {
     const rows = db.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>;
     return Object.fromEntries(rows.map((r) => [r.key, r.value]));
@@ -122,7 +124,7 @@ function openPreviousStore(
   codeFingerprint: string | undefined,
 ): (PreviousStore & { close(): void; validatedBefore?: (id: string) => string | undefined }) | undefined {
   if (!existsSync(database)) return undefined;
-  const db = new Database(database, { readonly: true, fileMustExist: true });
+  const db = openCatalogDb(database);
   const history = db.prepare('SELECT first_day AS firstDay, daily FROM install_history WHERE listing_id = ?');
   const storedHistory = (id: string) => history.get(id) as { firstDay: string; daily: string } | undefined;
   const records = function* (): Iterable<[string, string]> {
@@ -196,6 +198,7 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
         snapshotHash: digests.snapshotHash,
         lastUpdated: stored.lastUpdated ?? '',
         snapshotUnchanged: true,
+        written: 'not at all',
         ...(options.listChanges ? { changes: { added: [], changed: [], removed: [] } } : {}),
       };
     }
@@ -209,9 +212,9 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
       lastUpdated: collected,
       codeFingerprint: options.codeFingerprint,
     });
-    const { historyRows } = writeIngest(database, plan, {
+    const { historyRows, mode } = writeIngest(database, plan, {
       readStoredText: (slug, path) => readFileSync(storedFile(slug, path), 'utf8'),
-      beforeSwap: () => previous?.close(),
+      releasePrevious: () => previous?.close(),
     });
     return {
       database,
@@ -226,6 +229,7 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
       snapshotHash: digests.snapshotHash,
       lastUpdated: plan.lastUpdated,
       snapshotUnchanged: false,
+      written: mode,
       ...(options.listChanges ? { changes: plan.changes } : {}),
     };
   }

@@ -301,8 +301,9 @@ describe('write', () => {
   it('writes listings, stored files, histories, meta and the changes, then swaps the database in', () => {
     const database = join(tempDir(), 'store', 'catalog.db');
     let swapped: boolean | undefined;
-    const { historyRows } = writeIngest(database, plan, { readStoredText, beforeSwap: () => (swapped = existsSync(database)) });
+    const { historyRows, mode } = writeIngest(database, plan, { readStoredText, releasePrevious: () => (swapped = existsSync(database)) });
     expect(swapped).toBe(false);
+    expect(mode).toBe('anew');
     expect(historyRows).toBe(records.reduce((n, r) => n + r.installsHistory.length, 0));
     const db = new Database(database, { readonly: true });
     expect(db.prepare('SELECT id, record FROM listing ORDER BY id').all()).toEqual(listings.map((a) => ({ id: a.record.id, record: a.json })));
@@ -334,5 +335,70 @@ describe('write', () => {
     ).toThrow('disk gone');
     expect(readFileSync(database, 'utf8')).toBe('the previous database');
     expect(existsSync(`${database}.tmp-${process.pid}`)).toBe(false);
+  });
+
+  it('updates a store of the same code in place, and a failure there leaves every row as it was', () => {
+    const database = join(tempDir(), 'catalog.db');
+    const first = planIngest({
+      listings,
+      digests: snapshotDigests(listings),
+      historyEnd: '2026-04-16',
+      rejected: 0,
+      previous: undefined,
+      codeFingerprint: 'c',
+    });
+    writeIngest(database, first, { readStoredText });
+    const rows = () => {
+      const db = new Database(database, { readonly: true });
+      try {
+        return ['listing', 'listing_file', 'install_history', 'meta', 'ingest_change'].map((table) => db.prepare(`SELECT * FROM ${table} ORDER BY 1, 2`).all());
+      } finally {
+        db.close();
+      }
+    };
+    const before = rows();
+    const changed = inIdOrder(
+      records.map((record, i) => accepted(i === 0 ? { ...record, description: 'Changed.', files: [...(record.files ?? []), 'extra.md'] } : record)),
+    );
+    const store = new Database(database, { readonly: true });
+    const stored = new Map(store.prepare('SELECT id, record FROM listing').raw().all() as Array<[string, string]>);
+    const next = planIngest({
+      listings: changed,
+      digests: snapshotDigests(changed),
+      historyEnd: '2026-04-16',
+      rejected: 0,
+      codeFingerprint: 'c',
+      previous: {
+        records: () => stored,
+        history: () => undefined,
+        histories: () => [],
+        sameCode: {
+          historyEnd: '2026-04-16',
+          storedHistory: (id) => store.prepare('SELECT first_day AS firstDay, daily FROM install_history WHERE listing_id = ?').get(id) as never,
+        },
+      },
+    });
+    expect(next.asStored.size).toBe(records.length - 1);
+    let released = false;
+    expect(() =>
+      writeIngest(database, next, {
+        releasePrevious: () => {
+          store.close();
+          released = true;
+        },
+        readStoredText: (slug, path) => {
+          if (path === 'extra.md') throw new Error('disk gone');
+          return readStoredText(slug, path);
+        },
+      }),
+    ).toThrow('disk gone');
+    expect(released).toBe(true);
+    expect(rows()).toEqual(before);
+    const { mode } = writeIngest(database, next, { readStoredText });
+    expect(mode).toBe('in place');
+    const [listingRows, fileRows] = rows() as [Array<{ id: string; record: string }>, Array<{ path: string }>];
+    expect(listingRows.find((row) => row.id === records[0]!.id)?.record).toContain('Changed.');
+    expect(fileRows.map((row) => row.path)).toContain('extra.md');
+    expect(existsSync(`${database}-journal`)).toBe(false);
   });
 });

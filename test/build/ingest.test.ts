@@ -2,6 +2,7 @@
 // partial state on failure, --skip-invalid writing the rejects, history kept, and a byte-identical database
 // for the same input.
 import { createHash } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
@@ -11,6 +12,17 @@ import { openCatalogDb } from '../../build/sqlite-store.ts';
 import { sampleRecords, tempDir, writeExport } from '../support/fixtures.ts';
 
 const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+
+/** Every row of a store, table by table in key order: what two stores written different ways must share. */
+function storeRows(path: string): Record<string, unknown[]> {
+  const db = openCatalogDb(path);
+  try {
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[];
+    return Object.fromEntries(tables.map((table) => [table, db.prepare(`SELECT * FROM ${table} ORDER BY 1, 2`).all()]));
+  } finally {
+    db.close();
+  }
+}
 
 describe('ingest', () => {
   it('writes listings, stored files and the install history', async () => {
@@ -57,21 +69,28 @@ describe('ingest', () => {
 
   it('writes the same database whether it reused the previous store or not', async () => {
     const dir = tempDir();
-    const records = sampleRecords(12, ['pdf']);
+    const all = sampleRecords(13, ['pdf']);
+    const records = all.slice(0, 12);
     const [a, b] = [join(dir, 'a.db'), join(dir, 'b.db')];
     await ingest({ exportPath: writeExport(dir, records, 'one.jsonl'), database: a, codeFingerprint: 'code-1' });
     copyFileSync(a, b);
-    const changed = records.map((r, i) =>
-      i % 4 === 0 ? { ...r, installs: r.installs + 3, installsHistory: [...r.installsHistory.slice(0, -1), r.installs + 3] } : r,
-    );
+    // Every fourth listing's installs move, one listing leaves (its history is carried) and another comes.
+    const changed = [
+      ...records
+        .filter((_, i) => i !== 7)
+        .map((r, i) => (i % 4 === 0 ? { ...r, installs: r.installs + 3, installsHistory: [...r.installsHistory.slice(0, -1), r.installs + 3] } : r)),
+      all[12]!,
+    ];
     const next = writeExport(dir, changed, 'two.jsonl');
-    await ingest({ exportPath: next, database: a, codeFingerprint: 'code-1' });
+    expect((await ingest({ exportPath: next, database: a, codeFingerprint: 'code-1' })).written).toBe('in place');
     // The store b replaces records other code: nothing is reused, and the code is recorded the same.
     const other = new Database(b);
     other.prepare("UPDATE meta SET value = 'code-0' WHERE key = 'ingestCode'").run();
     other.close();
-    await ingest({ exportPath: next, database: b, codeFingerprint: 'code-1' });
-    expect(sha(a)).toBe(sha(b));
+    expect((await ingest({ exportPath: next, database: b, codeFingerprint: 'code-1' })).written).toBe('anew');
+    expect(storeRows(a)).toEqual(storeRows(b));
+    expect(storeRows(a).listing).toHaveLength(records.length);
+    expect(storeRows(a).install_history).toHaveLength(records.length + 1);
   });
 
   it('copies the unchanged rows of a store of the same code, and merges a history that store lacks', async () => {
@@ -94,12 +113,46 @@ describe('ingest', () => {
       await ingest({ exportPath: next, database: b, codeFingerprint: 'code-1' }),
     ];
     expect(same.historyRows).toBe(fresh.historyRows);
-    expect(sha(a)).toBe(sha(b));
+    expect([same.written, fresh.written]).toEqual(['in place', 'anew']);
+    expect(storeRows(a)).toEqual(storeRows(b));
     const db = openCatalogDb(a);
     const rows = db.prepare('SELECT listing_id FROM install_history').pluck().all();
     expect(rows).toHaveLength(records.length);
     expect(db.prepare('SELECT record FROM listing WHERE id = ?').pluck().get(records[1]!.id)).toContain('Changed.');
     db.close();
+  });
+
+  it('a process killed while it updated the store in place leaves the store as it was to every reader', async () => {
+    const dir = tempDir();
+    const records = sampleRecords(30);
+    const database = join(dir, 'c.db');
+    await ingest({ exportPath: writeExport(dir, records, 'one.jsonl'), database, codeFingerprint: 'code-1' });
+    const before = storeRows(database);
+    // What an ingest killed inside its transaction leaves: rows changed in the file (a cache of one page spills them)
+    // and the rollback journal that undoes them.
+    const child = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { createRequire } from 'node:module';
+         const Database = createRequire(${JSON.stringify(join(process.cwd(), 'package.json'))})('better-sqlite3');
+         const db = new Database(${JSON.stringify(database)});
+         db.pragma('cache_size = 1');
+         db.exec('BEGIN');
+         db.prepare("UPDATE listing SET record = '{}'").run();
+         db.prepare('DELETE FROM install_history').run();
+         process.kill(process.pid, 'SIGKILL');`,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(child.signal).toBe('SIGKILL');
+    expect(existsSync(`${database}-journal`)).toBe(true);
+    expect(storeRows(database)).toEqual(before);
+    expect(existsSync(`${database}-journal`)).toBe(false);
+    const changed = records.map((r, i) => (i === 3 ? { ...r, description: 'Changed.' } : r));
+    const report = await ingest({ exportPath: writeExport(dir, changed, 'two.jsonl'), database, codeFingerprint: 'code-1' });
+    expect([report.changed, report.written]).toEqual([1, 'in place']);
   });
 
   it('re-running on the same input yields a byte-identical database', async () => {

@@ -61,14 +61,11 @@ export interface IngestPlan {
   /**
    * The listings whose row and install history the database being replaced holds as this ingest writes them: records
    * byte-equal to the stored ones, stored by this same code against the same history end (see planIngest). The
-   * writer may copy these rows from it as they are.
+   * writer leaves these rows as they are (ingest/write.ts updates such a store in place).
    */
   asStored: ReadonlySet<string>;
-  /**
-   * Every install_history row to write: each listing's, in id order, then the carried ones, in id order; none of the
-   * listings in `skip` (rows the writer takes from elsewhere).
-   */
-  history(skip?: ReadonlySet<string>): Iterable<HistoryRow>;
+  /** Every install_history row to write: each listing's, in id order, then the carried ones, in id order. */
+  history(): Iterable<HistoryRow>;
   /** The fingerprint of the code that plans and validates, recorded in meta (ingestCode); undefined: not recorded. */
   codeFingerprint: string | undefined;
 }
@@ -178,10 +175,9 @@ export function planIngest(options: {
     newestDay,
     codeFingerprint: options.codeFingerprint,
     asStored: storedAsIs,
-    *history(skip) {
+    *history() {
       // Merged one listing at a time as the writer asks: a year of daily figures for every listing is never held.
       for (const { record } of listings) {
-        if (skip?.has(record.id)) continue;
         const kept = storedAsIs.has(record.id) ? sameCode?.storedHistory(record.id) : undefined;
         if (kept) {
           yield { id: record.id, firstDay: kept.firstDay, daily: kept.daily, days: seriesLength(kept.daily), listed: true };
