@@ -4,7 +4,7 @@
 import type { Listing } from '../domain/schemas.ts';
 
 /** The parameters /browse takes (the rest of a query string is ignored). */
-export const BROWSE_PARAMS = ['q', 'type', 'category', 'sort', 'cursor', 'offset'] as const;
+export const BROWSE_PARAMS = ['q', 'type', 'category', 'owner', 'sort', 'cursor', 'offset'] as const;
 export type BrowseParams = Record<(typeof BROWSE_PARAMS)[number], string>;
 
 /** Results per /browse page. */

@@ -16,7 +16,7 @@ import type { StoredListing } from '../domain/listing/listing-view.ts';
 import { compareBy, type FigureProvenance } from '../domain/listing/ranking.ts';
 import type { CatalogStats, Category, ListingFile } from '../domain/schemas.ts';
 import { SITE_PATHS } from '../domain/site-paths.ts';
-import { OWNER_PAGE_MIN_LISTINGS, ownerKey, ownerStats, ownerTable, type OwnerTable } from '../domain/listing/owner-figures.ts';
+import { OWNER_PAGE_LISTINGS_PER_TYPE, OWNER_PAGE_MIN_LISTINGS, ownerKey, ownerStats, ownerTable, type OwnerTable } from '../domain/listing/owner-figures.ts';
 import { fnv1a, RANK_PARTS, rankPart, type RankPart } from './rank-parts.ts';
 
 /** A listing as the pages use it: the stored listing with its install history packed, its page URL and ranks. */
@@ -57,7 +57,10 @@ export interface CatalogData {
   categoriesByType: Record<ListingType, CatalogCategory[]>;
   /** Per-owner figures, as GET /api/v1/owners/{owner}/stats gives them. */
   owners: OwnerTable;
-  /** Lower-cased owner → its listings, each type's by its ranking metric, for the owners whose page this process renders. */
+  /**
+   * Lower-cased owner → the listings its page shows (each type's first OWNER_PAGE_LISTINGS_PER_TYPE by its ranking
+   * metric), for the owners whose page this process renders.
+   */
   listingsByOwner: Map<string, PageListing[]>;
   /** Lower-cased owner → how many listings it has in the catalog, for every owner. */
   ownerListings: Map<string, number>;
@@ -248,7 +251,6 @@ export function loadPageData(runtimeDir: string, baseUrl: string, pages: PageInp
   const topLists = [...LISTING_TYPES.map((type) => lists.byType[type]), ...lists.categoryTop.values(), ...lists.shortlists.values()];
   for (const list of topLists) for (const row of list) need[row.doc]! |= TOP_LISTED;
   const parsed = new Map<number, PageListing>();
-  const held: PageListing[] = [];
   const renderListings: PageListing[] = [];
   let doc = 0;
   for (const bytes of fileLines(listingsPath)) {
@@ -259,7 +261,6 @@ export function loadPageData(runtimeDir: string, baseUrl: string, pages: PageInp
       if (stored.id !== row.id) throw new Error(`${RUNTIME_PAGE_ROWS_FILE} and ${RUNTIME_LISTINGS_FILE} differ at line ${doc + 1}`);
       const listing = pageListing(stored, doc, baseUrl, row.rank, repoCounters.get(row.repo.toLowerCase())!);
       parsed.set(doc, listing);
-      if (wanted & (RENDER_LISTING | LISTED)) held.push(listing);
       if (wanted & RENDER_LISTING) renderListings.push(listing);
     }
     doc++;
@@ -271,17 +272,8 @@ export function loadPageData(runtimeDir: string, baseUrl: string, pages: PageInp
     const key = categoryKey(category.type, category.name);
     categoriesByType[category.type].push({ ...category, top: lists.categoryTop.get(key)!.map(page), shortlist: lists.shortlists.get(key)?.map(page) });
   }
-  const listingsByOwner = new Map<string, PageListing[]>();
-  const renderOwners = new Set(plan.renderOwners);
-  for (const type of LISTING_TYPES) {
-    for (const listing of held.filter((l) => l.type === type).sort(compareBy(RANKING_METRIC[type]))) {
-      const key = ownerKey(listing.repo);
-      if (!renderOwners.has(key)) continue;
-      const list = listingsByOwner.get(key);
-      if (list) list.push(listing);
-      else listingsByOwner.set(key, [listing]);
-    }
-  }
+  // The listings each owner page shows, in the page's order (pagePlan), every one of them parsed above (LISTED).
+  const listingsByOwner = new Map([...plan.renderOwners].map(([owner, shown]) => [owner, shown.map(page)]));
   return {
     baseUrl,
     runtimeDir,
@@ -289,7 +281,7 @@ export function loadPageData(runtimeDir: string, baseUrl: string, pages: PageInp
     lastUpdated: manifest.lastUpdated,
     stats: manifest.stats,
     renderListings,
-    renderOwners: plan.renderOwners,
+    renderOwners: [...plan.renderOwners.keys()],
     rankParts,
     topByType: Object.fromEntries(LISTING_TYPES.map((type) => [type, lists.byType[type].map(page)])) as Record<ListingType, PageListing[]>,
     categoriesByType,
@@ -333,22 +325,27 @@ interface PlanInputs {
  * "<file>\t<hash>\t<owner>\t<1 rendered | 0 carried>\t<variants of a carried page>", which loadCatalog says over IPC
  * ({ pageInputs }) at once, so that the stage links the unchanged pages while this process renders the others.
  * Neither set: every page is rendered. `need` has, per line of listings.jsonl, RENDER_LISTING and LISTED: the lines
- * held whole.
+ * held whole; `renderOwners`, the owners whose page is rendered, each with the rows its page shows in their order.
  */
 function pagePlan(
   inputs: PlanInputs,
   options: { outPath: string | undefined; previous: { path: string; site: string } | undefined },
-): { need: Uint8Array; renderOwners: string[] } {
+): { need: Uint8Array; renderOwners: Map<string, RankRow[]> } {
   const { rows, owners: table, ownerListings } = inputs;
   const need = new Uint8Array(rows.length);
   // This process's listings, and its owners with a page, each owner's listings in its page's order (by type, then by
   // the type's metric).
   const mine = rows.filter((row) => rendersOwner(ownerKey(row.repo)));
+  // Each owner's page's listings: its first OWNER_PAGE_LISTINGS_PER_TYPE of each type.
   const ownerRows = new Map<string, RankRow[]>();
   for (const type of LISTING_TYPES) {
+    const shown = new Map<string, number>();
     for (const row of mine.filter((r) => r.type === type).sort(compareBy(RANKING_METRIC[type]))) {
       const key = ownerKey(row.repo);
       if ((ownerListings.get(key) ?? 0) < OWNER_PAGE_MIN_LISTINGS) continue;
+      const count = shown.get(key) ?? 0;
+      if (count >= OWNER_PAGE_LISTINGS_PER_TYPE) continue;
+      shown.set(key, count + 1);
       const list = ownerRows.get(key);
       if (list) list.push(row);
       else ownerRows.set(key, [row]);
@@ -356,7 +353,7 @@ function pagePlan(
   }
   if (!options.outPath) {
     for (const row of mine) need[row.doc] = RENDER_LISTING | LISTED;
-    return { need, renderOwners: [...ownerRows.keys()] };
+    return { need, renderOwners: ownerRows };
   }
   const files = new Map<number, string>();
   for (const row of mine) row.hash = listingPageHash(inputs, row, files);
@@ -376,7 +373,7 @@ function pagePlan(
       if (page?.hash === previousHash && existsSync(join(options.previous.site, file))) page.carried = variants ?? '';
     }
   }
-  const renderOwners: string[] = [];
+  const renderOwners = new Map<string, RankRow[]>();
   const out = openSync(options.outPath, 'w');
   try {
     let lines: string[] = [];
@@ -391,7 +388,7 @@ function pagePlan(
     for (const row of mine) if (line(listingPageFile(row.slug), ownerKey(row.repo), row)) need[row.doc]! |= RENDER_LISTING;
     for (const [owner, list] of ownerRows) {
       if (!line(ownerPageFile(owner), owner, ownerPages.get(owner)!)) continue;
-      renderOwners.push(owner);
+      renderOwners.set(owner, list);
       for (const row of list) need[row.doc]! |= LISTED;
     }
     if (lines.length > 0) writeSync(out, lines.join(''));
@@ -437,21 +434,20 @@ function listingPageHash(inputs: PlanInputs, row: RankRow, files: Map<number, st
     }
     return digest;
   };
-  const digest = createHash('sha256')
-    .update(row.hash)
-    .update(`\0${inputs.ownerListings.get(ownerKey(row.repo)) ?? 0}\0${inputs.repoCounters.get(row.repo.toLowerCase())?.count ?? 0}\0`);
-  if (row.files) digest.update(filesOf(row.doc, false));
+  // One string hashed at once: a hash object per listing, fed piece by piece, cost as much again.
+  let text = `${row.hash}\0${inputs.ownerListings.get(ownerKey(row.repo)) ?? 0}\0${inputs.repoCounters.get(row.repo.toLowerCase())?.count ?? 0}\0`;
+  if (row.files) text += filesOf(row.doc, false);
   if (row.copy) {
     const self = inputs.byId.get(row.id);
     const origin = self?.copyOf ? inputs.byId.get(self.copyOf) : undefined;
     if (origin) {
       const { doc: _originDoc, ...originShown } = origin;
-      digest.update(`\0${JSON.stringify(originShown)}`);
-      if (self!.copyKind === 'modified' && origin.files.length > 0) digest.update(filesOf(origin.doc, true));
+      text += `\0${JSON.stringify(originShown)}`;
+      if (self!.copyKind === 'modified' && origin.files.length > 0) text += filesOf(origin.doc, true);
     }
-    for (const { doc: _copyDoc, ...copy } of inputs.copiesOf.get(row.id) ?? []) digest.update(`\0${JSON.stringify(copy)}`);
+    for (const { doc: _copyDoc, ...copy } of inputs.copiesOf.get(row.id) ?? []) text += `\0${JSON.stringify(copy)}`;
   }
-  return digest.digest('base64url');
+  return hash('sha256', text, 'base64url');
 }
 
 let loaded: Promise<CatalogData> | undefined;

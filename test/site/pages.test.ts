@@ -11,15 +11,15 @@ import { PAGE_COMPRESS_MIN_BYTES } from '../../build/page-compression.ts';
 import { walkFiles } from '../../build/walk-files.ts';
 import { LISTINGS_PER_SHARE, RENDERER_MEMORY_BYTES, renderPlan } from '../../build/stages/site-stage.ts';
 import { DISCLAIMER } from '../../src/domain/brand.ts';
-import { RANKING_METRIC, type ListingType } from '../../src/domain/listing/listing-types.ts';
+import { LISTING_TYPES, RANKING_METRIC, type ListingType } from '../../src/domain/listing/listing-types.ts';
 import type { Listing } from '../../src/domain/schemas.ts';
 import { hasShortlist, SHORTLIST } from '../../src/domain/listing/shortlists.ts';
 import { SITE_PATHS } from '../../src/domain/site-paths.ts';
-import { BROWSE_PAGE_SIZE } from '../../src/page-model/browse-locals.ts';
+import { BROWSE_PAGE_SIZE, browseHref } from '../../src/page-model/browse-locals.ts';
 import { figure } from '../../src/page-model/format.ts';
 import { rankPart, type RankPart } from '../../src/page-model/rank-parts.ts';
 import { json, startServer, TEST_BASE_URL, type TestServer } from '../support/server.ts';
-import { OWNER_PAGE_MIN_LISTINGS } from '../../src/domain/listing/owner-figures.ts';
+import { OWNER_PAGE_LISTINGS_PER_TYPE, OWNER_PAGE_MIN_LISTINGS } from '../../src/domain/listing/owner-figures.ts';
 import { twoPerRepository } from '../support/top-lists.ts';
 import { decodeEntities, expectedH1, headingsOf, readBuiltCatalog, textOf, type BuiltCatalog } from './site-expectations.ts';
 
@@ -207,7 +207,8 @@ describe('links resolve', () => {
 });
 
 describe('pages agree with the API', () => {
-  it('an owner page shows the figures of GET /api/v1/owners/{owner}/stats and every listing of the owner, linked from each', async () => {
+  it('an owner page shows the figures of GET /api/v1/owners/{owner}/stats and its first listings of each type, linked from each', async () => {
+    let capped = 0;
     for (const owner of ['vercel-labs', 'anthropics']) {
       const stats = await json<{
         owner: string;
@@ -229,15 +230,41 @@ describe('pages agree with the API', () => {
         expect(html).toContain(`data-ranks="${SITE_PATHS.ranks(rankPart(owner))}" data-owner="${owner}" data-type="${type}"`);
         expect(part.owners[owner]?.[type as ListingType]).toEqual([figures.rank, figures.owners]);
       }
+      // Of each type, the owner's first OWNER_PAGE_LISTINGS_PER_TYPE by the type's metric in the API's order, and only
+      // the owner's (the API's owner filter also matches authors); the rest behind a link to /browse by owner and type.
       const onPage = listedSlugs(html);
-      expect(onPage).toHaveLength(stats.total);
-      // Every listing of the owner, and only those (the API's owner filter also matches authors).
-      const { items } = await json<{ items: Listing[] }>(await server.fetch(`/api/v1/listings?owner=${owner}&limit=2000`));
-      const own = items.filter((item) => item.repo.split('/')[0]!.toLowerCase() === owner);
-      expect(new Set(onPage)).toEqual(new Set(own.map((item) => item.slug)));
+      const shown: string[] = [];
+      const links = decodeEntities(html);
+      for (const type of LISTING_TYPES.filter((t) => stats.byType[t])) {
+        const metric = RANKING_METRIC[type];
+        const { items } = await json<{ items: Listing[] }>(await server.fetch(`/api/v1/listings?owner=${owner}&type=${type}&sort=${metric}&limit=2000`));
+        const own = items.filter((item) => item.repo.split('/')[0]!.toLowerCase() === owner);
+        expect(own).toHaveLength(stats.byType[type]!.count);
+        shown.push(...own.slice(0, OWNER_PAGE_LISTINGS_PER_TYPE).map((item) => item.slug));
+        const rest = browseHref(SITE_PATHS.browse, { owner: stats.owner, type, sort: metric });
+        expect(links.includes(`href="${rest}"`), `${owner} ${type}`).toBe(own.length > OWNER_PAGE_LISTINGS_PER_TYPE);
+        if (own.length > OWNER_PAGE_LISTINGS_PER_TYPE) {
+          capped++;
+          expect(text).toContain(`The first ${OWNER_PAGE_LISTINGS_PER_TYPE} of ${own.length.toLocaleString('en-US')}.`);
+          // The rest: /browse filtered by owner and type, every result the owner's (by repository or as author).
+          const browse = await page(rest);
+          expect(browse.status).toBe(200);
+          expect(decodeEntities(browse.html)).toContain(`name="owner" value="${stats.owner}"`);
+          const results = listedSlugs(browse.html);
+          expect(results.length).toBe(BROWSE_PAGE_SIZE);
+          for (const slug of results) {
+            const listing = await json<Listing>(await server.fetch(`/api/v1/listings/${slug}`));
+            expect([listing.repo.split('/')[0]!.toLowerCase(), listing.author.toLowerCase()]).toContain(owner);
+            expect(listing.type).toBe(type);
+          }
+        }
+      }
+      expect(onPage).toEqual(shown);
       // Each listing page links back to its owner.
       expect((await page(SITE_PATHS.listing(onPage[0]!))).html).toContain(`href="${SITE_PATHS.owner(owner)}"`);
     }
+    // anthropics has more plugins and skills than a page shows.
+    expect(capped).toBeGreaterThanOrEqual(2);
     // An owner of a single listing has no page (it would repeat the listing's); its figures stay in the API.
     const single = [...catalog.ownerListings].find(([, n]) => n === 1)![0];
     expect((await page(SITE_PATHS.owner(single))).status).toBe(404);

@@ -41,6 +41,13 @@ export interface OwnerTable {
  */
 export const OWNER_PAGE_MIN_LISTINGS = 2;
 
+/**
+ * The listings an owner page shows of each type, by the type's ranking metric; the rest are behind a link to /browse
+ * filtered by owner and type. Bounds what a change of one listing re-renders: a page that listed every listing of
+ * an owner of thousands was rendered whole for each (docs/decisions/019-owner-page-top-listings.md).
+ */
+export const OWNER_PAGE_LISTINGS_PER_TYPE = 50;
+
 /** The owner of a listing: the first part of its repo, lower-cased for lookups. */
 export function ownerKey(repo: string): string {
   const slash = repo.indexOf('/');
